@@ -1,0 +1,191 @@
+"""The taking phase: classic rounds, Tout Atout / Sans Atout overbids, and the
+coinche auction.
+
+Classic (all four texts): starting right of the dealer, each player takes the
+turned card's suit (``take``) or passes; if all pass, round two: each may name a
+suit (the turned suit only where ``Rules.round_two_turned_suit``, seed 001) or
+pass.  The first taker ends the auction.  All pass twice: the deal is void.
+
+Tout Atout / Sans Atout (seed 000): ``TA`` and ``SA`` may be bid in either
+round, and a bid may be overbid (a suit < SA < TA; "il n'est donc pas possible
+de surenchérir avec une couleur simple") until each other player has passed
+once after the last bid.
+
+Coinche (club rules, as colver plays them): contracts 80..160 by tens, then
+capot (250), each with a suit (TA / SA where ``Rules.coinche_tout_atout``); a
+bid must beat the last; an opponent of the last bidder may ``coinche``; the
+coinched side may then ``surcoinche``, and no one else speaks: the two players
+of the coinched side speak in turn from the coincher's right, a surcoinche or
+their two passes ending the auction.  Three passes after a bid end the
+auction; four passes at the start void the deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .actions import CAPOT_VALUE, Bid
+from .rules import Rules
+from .seats import Seat, next_seat
+from .trump import Strain
+
+__all__ = ["Auction", "AuctionStatus", "Contract"]
+
+AuctionStatus = Literal["open", "contract", "all_pass"]
+
+COINCHE_VALUES: tuple[int, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT_VALUE)
+"""The contract values of the coinche auction, lowest first."""
+
+_LEVEL = {Strain.SA: 1, Strain.TA: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """The outcome of the auction.
+
+    ``taker``: the seat whose bid stands; ``strain``: trump; ``value``: the
+    coinche contract in points (250 = capot), ``None`` in classic games;
+    ``multiplier``: 1, 2 after a coinche, 4 after a surcoinche.
+    """
+
+    taker: Seat
+    strain: Strain
+    value: int | None = None
+    multiplier: int = 1
+
+    @property
+    def capot_bid(self) -> bool:
+        """Whether the contract is a coinche capot (all 8 tricks)."""
+        return self.value == CAPOT_VALUE
+
+    @property
+    def text(self) -> str:
+        """``H by N``, ``120S by W coinche``."""
+        head = (
+            self.strain.text
+            if self.value is None
+            else Bid("contract", self.strain, self.value).text
+        )
+        tail = {1: "", 2: " coinche", 4: " surcoinche"}[self.multiplier]
+        return f"{head} by {self.taker.letter}{tail}"
+
+
+class Auction:
+    """The bidding of one deal: whose turn, the legal bids, and the outcome.
+
+    ``turned`` is the turned card's suit (``None`` in coinche).  :meth:`bid`
+    applies a bid that :meth:`legal_bids` allows (it does not re-check).
+    """
+
+    __slots__ = (
+        "bidder",
+        "bids",
+        "coinched",
+        "contract",
+        "current",
+        "high",
+        "passes",
+        "players",
+        "round",
+        "rules",
+        "side_of",
+        "status",
+        "turned",
+    )
+
+    def __init__(self, rules: Rules, dealer: Seat, turned: Strain | None) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.turned = turned
+        self.current: Seat = next_seat(dealer, self.players)
+        self.round = 1
+        self.passes = 0
+        self.high: Bid | None = None
+        self.bidder: Seat | None = None
+        self.coinched = 1
+        self.status: AuctionStatus = "open"
+        self.contract: Contract | None = None
+        self.bids: list[tuple[Seat, Bid]] = []
+
+    def _same_side(self, a: Seat, b: Seat) -> bool:
+        return self.players == 4 and (a ^ b) & 1 == 0
+
+    def legal_bids(self) -> list[Bid]:
+        """The bids the current speaker may make, ``pass`` first."""
+        if self.status != "open":
+            return []
+        bidding = self.rules.bidding
+        out = [Bid("pass")]
+        if bidding == "coinche":
+            if self.coinched > 1:
+                out.append(Bid("surcoinche"))
+                return out
+            low = self.high.value if self.high is not None and self.high.value else 0
+            strains = list(Strain) if self.rules.coinche_tout_atout else list(Strain)[:4]
+            for value in COINCHE_VALUES:
+                if value > low:
+                    out.extend(Bid("contract", s, value) for s in strains)
+            if self.bidder is not None and not self._same_side(self.current, self.bidder):
+                out.append(Bid("coinche"))
+            return out
+        assert self.turned is not None
+        suits = [
+            Bid("strain", s)
+            for s in list(Strain)[:4]
+            if self.rules.round_two_turned_suit or s != self.turned
+        ]
+        if bidding == "classic":
+            out.extend([Bid("take")] if self.round == 1 else suits)
+            return out
+        # tout_atout
+        level = -1 if self.high is None else _LEVEL.get(self.high.strain or Strain.S, 0)
+        if self.high is None:
+            out.extend([Bid("take")] if self.round == 1 else suits)
+        if level < 1:
+            out.append(Bid("strain", Strain.SA))
+        if level < 2:
+            out.append(Bid("strain", Strain.TA))
+        return out
+
+    def bid(self, bid: Bid) -> AuctionStatus:
+        """Apply the current speaker's ``bid`` (already checked legal)."""
+        seat = self.current
+        self.bids.append((seat, bid))
+        rules = self.rules
+        if bid.kind == "pass":
+            self.passes += 1
+            if rules.bidding == "coinche" and self.coinched > 1:
+                if self.passes == 2:
+                    return self._close()
+                self.current = next_seat(next_seat(seat))
+                return "open"
+            if self.high is not None and self.passes == self.players - 1:
+                return self._close()
+            if self.high is None and self.passes == self.players:
+                if rules.bidding == "coinche" or self.round == 2:
+                    self.status = "all_pass"
+                    return self.status
+                self.round = 2
+                self.passes = 0
+        elif bid.kind == "coinche":
+            self.coinched = 2
+            self.passes = 0
+        elif bid.kind == "surcoinche":
+            self.coinched = 4
+            return self._close()
+        else:
+            if bid.kind == "take":
+                assert self.turned is not None
+                bid = Bid("strain", self.turned)
+            self.high, self.bidder, self.passes = bid, seat, 0
+            if rules.bidding == "classic":
+                return self._close()
+        self.current = next_seat(seat, self.players)
+        return "open"
+
+    def _close(self) -> AuctionStatus:
+        assert self.high is not None and self.high.strain is not None and self.bidder is not None
+        self.contract = Contract(self.bidder, self.high.strain, self.high.value, self.coinched)
+        self.status = "contract"
+        return self.status

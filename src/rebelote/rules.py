@@ -1,0 +1,356 @@
+"""The rule set: one frozen, keyword-only option for every point where the
+source texts differ, and named presets that pin every option.
+
+The options follow the table "Where the texts differ" of ``shared/RULES.md``;
+the presets follow its table "Presets" exactly.  ``ffb`` follows the rules of
+the Fédération Française de Belote (FFB) for belote classique; ``seed000`` to
+``seed003`` follow their source text literally (``seeds/000`` ... ``seeds/003``);
+``coinche`` follows the usual club rules as colver plays them.
+
+Rule variants are data: the engine reads these options and never branches on a
+preset's name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = ["PRESETS", "PRESET_DESCRIPTIONS", "Rules", "RulesError", "preset"]
+
+Bidding = Literal["classic", "tout_atout", "coinche"]
+AllPass = Literal["redeal", "next_dealer", "dealer_left"]
+DealerRotation = Literal["right", "left"]
+FirstLead = Literal["dealer_right", "dealer"]
+DeclarationMode = Literal["off", "choice", "automatic"]
+DeclarationTie = Literal["none", "first"]
+BeloteOnDedans = Literal["holders", "defenders"]
+Tie = Literal["litige", "takers_fail"]
+CoincheMadeScore = Literal["contract_and_points", "contract"]
+
+# Card points by rank in natural order 7 8 9 10 J Q K A.
+TA_POINTS_USUAL: tuple[int, ...] = (0, 0, 9, 5, 14, 1, 3, 6)
+"""Tout Atout: J 14, 9 9, A 6, 10 5, K 3, Q 1, 8 0, 7 0 (38 a suit, 152 in all)."""
+SA_POINTS_USUAL: tuple[int, ...] = (0, 0, 0, 10, 2, 3, 4, 19)
+"""Sans Atout: A 19, 10 10, K 4, Q 3, J 2, 9 8 7 0 (38 a suit, 152 in all)."""
+
+
+class RulesError(ValueError):
+    """An unknown preset or option, or an option value out of range."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rules:
+    """A complete Belote rule set; every field is one option (defaults: ``ffb``).
+
+    Build one with :func:`preset` (``preset("seed001")``) or
+    ``Rules(option=value, ...)``; change one option with :meth:`replace`.
+    All points are game points; ``target`` is the match's target score.
+
+    Raises :class:`RulesError` (a ``ValueError``) from the constructor when a
+    value is out of range.
+    """
+
+    preset: str = "ffb"
+    """The preset this rule set was built from (for records and display)."""
+
+    players: Literal[3, 4] = 4
+    """4: two sides of partners.  3: the 24-card game, each for himself
+    (seeds 000 and 003; RULES.md "Three players")."""
+
+    target: int = 1000
+    """Match target: the match ends when a side reaches it (seed 000 and 001:
+    1000; 3000 in Tout Atout, seed 000; 501 in seeds 002 and 003; coinche 2000).
+    Both past it: the higher total wins; equal totals: one more deal (seed 001)."""
+
+    cut_optional: bool = False
+    """The cutter may decline to cut (seed 000: "Le joueur a la possibilité de
+    couper le jeu").  Otherwise the cut is compulsory (seed 001)."""
+
+    cut_min_packet: int = 2
+    """Each packet of the cut holds at least this many cards (seed 001:
+    "chacun devant contenir au moins deux cartes")."""
+
+    patterns: tuple[str, ...] = ("3-2", "2-3")
+    """First distributions the dealer may choose: "3-2" and/or "2-3" (seeds 000
+    and 001 allow both; seed 002: "3 cartes puis encore 2 cartes", only 3-2)."""
+
+    bidding: Bidding = "classic"
+    """classic: two rounds of taking; tout_atout: seed 000's Tout Atout / Sans
+    Atout overbidding; coinche: the auction of contracts 80..160 and capot."""
+
+    round_two_turned_suit: bool = False
+    """In round two a player may name the turned card's suit (seed 001: "une
+    quelconque couleur"); seeds 000, 002, 003: another suit only."""
+
+    all_pass: AllPass = "next_dealer"
+    """After all pass twice: ``next_dealer`` (the deal passes on as usual, seed
+    001 "commence alors la donne suivante"), ``redeal`` (same dealer, seeds 000
+    and 003), ``dealer_left`` (the player on the dealer's left deals, seed 002)."""
+
+    dealer_rotation: DealerRotation = "right"
+    """Who deals next: ``right``, the player who got the first card (seed 001,
+    seed 002); ``left`` for tables that pass the deal clockwise."""
+
+    first_lead: FirstLead = "dealer_right"
+    """Who leads trick 1: the player right of the dealer (seeds 000, 003), or
+    the dealer (seed 002: "le donneur entamera le premier pli")."""
+
+    partner_winning_exemption: bool = True
+    """Void in the suit led while the partner wins the trick: any card
+    (seeds 000, 001, 002).  Off: must trump all the same (seed 003)."""
+
+    must_undertrump: bool = True
+    """Void in the suit led, must trump but cannot beat the trump on the
+    trick: must still play a lower trump (FFB; seed 000 "on doit couper").
+    Off: any card (seed 003; coinche as colver plays it)."""
+
+    overtrump_partner_on_trump_lead: bool = True
+    """Trump led and the partner winning: must still play a higher trump if
+    possible (FFB, seeds 000, 001, 003).  Off: exempt (seed 002)."""
+
+    declarations: DeclarationMode = "choice"
+    """Declarations (annonces): ``off`` (seed 002, coinche), ``choice`` (each
+    player may declare or not, seed 000 "Cette annonce n'est pas obligatoire"),
+    ``automatic`` (made for each player on his first card, seed 003)."""
+
+    declaration_turn: bool = False
+    """Declarations are made in a turn of their own before the first trick, in
+    speaking order (seed 000).  Otherwise with each player's first card (FFB)."""
+
+    declaration_tie: DeclarationTie = "none"
+    """Equal best declarations of both sides: ``none`` scores (FFB), or the
+    ``first`` declared scores (seed 000)."""
+
+    belote_must_be_said: bool = False
+    """Belote counts only if said aloud when played (seed 001: "sans annonce la
+    belote n'est pas comptabilisée").  Otherwise automatic."""
+
+    belote_requires_trick: bool = False
+    """Belote counts only if its side won at least one trick (seed 000: "si
+    l'équipe marque des points grâce à ses plis")."""
+
+    belote_on_dedans: BeloteOnDedans = "holders"
+    """When the takers fail, belote stays with its holders (seeds 001, 002,
+    003) or goes to the defenders with the rest of the points."""
+
+    tie: Tie = "litige"
+    """Takers' points equal to the defenders': ``litige`` (the takers' points
+    are held over to the winner of the next deal, seed 003, FFB) or
+    ``takers_fail`` (seed 001 "must exceed", seed 002)."""
+
+    capot_points: int = 252
+    """What a side scores for its cards when it took all 8 tricks (seed 000:
+    100 instead of dix de der; seed 001: 252; seed 003: +90 on top of the dix
+    de der)."""
+
+    capot_against_takers: int = 252
+    """What the defenders score for the cards when they took all 8 tricks
+    against the takers (FFB 252; seed 001: "simplement un dedans 162")."""
+
+    solo_capot_points: int | None = None
+    """What a side scores for its cards when one player took all 8 tricks
+    himself (seed 002: 350); ``None``: as any capot.  Seed 002's "252 points
+    supplémentaires ... 350 points supplémentaires" is read as the value of the
+    cards in that deal (252 like the other texts, 350 for a solo capot)."""
+
+    carre_of_seven_cancels: bool = False
+    """A player holding the four 7s cancels the deal (seed 001: "Un carré de 7
+    annule la partie"); applies when declarations are on."""
+
+    sa_multiplier: int = 2
+    """Sans Atout deals count this many times (seed 000: "le double")."""
+
+    ta_multiplier: int = 3
+    """Tout Atout deals count this many times (seed 000: "le triple")."""
+
+    ta_points: tuple[int, ...] = TA_POINTS_USUAL
+    """Tout Atout card points by rank 7 8 9 10 J Q K A (seed 000 gives none;
+    the usual table keeps the deal at 162)."""
+
+    sa_points: tuple[int, ...] = SA_POINTS_USUAL
+    """Sans Atout card points by rank 7 8 9 10 J Q K A (the usual table)."""
+
+    coinche_tout_atout: bool = False
+    """Coinche: Tout Atout / Sans Atout contracts (``90TA``, ``100SA``) allowed."""
+
+    coinche_made_score: CoincheMadeScore = "contract_and_points"
+    """Coinche, contract made: the takers score the contract plus the points
+    they made (club rules, colver), or the contract alone."""
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4):
+            raise RulesError(f"players must be 3 or 4, not {self.players!r}")
+        if self.players == 3 and self.bidding == "coinche":
+            raise RulesError("the coinche auction is a four-player game")
+        if self.target <= 0:
+            raise RulesError(f"target must be positive, not {self.target}")
+        if not self.patterns or any(p not in ("3-2", "2-3") for p in self.patterns):
+            raise RulesError(f"patterns must be a non-empty subset of 3-2, 2-3: {self.patterns}")
+        if not 0 <= self.cut_min_packet <= 12:
+            raise RulesError(f"cut_min_packet must be 0..12, not {self.cut_min_packet}")
+        for name in ("ta_points", "sa_points"):
+            table = getattr(self, name)
+            if len(table) != 8 or any(not isinstance(p, int) or p < 0 for p in table):
+                raise RulesError(f"{name} needs 8 card points (7 8 9 10 J Q K A)")
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise RulesError(f"{name} must be one of {allowed}, not {getattr(self, name)!r}")
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed.  Raises :class:`RulesError` on an
+        unknown option or a bad value."""
+        unknown = set(changes) - set(OPTION_NAMES) - {"preset"}
+        if unknown:
+            raise RulesError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        try:
+            return dataclasses.replace(self, **changes)
+        except TypeError as exc:  # pragma: no cover - guarded above
+            raise RulesError(str(exc)) from None
+
+    def options(self) -> dict[str, Any]:
+        """Every option and its value, JSON-ready (tuples as lists)."""
+        out: dict[str, Any] = {}
+        for name in OPTION_NAMES:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def to_record(self) -> str | dict[str, Any]:
+        """The ``rules`` value of a record: the preset name, or
+        ``{"preset": name, option: value, ...}`` for the options that differ."""
+        base = PRESETS.get(self.preset)
+        if base is None:
+            return {"preset": "ffb", **self.options()}
+        diff = {k: v for k, v in self.options().items() if base.options()[k] != v}
+        return self.preset if not diff else {"preset": self.preset, **diff}
+
+    @classmethod
+    def from_record(cls, value: object) -> Rules:
+        """Read a record's ``rules``: a preset name or ``{"preset": ..., ...}``.
+
+        Raises :class:`RulesError` on an unknown preset or option, or a bad value.
+        """
+        if isinstance(value, str):
+            return preset(value)
+        if isinstance(value, Mapping):
+            data = dict(value)
+            name = data.pop("preset", "ffb")
+            if not isinstance(name, str):
+                raise RulesError("rules.preset must be a preset name")
+            base = preset(name)
+            for key in ("patterns", "ta_points", "sa_points"):
+                if isinstance(data.get(key), list):
+                    data[key] = tuple(data[key])
+            return base.replace(**data)
+        raise RulesError("rules must be a preset name or an object with a preset")
+
+    @property
+    def cards_per_deal(self) -> int:
+        """Cards in the pack: 32, or 24 for the three-player game."""
+        return 24 if self.players == 3 else 32
+
+    @property
+    def turned_card(self) -> bool:
+        """Whether a card is turned up (classic bidding) or all are dealt (coinche)."""
+        return self.bidding != "coinche"
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.init and f.name != "preset"
+)
+"""The names of all options, in declaration order."""
+
+_CHOICES: dict[str, tuple[object, ...]] = {
+    "bidding": ("classic", "tout_atout", "coinche"),
+    "all_pass": ("redeal", "next_dealer", "dealer_left"),
+    "dealer_rotation": ("right", "left"),
+    "first_lead": ("dealer_right", "dealer"),
+    "declarations": ("off", "choice", "automatic"),
+    "declaration_tie": ("none", "first"),
+    "belote_on_dedans": ("holders", "defenders"),
+    "tie": ("litige", "takers_fail"),
+    "coinche_made_score": ("contract_and_points", "contract"),
+}
+
+_FFB = Rules()
+_SEED000 = Rules(
+    preset="seed000",
+    cut_optional=True,
+    all_pass="redeal",
+    declaration_turn=True,
+    declaration_tie="first",
+    belote_requires_trick=True,
+)
+
+PRESETS: dict[str, Rules] = {
+    "ffb": _FFB,
+    "ffb-no-declarations": Rules(preset="ffb-no-declarations", declarations="off"),
+    "seed000": _SEED000,
+    "seed000-tout-atout": dataclasses.replace(
+        _SEED000, preset="seed000-tout-atout", target=3000, bidding="tout_atout"
+    ),
+    "seed001": Rules(
+        preset="seed001",
+        round_two_turned_suit=True,
+        belote_must_be_said=True,
+        tie="takers_fail",
+        capot_against_takers=162,
+        carre_of_seven_cancels=True,
+    ),
+    "seed002": Rules(
+        preset="seed002",
+        target=501,
+        patterns=("3-2",),
+        all_pass="dealer_left",
+        first_lead="dealer",
+        overtrump_partner_on_trump_lead=False,
+        declarations="off",
+        tie="takers_fail",
+        solo_capot_points=350,
+    ),
+    "seed003": Rules(
+        preset="seed003",
+        target=501,
+        all_pass="redeal",
+        partner_winning_exemption=False,
+        must_undertrump=False,
+        declarations="automatic",
+    ),
+    "coinche": Rules(
+        preset="coinche",
+        target=2000,
+        bidding="coinche",
+        must_undertrump=False,
+        declarations="off",
+        tie="takers_fail",
+        sa_multiplier=1,
+        ta_multiplier=1,
+    ),
+    "three-players": Rules(preset="three-players", players=3, tie="takers_fail"),
+}
+"""The named presets (RULES.md, "Presets: every disputed point pinned")."""
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "ffb": "Belote classique, FFB rules: declarations, litige on a tie, 1000 points.",
+    "ffb-no-declarations": "Belote classique, FFB rules without declarations (annonces).",
+    "seed000": "Seed 000's program: optional cut, a declaration turn, 1000 points.",
+    "seed000-tout-atout": "Seed 000 with Tout Atout / Sans Atout overbids, 3000 points.",
+    "seed001": "Seed 001: belote must be said, takers must exceed, carré of 7 cancels.",
+    "seed002": "Seed 002's online room: no declarations, dealer leads, 501 points.",
+    "seed003": "Seed 003: automatic declarations, no under-trumping, litige, 501 points.",
+    "coinche": "Coinche (contrée): auction 80-160 and capot, coinche x2, surcoinche x4.",
+    "three-players": "Three players, 24 cards, each for himself.",
+}
+"""One line per preset, for menus and ``rebelote rules``."""
+
+
+def preset(name: str) -> Rules:
+    """The rule set of a named preset.  Raises :class:`RulesError` if unknown."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise RulesError(f"unknown preset {name!r}: known presets are {known}") from None

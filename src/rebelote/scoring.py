@@ -1,0 +1,228 @@
+"""Scoring a deal: card points, dix de der, capot, declarations, belote, the
+contract (made, *dedans*, *litige*) and multipliers.
+
+Classic games (seeds 000 to 003, FFB):
+
+- Each side counts the card points of its tricks (152 in all) and the last
+  trick's 10 (*dix de der*: "dernier", the last): 162.  A side that took all 8
+  tricks (*capot*) counts ``Rules.capot_points`` (252) instead, or
+  ``Rules.solo_capot_points`` when one player took them all (seed 002).
+- Each side adds the declarations that count and its belote (20 each).
+- The takers must score more than the defenders (seed 001 "son total doit donc
+  dépasser 81", belote and declarations included).  Made: each side scores
+  its points.  Failed (*dedans*, "inside"): the defenders score 162 (or
+  ``Rules.capot_against_takers`` after a capot against the takers) plus all
+  declarations; belote stays with its holders (``Rules.belote_on_dedans``).
+- Equal points: ``Rules.tie``: the takers fail, or *litige* (dispute, seed
+  003): the defenders score their points and the takers' points are held over
+  for the winner of the next deal.
+- Sans Atout and Tout Atout deals count ``Rules.sa_multiplier`` and
+  ``Rules.ta_multiplier`` times (seed 000: double and triple).
+
+Three players (RULES.md): the taker must score more than each opponent, else
+each opponent scores 81 plus his own declarations and belote (the taker keeps
+his belote); an opponent who took all 8 tricks scores
+``Rules.capot_against_takers`` and the other opponent 0 for the cards.
+
+Coinche (club rules, as colver plays them): the takers must reach their
+contract with cards, dix de der, declarations and belote, and beat the
+defenders' points (a capot contract needs all 8 tricks; a capot counts 250).
+Made: the takers score contract x multiplier + their points (or the contract
+alone, ``Rules.coinche_made_score``), the defenders their points.  Failed: the
+defenders score 160 + contract x multiplier, plus all declarations.  Belote
+always scores for its holders, outside the multiplier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .actions import CAPOT_VALUE
+from .auction import Contract
+from .declarations import Declaration
+from .rules import Rules
+from .seats import Seat
+from .tricks import Trick
+from .trump import Strain
+
+__all__ = ["DIX_DE_DER", "DealResult", "ResultKind", "score_deal"]
+
+DIX_DE_DER = 10
+"""Points of the last trick (*dix de der*)."""
+
+DEAL_POINTS = 162
+"""Card points plus dix de der: the value of a deal in points."""
+
+COINCHE_FAIL_POINTS = 160
+"""What the defenders add to the contract when a coinche contract fails."""
+
+ResultKind = Literal["made", "dedans", "litige", "capot", "passed", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of one deal.  Every per-side tuple is indexed by side
+    (0 = NS, 1 = EW; in the three-player game the seats W, S, E).
+
+    - ``result``: ``made``, ``capot`` (made with all 8 tricks), ``dedans``,
+      ``litige``, ``passed`` (all passed) or ``cancelled`` (carré of 7s).
+    - ``card_points``: card points of each side's tricks, without dix de der.
+    - ``dix_de_der``: the side that won the last trick.
+    - ``declarations``: per side, the declarations that counted.
+    - ``belote``: one entry per belote held, the holder's side.
+    - ``belote_points``: per side, the belote points that counted.
+    - ``capot``: the side that took all 8 tricks; ``solo_capot``: one player did.
+    - ``score``: what the deal adds to each side's total (litige release aside).
+    - ``held_over``: points held for the winner of the next deal (litige).
+    - ``winner``: the side that won the deal (takers if made, defenders if
+      dedans), to which earlier litige points go; ``None`` otherwise.
+    """
+
+    result: ResultKind
+    contract: Contract | None
+    card_points: tuple[int, ...]
+    dix_de_der: int | None
+    declarations: tuple[tuple[Declaration, ...], ...]
+    belote: tuple[int, ...]
+    belote_points: tuple[int, ...]
+    capot: int | None
+    solo_capot: bool
+    score: tuple[int, ...]
+    held_over: int
+    winner: int | None
+
+
+def void_result(kind: ResultKind, sides: int, contract: Contract | None = None) -> DealResult:
+    """The result of a deal that was not played (``passed`` or ``cancelled``)."""
+    zero = (0,) * sides
+    return DealResult(
+        kind, contract, zero, None, ((),) * sides, (), zero, None, False, zero, 0, None
+    )
+
+
+def score_deal(
+    *,
+    rules: Rules,
+    contract: Contract,
+    side_of: Sequence[int],
+    tricks: Sequence[Trick],
+    declarations: Sequence[tuple[Declaration, ...]],
+    belote_holders: Sequence[Seat],
+    belote_said: Sequence[bool],
+) -> DealResult:
+    """Score a finished deal.
+
+    ``side_of[seat]`` gives each seat's side; ``tricks`` are the 8 tricks;
+    ``declarations[side]`` the declarations that count for each side (already
+    compared: at most one side has any); ``belote_holders`` one seat per
+    belote held, with ``belote_said`` whether it was said (seed 001).
+    """
+    nsides = 3 if rules.players == 3 else 2
+    card = [0] * nsides
+    tricks_won = [0] * nsides
+    seat_tricks: dict[Seat, int] = {}
+    for trick in tricks:
+        side = side_of[trick.winner]
+        card[side] += trick.points
+        tricks_won[side] += 1
+        seat_tricks[trick.winner] = seat_tricks.get(trick.winner, 0) + 1
+    ddd = side_of[tricks[-1].winner]
+    capot = next((s for s in range(nsides) if tricks_won[s] == len(tricks)), None)
+    solo = capot is not None and len(seat_tricks) == 1
+    coinche = rules.bidding == "coinche"
+
+    trick_pts = [card[s] + (DIX_DE_DER if s == ddd else 0) for s in range(nsides)]
+    if capot is not None:
+        if coinche:
+            trick_pts[capot] = CAPOT_VALUE
+        elif solo and rules.solo_capot_points is not None:
+            trick_pts[capot] = rules.solo_capot_points
+        else:
+            trick_pts[capot] = rules.capot_points
+
+    decl = [sum(d.points for d in declarations[s]) for s in range(nsides)]
+    bel = [0] * nsides
+    holders: list[int] = []
+    for seat, said in zip(belote_holders, belote_said, strict=True):
+        side = side_of[seat]
+        holders.append(side)
+        if (not rules.belote_must_be_said or said) and (
+            not rules.belote_requires_trick or tricks_won[side] > 0
+        ):
+            bel[side] += 20
+
+    tk = side_of[contract.taker]
+    total = [trick_pts[s] + decl[s] + bel[s] for s in range(nsides)]
+    others = [s for s in range(nsides) if s != tk]
+    best_other = max(total[s] for s in others)
+    if coinche:
+        assert contract.value is not None
+        reached = capot == tk if contract.capot_bid else total[tk] >= contract.value
+        made = reached and total[tk] > best_other
+        tied = reached and total[tk] == best_other and not contract.capot_bid
+    else:
+        made = total[tk] > best_other
+        tied = total[tk] == best_other
+
+    score = [0] * nsides
+    held = 0
+    winner: int | None
+    kind: ResultKind
+    keep_belote = rules.belote_on_dedans == "holders"
+    if made:
+        kind = "capot" if capot == tk else "made"
+        winner = tk
+        score = list(total)
+        if coinche:
+            assert contract.value is not None
+            own = (
+                trick_pts[tk] + decl[tk] if rules.coinche_made_score == "contract_and_points" else 0
+            )
+            score[tk] = contract.value * contract.multiplier + own + bel[tk]
+    elif tied and rules.tie == "litige":
+        kind, winner = "litige", None
+        score = list(total)
+        score[tk] = bel[tk]
+        held = total[tk] - bel[tk]
+        if coinche:
+            assert contract.value is not None
+            held += contract.value * contract.multiplier
+    else:
+        kind = "dedans"
+        winner = others[0] if nsides == 2 else None
+        lost_decl = decl[tk]
+        score[tk] = bel[tk] if keep_belote else 0
+        for s in others:
+            if coinche:
+                assert contract.value is not None
+                base = COINCHE_FAIL_POINTS + contract.value * contract.multiplier
+            elif capot == s:
+                base = rules.capot_against_takers
+            elif nsides == 3:
+                base = 0 if capot is not None else DEAL_POINTS // 2
+            else:
+                base = DEAL_POINTS
+            score[s] = base + decl[s] + bel[s]
+        if nsides == 2:
+            score[others[0]] += lost_decl + (0 if keep_belote else bel[tk])
+
+    mult = {Strain.SA: rules.sa_multiplier, Strain.TA: rules.ta_multiplier}.get(contract.strain, 1)
+    if mult != 1:
+        score = [p * mult for p in score]
+        held *= mult
+    return DealResult(
+        result=kind,
+        contract=contract,
+        card_points=tuple(card),
+        dix_de_der=ddd,
+        declarations=tuple(tuple(declarations[s]) for s in range(nsides)),
+        belote=tuple(holders),
+        belote_points=tuple(bel),
+        capot=capot,
+        solo_capot=solo,
+        score=tuple(score),
+        held_over=held,
+        winner=winner,
+    )

@@ -1,0 +1,714 @@
+"""The state of one deal, from the cut to the score.
+
+A deal is its dealt cards plus its actions: :meth:`State.apply` checks an
+action against :meth:`State.legal_actions`, changes the state only if it is
+legal, and returns the events it caused.  Phases in order:
+
+1. ``cut`` (optional: a state may start from a pack already cut): the player on
+   the dealer's left cuts (all texts; seed 001: "au moins deux cartes").
+2. ``pattern``: the dealer chooses 3-2 or 2-3 where the rules allow both
+   (seed 000, seed 001).  Then 5 cards each from the dealer's right and the
+   turned card (classic), or 8 cards each by 3-2-3 / 2-3-3 (coinche).
+3. ``bidding``: see :mod:`rebelote.auction`.  On a contract, the deal is
+   completed: from the dealer's right, 3 cards each, 2 and the turned card to
+   the taker.  All pass: the deal ends as ``passed``.
+4. ``declaring``: seed 000's declaration turn, in speaking order (only where
+   ``Rules.declaration_turn``).
+5. ``playing``: 8 tricks.  With ``Rules.declarations == "choice"`` a player
+   holding declarations first chooses what to declare, just before his first
+   card; ``automatic`` declares for him (seed 003).
+6. ``done``: :attr:`State.result` holds the :class:`DealResult`.
+
+Randomness never enters here: the pack is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .actions import Action, Bid, ChoosePattern, Cut, Declare, Play
+from .auction import Auction, Contract
+from .cards import DECK_24, DECK_32, RANK_MASKS, Card, CardMask, Rank, card_name, cards_of
+from .declarations import (
+    Declaration,
+    belote_pairs,
+    best_declaration,
+    declaration_subsets,
+    find_declarations,
+    has_carre_of_sevens,
+)
+from .rules import Rules
+from .scoring import DealResult, score_deal, void_result
+from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
+from .tricks import Trick, beats, legal_play_mask
+from .trump import Strain, StrainTables, strain_tables
+
+__all__ = [
+    "ActionError",
+    "DealError",
+    "Event",
+    "IllegalActionError",
+    "Phase",
+    "State",
+]
+
+
+class Phase(Enum):
+    """The phases of a deal, in order."""
+
+    CUT = "cut"
+    PATTERN = "pattern"
+    BIDDING = "bidding"
+    DECLARING = "declaring"
+    PLAYING = "playing"
+    DONE = "done"
+
+
+class DealError(ValueError):
+    """A deal that cannot be set up: a pack of the wrong size, a card twice,
+    a hand of the wrong size, an unknown pattern."""
+
+
+class ActionError(ValueError):
+    """An action refused; the state is unchanged.  Base of
+    :class:`IllegalActionError`."""
+
+
+class IllegalActionError(ActionError):
+    """An action that is not legal now.
+
+    ``seat``: who tried it (``None`` when no one is to act); ``action``: its
+    text; ``legal``: the texts of the legal actions; ``phase``: the phase;
+    ``trick``: the trick number 1-8 during play, else ``None``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        seat: Seat | None,
+        action: str,
+        legal: list[str],
+        phase: Phase,
+        trick: int | None,
+    ) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.legal = legal
+        self.phase = phase
+        self.trick = trick
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as the table would announce it.
+
+    ``kind`` is one of ``cut``, ``pattern``, ``dealt`` (``cards`` to ``seat``:
+    private), ``turned``, ``bid``, ``all_passed``, ``contract``,
+    ``completed`` (the completion of the deal: ``cards`` to ``seat``, private),
+    ``cancelled``, ``declared``, ``belote`` / ``rebelote``, ``card``,
+    ``trick`` (``seat`` won it, ``value`` its points), ``scored``.
+    ``private`` events may be shown to ``seat`` only.
+    """
+
+    kind: str
+    seat: Seat | None = None
+    text: str = ""
+    cards: CardMask = 0
+    value: int = 0
+    private: bool = False
+
+
+class State:
+    """One deal.  Build it with :meth:`new` (a pack to cut), :meth:`from_deck`
+    (a pack already cut) or :meth:`from_hands` (the hands of a complete deal).
+
+    The hands are indexed by :class:`Seat`.  Sides: 0 = NS, 1 = EW; in the
+    three-player game each seat is a side (W 0, S 1, E 2).
+    """
+
+    __slots__ = (
+        "_belote_cards",
+        "_belote_owner",
+        "_pos",
+        "auction",
+        "belote_said",
+        "contract",
+        "current",
+        "dealer",
+        "deck",
+        "declared",
+        "final_hands",
+        "found",
+        "hands",
+        "leader",
+        "pack",
+        "pattern",
+        "phase",
+        "played",
+        "result",
+        "rules",
+        "seats",
+        "side_of",
+        "tables",
+        "to_declare",
+        "trick_cards",
+        "trick_seats",
+        "tricks",
+        "turned",
+        "winning",
+    )
+
+    def __init__(self, rules: Rules, dealer: Seat) -> None:
+        """An empty deal; use :meth:`new`, :meth:`from_deck` or :meth:`from_hands`."""
+        self.rules = rules
+        self.seats: tuple[Seat, ...] = SEATS_3 if rules.players == 3 else SEATS_4
+        if dealer not in self.seats:
+            raise DealError(f"seat {Seat(dealer).letter} is not at a {rules.players}-player table")
+        self.dealer = Seat(dealer)
+        self.side_of: tuple[int, ...] = (0, 1, 0, 1) if rules.players == 4 else (-1, 0, 1, 2)
+        self.phase = Phase.CUT
+        self.pack: list[Card] = []
+        self.deck: list[Card] = []
+        self.pattern: str | None = None
+        self.hands: list[CardMask] = [0, 0, 0, 0]
+        self.final_hands: list[CardMask] | None = None
+        self.turned: Card | None = None
+        self._pos = 0
+        self.auction: Auction | None = None
+        self.contract: Contract | None = None
+        self.tables: StrainTables | None = None
+        self.found: dict[Seat, tuple[Declaration, ...]] = {}
+        self.declared: list[tuple[Seat, tuple[Declaration, ...]]] = []
+        self.to_declare: list[Seat] = []
+        self._belote_cards: CardMask = 0
+        self._belote_owner: dict[CardMask, Seat] = {}
+        self.belote_said: dict[CardMask, bool] = {}
+        self.current: Seat | None = None
+        self.leader: Seat = self.dealer
+        self.trick_cards: list[Card] = []
+        self.trick_seats: list[Seat] = []
+        self.winning = 0
+        self.tricks: list[Trick] = []
+        self.played: CardMask = 0
+        self.result: DealResult | None = None
+
+    # ----------------------------------------------------------------- set-up
+
+    def _check_pack(self, cards: Sequence[Card], what: str) -> None:
+        size = self.rules.cards_per_deal
+        if len(cards) != size:
+            raise DealError(f"{what} has {len(cards)} cards; this game needs {size}")
+        mask = 0
+        for c in cards:
+            if not isinstance(c, int) or not 0 <= c < 32:
+                raise DealError(f"{what}: not a card: {c!r}")
+            if mask >> c & 1:
+                raise DealError(f"{what}: {card_name(c)} appears twice")
+            mask |= 1 << c
+        if mask != (DECK_24 if self.rules.players == 3 else DECK_32):
+            raise DealError(f"{what}: the three-player game uses no 7s or 8s")
+
+    @classmethod
+    def new(cls, rules: Rules, dealer: Seat, pack: Sequence[Card]) -> State:
+        """A deal that starts with the cut of ``pack`` (top card first)."""
+        state = cls(rules, dealer)
+        state._check_pack(pack, "the pack")
+        state.pack = list(pack)
+        state.current = previous_seat(state.dealer, rules.players)
+        return state
+
+    @classmethod
+    def from_deck(
+        cls, rules: Rules, dealer: Seat, deck: Sequence[Card], pattern: str | None = None
+    ) -> State:
+        """A deal from a pack already cut (top card first).  With ``pattern``
+        (``3-2`` or ``2-3``) the first distribution is made at once; without
+        it the dealer chooses (or the only allowed pattern is used)."""
+        state = cls(rules, dealer)
+        state._check_pack(deck, "the deck")
+        state.pack = list(deck)
+        state.deck = list(deck)
+        state.phase = Phase.PATTERN
+        state.current = state.dealer
+        if pattern is not None:
+            if pattern not in rules.patterns:
+                allowed = " or ".join(rules.patterns)
+                raise DealError(f"pattern {pattern!r} is not allowed here (use {allowed})")
+            state._distribute(pattern)
+        elif len(rules.patterns) == 1:
+            state._distribute(rules.patterns[0])
+        return state
+
+    @classmethod
+    def from_hands(
+        cls,
+        rules: Rules,
+        dealer: Seat,
+        hands: Mapping[Seat, Sequence[Card]],
+        turned: Card | None = None,
+    ) -> State:
+        """A deal given by each seat's 8 cards once the deal is complete (and,
+        in classic games, the turned card, which must end in the taker's
+        hand).  Until the deal is completed, a seat's hand shows its final
+        cards less the turned card: the record does not say which came late.
+        """
+        state = cls(rules, dealer)
+        if set(hands) != set(state.seats):
+            names = " ".join(s.letter for s in state.seats)
+            raise DealError(f"hands must be given for exactly the seats {names}")
+        cards: list[Card] = []
+        for seat in state.seats:
+            if len(hands[seat]) != 8:
+                raise DealError(f"the hand of {seat.letter} has {len(hands[seat])} cards, not 8")
+            cards.extend(hands[seat])
+        state._check_pack(cards, "the hands")
+        final = [0, 0, 0, 0]
+        for seat in state.seats:
+            for c in hands[seat]:
+                final[seat] |= 1 << c
+        if rules.turned_card:
+            if turned is None:
+                raise DealError("a classic deal given by hands needs its turned card")
+            state.turned = turned
+            state.hands = [h & ~(1 << turned) for h in final]
+        elif turned is not None:
+            raise DealError("the coinche deal turns no card")
+        else:
+            state.hands = list(final)
+        state.final_hands = final
+        state.pattern = None
+        state._start_bidding()
+        return state
+
+    def _deal_round(self, counts: Sequence[int], taker: Seat | None = None) -> list[Event]:
+        events: list[Event] = []
+        for count in counts:
+            seat = next_seat(self.dealer, self.rules.players)
+            for _ in self.seats:
+                n = count - 1 if seat == taker else count
+                got = 0
+                for c in self.deck[self._pos : self._pos + n]:
+                    got |= 1 << c
+                self._pos += n
+                self.hands[seat] |= got
+                events.append(Event("dealt", seat, cards=got, private=True))
+                seat = next_seat(seat, self.rules.players)
+        return events
+
+    def _distribute(self, pattern: str) -> list[Event]:
+        self.pattern = pattern
+        first = [int(x) for x in pattern.split("-")]
+        if not self.rules.turned_card:
+            first.append(3)
+        events = [Event("pattern", self.dealer, pattern)]
+        events += self._deal_round(first)
+        if self.rules.turned_card:
+            self.turned = self.deck[self._pos]
+            self._pos += 1
+            events.append(Event("turned", None, card_name(self.turned), cards=1 << self.turned))
+        self._start_bidding()
+        return events
+
+    def _start_bidding(self) -> None:
+        turned_suit = None if self.turned is None else Strain(self.turned >> 3)
+        self.auction = Auction(self.rules, self.dealer, turned_suit)
+        self.phase = Phase.BIDDING
+        self.current = self.auction.current
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def players(self) -> int:
+        """3 or 4."""
+        return self.rules.players
+
+    @property
+    def trick_number(self) -> int:
+        """The trick being played, 1-8 (8 once the deal is over)."""
+        return min(len(self.tricks) + 1, 8)
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the deal is over (scored, passed or cancelled)."""
+        return self.phase == Phase.DONE
+
+    def side_name(self, side: int) -> str:
+        """``NS`` / ``EW``, or the seat letter in the three-player game."""
+        if self.players == 4:
+            return ("NS", "EW")[side]
+        return SEATS_3[side].letter
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """The names of the sides, by side index."""
+        return tuple(self.side_name(i) for i in range(3 if self.players == 3 else 2))
+
+    def legal_play_mask(self) -> CardMask:
+        """The cards the current player may play (0 outside the card play or
+        while he still has to declare)."""
+        if self.phase != Phase.PLAYING or self.current is None or self._must_declare():
+            return 0
+        assert self.tables is not None
+        hand = self.hands[self.current]
+        if not self.trick_cards:
+            return hand
+        partner = self.players == 4 and (self.trick_seats[self.winning] ^ self.current) & 1 == 0
+        return legal_play_mask(
+            hand,
+            self.trick_cards[0],
+            self.trick_cards[self.winning],
+            partner,
+            self.tables,
+            self.rules,
+        )
+
+    def _must_declare(self) -> bool:
+        return bool(self.to_declare) and self.to_declare[0] == self.current
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now, in a stable order."""
+        phase = self.phase
+        if phase == Phase.PLAYING:
+            if self._must_declare():
+                assert self.current is not None
+                return [Declare(s) for s in declaration_subsets(self.found[self.current])]
+            out: list[Action] = []
+            for c in cards_of(self.legal_play_mask()):
+                if self._belote_choice(c):
+                    out.append(Play(c, True))
+                    out.append(Play(c, False))
+                else:
+                    out.append(Play(c, self._belote_flag(c)))
+            return out
+        if phase == Phase.BIDDING:
+            assert self.auction is not None
+            return list(self.auction.legal_bids())
+        if phase == Phase.CUT:
+            lo = self.rules.cut_min_packet
+            size = len(self.pack)
+            cuts: list[Action] = [Cut(0)] if self.rules.cut_optional else []
+            cuts.extend(Cut(n) for n in range(max(lo, 1), size - max(lo, 1) + 1))
+            return cuts
+        if phase == Phase.PATTERN:
+            return [ChoosePattern(p) for p in self.rules.patterns]
+        if phase == Phase.DECLARING:
+            assert self.current is not None
+            return [Declare(s) for s in declaration_subsets(self.found[self.current])]
+        return []
+
+    def _belote_pair_of(self, card: Card) -> CardMask:
+        for pair in self._belote_owner:
+            if pair >> card & 1:
+                return pair
+        return 0
+
+    def _belote_choice(self, card: Card) -> bool:
+        """Whether playing ``card`` is a choice to say belote or not."""
+        if not self.rules.belote_must_be_said or not self._belote_cards >> card & 1:
+            return False
+        pair = self._belote_pair_of(card)
+        return pair not in self.belote_said
+
+    def _belote_flag(self, card: Card) -> bool:
+        if self._belote_cards >> card & 1:
+            return self.belote_said.get(self._belote_pair_of(card), True)
+        return True
+
+    def _normalize(self, action: Action) -> Action:
+        if isinstance(action, Play) and not self._belote_choice(action.card):
+            flag = self._belote_flag(action.card)
+            if action.belote != flag:
+                return Play(action.card, flag)
+        return action
+
+    # ---------------------------------------------------------------- applying
+
+    def _illegal(self, action: Action, why: str) -> IllegalActionError:
+        legal = [a.text for a in self.legal_actions()]
+        trick = self.trick_number if self.phase == Phase.PLAYING else None
+        where = f" at trick {trick}" if trick else ""
+        who = self.current.letter if self.current is not None else "nobody"
+        message = f"{why}: {who} cannot {action.text}{where}; legal: {' '.join(legal) or 'none'}"
+        return IllegalActionError(
+            message,
+            seat=self.current,
+            action=action.text,
+            legal=legal,
+            phase=self.phase,
+            trick=trick,
+        )
+
+    def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
+        """Apply the current player's ``action`` and return the events it caused.
+
+        ``seat``, when given, must be the current player (a bid or card out of
+        turn is refused).  Raises :class:`IllegalActionError` (nothing
+        changes) when the action is not among :meth:`legal_actions`.
+        """
+        if self.phase == Phase.DONE:
+            raise self._illegal(action, "the deal is over")
+        if seat is not None and seat != self.current:
+            raise self._illegal(action, f"not {Seat(seat).letter}'s turn")
+        action = self._normalize(action)
+        if action not in self.legal_actions():
+            kind = {
+                Phase.PLAYING: "illegal card",
+                Phase.BIDDING: "illegal bid",
+            }.get(self.phase, "illegal action")
+            if self.phase == Phase.PLAYING and self._must_declare():
+                kind = "declare first"
+            raise self._illegal(action, kind)
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> list[Event]:
+        if isinstance(action, Play):
+            return self._play(action)
+        if isinstance(action, Bid):
+            return self._bid(action)
+        if isinstance(action, Declare):
+            return self._declare(action)
+        if isinstance(action, Cut):
+            assert self.current is not None
+            n = action.packet
+            self.deck = self.pack[n:] + self.pack[:n]
+            event = Event("cut", self.current, str(n), value=n)
+            self.phase = Phase.PATTERN
+            self.current = self.dealer
+            if len(self.rules.patterns) == 1:
+                return [event, *self._distribute(self.rules.patterns[0])]
+            return [event]
+        assert isinstance(action, ChoosePattern)
+        return self._distribute(action.pattern)
+
+    def _bid(self, bid: Bid) -> list[Event]:
+        auction = self.auction
+        assert auction is not None and self.current is not None
+        events = [Event("bid", self.current, bid.text)]
+        status = auction.bid(bid)
+        if status == "open":
+            self.current = auction.current
+            return events
+        if status == "all_pass":
+            events.append(Event("all_passed"))
+            self._finish(void_result("passed", len(self.side_names)))
+            return events
+        contract = auction.contract
+        assert contract is not None
+        self.contract = contract
+        self.tables = strain_tables(contract.strain, self.rules.ta_points, self.rules.sa_points)
+        events.append(Event("contract", contract.taker, contract.text))
+        events += self._complete(contract)
+        return events
+
+    def _complete(self, contract: Contract) -> list[Event]:
+        events: list[Event] = []
+        if self.final_hands is not None:
+            if self.turned is not None and not self.final_hands[contract.taker] >> self.turned & 1:
+                raise DealError(
+                    f"the turned card {card_name(self.turned)} is not in the hand of the "
+                    f"taker {contract.taker.letter}"
+                )
+            for seat in self.seats:
+                new = self.final_hands[seat] & ~self.hands[seat]
+                self.hands[seat] = self.final_hands[seat]
+                if new:
+                    events.append(Event("completed", seat, cards=new, private=True))
+        elif self.turned is not None:
+            self.hands[contract.taker] |= 1 << self.turned
+            events.append(Event("completed", contract.taker, cards=1 << self.turned, private=True))
+            events += self._deal_round([3], contract.taker)
+        rules = self.rules
+        if rules.declarations != "off":
+            if rules.carre_of_seven_cancels:
+                for seat in self.seats:
+                    if has_carre_of_sevens(self.hands[seat]):
+                        events.append(
+                            Event("cancelled", seat, "carre of 7s", cards=RANK_MASKS[Rank.SEVEN])
+                        )
+                        self._finish(void_result("cancelled", len(self.side_names), contract))
+                        return events
+            for seat in self.seats:
+                found = find_declarations(self.hands[seat], contract.strain)
+                if found:
+                    self.found[seat] = found
+        for seat in self.seats:
+            for pair in belote_pairs(self.hands[seat], contract.strain):
+                self._belote_owner[pair] = seat
+                self._belote_cards |= pair
+        first = next_seat(self.dealer, self.players)
+        order = [first]
+        while len(order) < self.players:
+            order.append(next_seat(order[-1], self.players))
+        if rules.first_lead == "dealer":
+            self.leader = self.dealer
+        else:
+            self.leader = first
+        play_order = [self.leader]
+        while len(play_order) < self.players:
+            play_order.append(next_seat(play_order[-1], self.players))
+        if rules.declaration_turn and self.found:
+            self.to_declare = [s for s in order if s in self.found]
+            self.phase = Phase.DECLARING
+            self.current = self.to_declare[0]
+            if rules.declarations == "automatic":
+                events += self._auto_declare_turn()
+            return events
+        if rules.declarations == "choice":
+            self.to_declare = [s for s in play_order if s in self.found]
+        self.phase = Phase.PLAYING
+        self.current = self.leader
+        return events
+
+    def _auto_declare_turn(self) -> list[Event]:
+        events: list[Event] = []
+        while self.phase == Phase.DECLARING:
+            assert self.current is not None
+            events += self._declare(Declare(self.found[self.current]))
+        return events
+
+    def _declare(self, action: Declare) -> list[Event]:
+        seat = self.current
+        assert seat is not None
+        self.to_declare.pop(0)
+        self.declared.append((seat, action.declarations))
+        mask = 0
+        for d in action.declarations:
+            mask |= d.cards
+        events = [Event("declared", seat, action.text.removeprefix("declare "), cards=mask)]
+        if self.phase == Phase.DECLARING:
+            if self.to_declare:
+                self.current = self.to_declare[0]
+            else:
+                self.phase = Phase.PLAYING
+                self.current = self.leader
+        return events
+
+    def _play(self, action: Play) -> list[Event]:
+        seat = self.current
+        assert seat is not None and self.tables is not None
+        card = action.card
+        events: list[Event] = []
+        if (
+            self.rules.declarations == "automatic"
+            and not self.rules.declaration_turn
+            and not self.tricks
+            and seat in self.found
+            and all(s != seat for s, _ in self.declared)
+        ):
+            events += [self._declare_auto(seat)]
+        if self._belote_cards >> card & 1:
+            pair = self._belote_pair_of(card)
+            if self._belote_owner[pair] == seat:
+                first = pair not in self.belote_said
+                if first:
+                    self.belote_said[pair] = action.belote
+                if self.belote_said[pair]:
+                    word = "belote" if first else "rebelote"
+                    events.append(Event(word, seat, card_name(card), cards=1 << card))
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        events.append(Event("card", seat, card_name(card), cards=1 << card))
+        cards = self.trick_cards
+        if cards and beats(card, cards[self.winning], self.tables):
+            self.winning = len(cards)
+        cards.append(card)
+        self.trick_seats.append(seat)
+        if len(cards) < self.players:
+            self.current = next_seat(seat, self.players)
+            return events
+        points = 0
+        pts = self.tables.points
+        for c in cards:
+            points += pts[c]
+        winner = self.trick_seats[self.winning]
+        trick = Trick(self.leader, tuple(cards), tuple(self.trick_seats), winner, points)
+        self.tricks.append(trick)
+        events.append(
+            Event(
+                "trick",
+                winner,
+                str(len(self.tricks)),
+                cards=sum(1 << c for c in cards),
+                value=points,
+            )
+        )
+        self.trick_cards = []
+        self.trick_seats = []
+        self.winning = 0
+        self.leader = winner
+        self.current = winner
+        if len(self.tricks) == 8:
+            events += self._score()
+        return events
+
+    def _declare_auto(self, seat: Seat) -> Event:
+        self.declared.append((seat, self.found[seat]))
+        mask = 0
+        for d in self.found[seat]:
+            mask |= d.cards
+        return Event("declared", seat, " ".join(d.text for d in self.found[seat]), cards=mask)
+
+    def counted_declarations(self) -> tuple[tuple[Declaration, ...], ...]:
+        """Per side, the declarations that count: only the side holding the
+        best declaration scores, all of its declarations."""
+        nsides = len(self.side_names)
+        out: list[list[Declaration]] = [[] for _ in range(nsides)]
+        if self.contract is None or not self.declared:
+            return tuple(tuple(x) for x in out)
+        by_side = [(self.side_of[s], d) for s, d in self.declared]
+        side = best_declaration(
+            by_side, self.contract.strain, self.rules.declaration_tie == "first"
+        )
+        if side is not None:
+            for s, decls in by_side:
+                if s == side:
+                    out[s].extend(decls)
+        return tuple(tuple(x) for x in out)
+
+    def _score(self) -> list[Event]:
+        assert self.contract is not None
+        holders = []
+        said = []
+        for pair, seat in sorted(self._belote_owner.items()):
+            holders.append(seat)
+            said.append(self.belote_said.get(pair, False))
+        result = score_deal(
+            rules=self.rules,
+            contract=self.contract,
+            side_of=self.side_of,
+            tricks=self.tricks,
+            declarations=self.counted_declarations(),
+            belote_holders=holders,
+            belote_said=said,
+        )
+        self._finish(result)
+        return [Event("scored", None, result.result)]
+
+    def _finish(self, result: DealResult) -> None:
+        self.result = result
+        self.phase = Phase.DONE
+        self.current = None
+
+    # ------------------------------------------------------------------ copy
+
+    def copy(self) -> State:
+        """An independent copy (the rules and tables are shared: immutable)."""
+        other = State.__new__(State)
+        for name in State.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            setattr(other, name, value)
+        if self.auction is not None:
+            auction = Auction.__new__(Auction)
+            for name in Auction.__slots__:
+                value = getattr(self.auction, name)
+                setattr(auction, name, list(value) if isinstance(value, list) else value)
+            other.auction = auction
+        return other
