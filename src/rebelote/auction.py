@@ -89,7 +89,6 @@ class Auction:
         "players",
         "round",
         "rules",
-        "side_of",
         "status",
         "turned",
     )

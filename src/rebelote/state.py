@@ -136,6 +136,7 @@ class State:
         "_pos",
         "auction",
         "belote_said",
+        "belotes",
         "contract",
         "current",
         "dealer",
@@ -187,6 +188,7 @@ class State:
         self._belote_cards: CardMask = 0
         self._belote_owner: dict[CardMask, Seat] = {}
         self.belote_said: dict[CardMask, bool] = {}
+        self.belotes: list[tuple[Seat, Card, str]] = []
         self.current: Seat | None = None
         self.leader: Seat = self.dealer
         self.trick_cards: list[Card] = []
@@ -406,6 +408,11 @@ class State:
                 return pair
         return 0
 
+    def belote_owners(self) -> dict[CardMask, Seat]:
+        """Each belote held (the king-queen pair of a trump suit, as a mask)
+        and the seat holding it; known once the deal is complete."""
+        return dict(self._belote_owner)
+
     def _belote_choice(self, card: Card) -> bool:
         """Whether playing ``card`` is a choice to say belote or not."""
         if not self.rules.belote_must_be_said or not self._belote_cards >> card & 1:
@@ -608,6 +615,7 @@ class State:
                     self.belote_said[pair] = action.belote
                 if self.belote_said[pair]:
                     word = "belote" if first else "rebelote"
+                    self.belotes.append((seat, card, word))
                     events.append(Event(word, seat, card_name(card), cards=1 << card))
         self.hands[seat] &= ~(1 << card)
         self.played |= 1 << card

@@ -1,0 +1,256 @@
+"""The ``rebelote`` command.
+
+Commands: ``demo`` (a deal by random legal moves, trick by trick), ``rules``
+(the presets and their options), ``replay FILE [--json]``, ``record --seed N``,
+``bench engine``.  Modules are imported inside each command so that the
+command starts fast.
+
+Exit status: 0 on success, 2 for a malformed or illegal record or bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(
+    name="rebelote",
+    help="Belote: rules engine, records and tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+bench_app = typer.Typer(help="Benchmarks (figures per core).", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(payload: dict[str, Any], as_json: bool) -> None:
+    """Print an error (JSON on stdout; a readable line or the JSON on stderr)
+    and exit with status 2."""
+    text = json.dumps(payload, ensure_ascii=False)
+    print(text)
+    print(text if as_json else f"error: {payload.get('message', payload)}", file=sys.stderr)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _rules_or_exit(name: str) -> Any:
+    from .rules import RulesError, preset
+
+    try:
+        return preset(name)
+    except RulesError as exc:
+        _fail({"error": "unknown preset", "message": str(exc)}, False)
+
+
+def _sides(values: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in values.items())
+
+
+def format_deal(summary: dict[str, Any]) -> list[str]:
+    """Readable lines for one deal summary (see :func:`rebelote.record.deal_summary`)."""
+    lines = [f"Dealer {summary['dealer']}; bids: {' '.join(summary['bids']) or '(none)'}"]
+    if summary["taker"] is None:
+        if summary["result"] == "passed":
+            lines.append("All passed: no deal.")
+        else:
+            lines.append("The auction is not over.")
+        return lines
+    contract = summary["contract"] or summary["trump"]
+    mult = {2: " coinche", 4: " surcoinche"}.get(summary["multiplier"], "")
+    lines.append(f"Contract: {contract}{mult} by {summary['taker']}")
+    for number, trick in enumerate(summary["tricks"], start=1):
+        seats = "NWSE" if len(trick["cards"]) == 4 else "WSE"
+        start = seats.index(trick["leader"])
+        order = [seats[(start + i) % len(seats)] for i in range(len(trick["cards"]))]
+        played = "  ".join(f"{s} {c:>3}" for s, c in zip(order, trick["cards"], strict=True))
+        lines.append(f"Trick {number}: {played}  -> {trick['winner']} ({trick['points']} points)")
+    if summary["result"] is None:
+        lines.append("The record stops here.")
+        return lines
+    if summary["result"] == "cancelled":
+        lines.append("Cancelled: a player holds the four 7s.")
+        return lines
+    lines.append(
+        f"Card points: {_sides(summary['card_points'])}; dix de der: {summary['dix_de_der']}"
+    )
+    decls = {k: v for k, v in summary["declarations"].items() if v}
+    if decls:
+        lines.append("Declarations: " + "; ".join(f"{k} {' '.join(v)}" for k, v in decls.items()))
+    if any(summary["belote_points"].values()):
+        lines.append(f"Belote: {_sides(summary['belote_points'])}")
+    if summary["capot"]:
+        lines.append(f"Capot: {summary['capot']}{' (solo)' if summary['solo_capot'] else ''}")
+    held = f"; held over: {summary['held_over']}" if summary["held_over"] else ""
+    lines.append(f"Result: {summary['result']}; score: {_sides(summary['score'])}{held}")
+    return lines
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """Readable text for a deal or match summary."""
+    if "deals" not in summary:
+        return "\n".join(format_deal(summary))
+    lines: list[str] = []
+    for number, deal in enumerate(summary["deals"], start=1):
+        lines.append(f"== Deal {number}")
+        lines.extend(format_deal(deal))
+        if "totals" in deal:
+            lines.append(f"Totals: {_sides(deal['totals'])}")
+    winner = summary["winner"]
+    lines.append(f"Match totals: {_sides(summary['totals'])}; winner: {winner or 'none yet'}")
+    return "\n".join(lines)
+
+
+@app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="A deal or match record (JSON); '-' for stdin.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Replay a deal or match record: the tricks, the points and the score."""
+    from .record import RecordError
+    from .record import replay as replay_record
+
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail({"error": "cannot read file", "message": str(exc)}, as_json)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail({"error": "malformed record", "message": f"not JSON: {exc}"}, as_json)
+    try:
+        summary = replay_record(data)
+    except RecordError as exc:
+        _fail(exc.payload, as_json)
+    if as_json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(format_summary(summary))
+
+
+@app.command()
+def record(
+    seed: Annotated[int, typer.Option(help="Seed of the shuffle and the random moves.")] = 0,
+    rules: Annotated[str, typer.Option(help="Rule preset.")] = "ffb",
+    match: Annotated[bool, typer.Option("--match", help="A whole match, not one deal.")] = False,
+    out: Annotated[Path | None, typer.Option(help="Write to this file, not stdout.")] = None,
+) -> None:
+    """Write the record of a random deal (or match) played by random legal moves."""
+    import random
+
+    from .record import state_to_record
+    from .simulate import random_deal, random_match
+
+    rule_set = _rules_or_exit(rules)
+    rng = random.Random(seed)
+    data: dict[str, Any]
+    if match:
+        _, states = random_match(rule_set, rng)
+        data = {
+            "format": 1,
+            "rules": rule_set.to_record(),
+            "deals": [state_to_record(s) for s in states],
+        }
+    else:
+        data = state_to_record(random_deal(rule_set, rng))
+    text = json.dumps(data, ensure_ascii=False)
+    if out is None:
+        print(text)
+    else:
+        out.write_text(text + "\n", encoding="utf-8")
+
+
+@app.command()
+def demo(
+    seed: Annotated[int | None, typer.Option(help="Seed (random if not given).")] = None,
+    rules: Annotated[str, typer.Option(help="Rule preset.")] = "ffb",
+) -> None:
+    """Play one deal by random legal moves and print it trick by trick."""
+    import random
+
+    from .cards import CardSet
+    from .record import deal_summary
+    from .simulate import random_deal
+
+    rule_set = _rules_or_exit(rules)
+    if seed is None:
+        seed = random.randrange(1 << 30)
+    state = random_deal(rule_set, random.Random(seed))
+    print(f"rebelote demo --seed {seed} --rules {rules}")
+    record_hands = _hands_at_start(state)
+    for seat, cards in record_hands.items():
+        print(f"{seat}: {CardSet(cards)}")
+    if state.turned is not None:
+        from .cards import card_name
+
+        print(f"Turned card: {card_name(state.turned)}")
+    print("\n".join(format_deal(deal_summary(state))))
+
+
+def _hands_at_start(state: Any) -> dict[str, int]:
+    """Each seat's full hand at the start of the play (from the tricks)."""
+    hands: dict[str, int] = {s.letter: state.hands[s] for s in state.seats}
+    for trick in state.tricks:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            hands[seat.letter] |= 1 << card
+    return hands
+
+
+@app.command("rules")
+def rules_command(
+    name: Annotated[str | None, typer.Argument(help="One preset to show.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the rule presets and their options."""
+    from .rules import PRESET_DESCRIPTIONS, PRESETS
+
+    names = list(PRESETS) if name is None else [name]
+    if name is not None:
+        _rules_or_exit(name)
+    if as_json:
+        print(json.dumps({n: PRESETS[n].options() for n in names}, ensure_ascii=False))
+        return
+    base = PRESETS["ffb"].options()
+    for n in names:
+        print(f"{n}: {PRESET_DESCRIPTIONS[n]}")
+        options = PRESETS[n].options()
+        for key, value in options.items():
+            mark = "" if n == "ffb" or base[key] == value else "  *"
+            if name is not None or n == "ffb" or mark:
+                print(f"    {key} = {json.dumps(value)}{mark}")
+        print()
+    if name is None:
+        print("(ffb lists every option; other presets list what differs from ffb, marked *)")
+
+
+@bench_app.command("engine")
+def bench_engine(
+    deals: Annotated[int, typer.Option(help="Random full deals to play.")] = 2000,
+    rules: Annotated[str, typer.Option(help="Rule preset.")] = "ffb",
+    seed: Annotated[int, typer.Option(help="Seed.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Random full deals per second and legal-move generations per second,
+    on one core."""
+    from .bench import bench_engine as run
+
+    result = run(_rules_or_exit(rules), deals=deals, seed=seed)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+
+
+def main() -> None:
+    """Entry point of the ``rebelote`` command."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

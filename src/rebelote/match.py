@@ -1,0 +1,120 @@
+"""A match: a series of deals up to the target score.
+
+- The deal passes to the dealer's right, the player who got the first card
+  (seed 001, seed 002), or to the left (``Rules.dealer_rotation``).
+- After all pass twice (or a deal cancelled by a carré of 7s, seed 001):
+  ``Rules.all_pass``: the same dealer deals again (seeds 000, 003), the deal
+  passes on as usual (seed 001), or the player on the dealer's left deals
+  (seed 002).
+- *Litige* points held over from a tie go to the side that wins the next deal
+  (seed 003: "reportés sur la manche suivante au profit du vainqueur"); they
+  wait through further ties and void deals.
+- The match ends when a side reaches the target; if both do in the same deal,
+  the higher total wins; equal totals: one more deal (seed 000, seed 001).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import DECK_24, DECK_32, Card, cards_of
+from .rules import Rules
+from .scoring import DealResult
+from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
+from .state import State
+
+__all__ = ["Match", "MatchDeal", "next_dealer"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchDeal:
+    """One deal of a match: its ``dealer``, its ``result``, what it added to
+    each side's total (``score``, litige points it released included), the
+    ``released`` litige points, and the ``totals`` after it."""
+
+    dealer: Seat
+    result: DealResult
+    score: tuple[int, ...]
+    released: int
+    totals: tuple[int, ...]
+
+
+def next_dealer(rules: Rules, dealer: Seat, result: DealResult) -> Seat:
+    """Who deals after a deal dealt by ``dealer`` that ended with ``result``."""
+    players = rules.players
+    rotate_right = rules.dealer_rotation == "right"
+    if result.result in ("passed", "cancelled"):
+        if rules.all_pass == "redeal":
+            return dealer
+        if rules.all_pass == "dealer_left":
+            return previous_seat(dealer, players)
+    return next_seat(dealer, players) if rotate_right else previous_seat(dealer, players)
+
+
+class Match:
+    """A match in progress under ``rules``, first dealt by ``dealer``.
+
+    Use :meth:`deal` for the next deal's :class:`State` (from a pack you give
+    or one shuffled with ``rng``), play it to the end, then :meth:`add` it.
+    ``totals`` are per side (NS, EW; or W, S, E); ``winner`` is the winning
+    side once :attr:`is_over`.
+    """
+
+    def __init__(self, rules: Rules, dealer: Seat = Seat.N) -> None:
+        seats = SEATS_3 if rules.players == 3 else SEATS_4
+        if dealer not in seats:
+            raise ValueError(f"seat {Seat(dealer).letter} is not at this table")
+        self.rules = rules
+        self.dealer = Seat(dealer)
+        nsides = 3 if rules.players == 3 else 2
+        self.totals: list[int] = [0] * nsides
+        self.held_over = 0
+        self.deals: list[MatchDeal] = []
+        self.winner: int | None = None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a side has won."""
+        return self.winner is not None
+
+    def shuffled_pack(self, rng: random.Random) -> list[Card]:
+        """A pack for the next deal, shuffled by ``rng``."""
+        pack = list(cards_of(DECK_24 if self.rules.players == 3 else DECK_32))
+        rng.shuffle(pack)
+        return pack
+
+    def deal(self, pack: Sequence[Card] | None = None, rng: random.Random | None = None) -> State:
+        """The next deal, starting at the cut.  Give the ``pack`` (top card
+        first) or an ``rng`` to shuffle one.  Raises ``ValueError`` when the
+        match is over or neither is given."""
+        if self.is_over:
+            raise ValueError("the match is over")
+        if pack is None:
+            if rng is None:
+                raise ValueError("give a pack or an rng")
+            pack = self.shuffled_pack(rng)
+        return State.new(self.rules, self.dealer, pack)
+
+    def add(self, result: DealResult) -> MatchDeal:
+        """Add a finished deal's result: update totals, litige points, the
+        dealer and the winner.  Returns the deal's line of the score sheet."""
+        if self.is_over:
+            raise ValueError("the match is over")
+        score = list(result.score)
+        released = 0
+        if self.held_over and result.winner is not None:
+            released = self.held_over
+            score[result.winner] += released
+            self.held_over = 0
+        self.held_over += result.held_over
+        for side, points in enumerate(score):
+            self.totals[side] += points
+        entry = MatchDeal(self.dealer, result, tuple(score), released, tuple(self.totals))
+        self.deals.append(entry)
+        top = max(self.totals)
+        if top >= self.rules.target and self.totals.count(top) == 1:
+            self.winner = self.totals.index(top)
+        self.dealer = next_dealer(self.rules, self.dealer, result)
+        return entry
