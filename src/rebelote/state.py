@@ -55,6 +55,10 @@ __all__ = [
 ]
 
 
+_PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))
+"""One :class:`Play` per card (belote flag at its default)."""
+
+
 class Phase(Enum):
     """The phases of a deal, in order."""
 
@@ -352,21 +356,20 @@ class State:
     def legal_play_mask(self) -> CardMask:
         """The cards the current player may play (0 outside the card play or
         while he still has to declare)."""
-        if self.phase != Phase.PLAYING or self.current is None or self._must_declare():
+        current = self.current
+        if self.phase is not Phase.PLAYING or current is None:
             return 0
-        assert self.tables is not None
-        hand = self.hands[self.current]
-        if not self.trick_cards:
+        if self.to_declare and self.to_declare[0] == current:
+            return 0
+        hand = self.hands[current]
+        cards = self.trick_cards
+        if not cards:
             return hand
-        partner = self.players == 4 and (self.trick_seats[self.winning] ^ self.current) & 1 == 0
-        return legal_play_mask(
-            hand,
-            self.trick_cards[0],
-            self.trick_cards[self.winning],
-            partner,
-            self.tables,
-            self.rules,
-        )
+        tables = self.tables
+        assert tables is not None
+        winning = self.winning
+        partner = self.rules.players == 4 and (self.trick_seats[winning] ^ current) & 1 == 0
+        return legal_play_mask(hand, cards[0], cards[winning], partner, tables, self.rules)
 
     def _must_declare(self) -> bool:
         return bool(self.to_declare) and self.to_declare[0] == self.current
@@ -378,8 +381,11 @@ class State:
             if self._must_declare():
                 assert self.current is not None
                 return [Declare(s) for s in declaration_subsets(self.found[self.current])]
+            mask = self.legal_play_mask()
+            if not mask & self._belote_cards:
+                return [_PLAYS[c] for c in cards_of(mask)]
             out: list[Action] = []
-            for c in cards_of(self.legal_play_mask()):
+            for c in cards_of(mask):
                 if self._belote_choice(c):
                     out.append(Play(c, True))
                     out.append(Play(c, False))
@@ -425,8 +431,10 @@ class State:
             return self.belote_said.get(self._belote_pair_of(card), True)
         return True
 
-    def _normalize(self, action: Action) -> Action:
-        if isinstance(action, Play) and not self._belote_choice(action.card):
+    def _normalize_play(self, action: Play) -> Play:
+        """The play with its belote flag as the rules read it (the flag is
+        free only on the first card of a belote that must be said)."""
+        if self._belote_cards >> action.card & 1 and not self._belote_choice(action.card):
             flag = self._belote_flag(action.card)
             if action.belote != flag:
                 return Play(action.card, flag)
@@ -460,16 +468,18 @@ class State:
             raise self._illegal(action, "the deal is over")
         if seat is not None and seat != self.current:
             raise self._illegal(action, f"not {Seat(seat).letter}'s turn")
-        action = self._normalize(action)
-        if action not in self.legal_actions():
-            kind = {
-                Phase.PLAYING: "illegal card",
-                Phase.BIDDING: "illegal bid",
-            }.get(self.phase, "illegal action")
-            if self.phase == Phase.PLAYING and self._must_declare():
-                kind = "declare first"
-            raise self._illegal(action, kind)
-        return self._apply(action)
+        if isinstance(action, Play):
+            if self.phase is Phase.PLAYING and self.legal_play_mask() >> action.card & 1:
+                return self._play(self._normalize_play(action))
+        elif action in self.legal_actions():
+            return self._apply(action)
+        kind = {
+            Phase.PLAYING: "illegal card",
+            Phase.BIDDING: "illegal bid",
+        }.get(self.phase, "illegal action")
+        if self.phase == Phase.PLAYING and self._must_declare():
+            kind = "declare first"
+        raise self._illegal(action, kind)
 
     def _apply(self, action: Action) -> list[Event]:
         if isinstance(action, Play):
