@@ -25,8 +25,8 @@ Randomness never enters here: the pack is given.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .actions import Action, Bid, ChoosePattern, Cut, Declare, Play
 from .auction import Auction, Contract
@@ -106,8 +106,7 @@ class IllegalActionError(ActionError):
         self.trick = trick
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, as the table would announce it.
 
     ``kind`` is one of ``cut``, ``pattern``, ``dealt`` (``cards`` to ``seat``:
@@ -137,6 +136,7 @@ class State:
     __slots__ = (
         "_belote_cards",
         "_belote_owner",
+        "_next",
         "_pos",
         "auction",
         "belote_said",
@@ -174,6 +174,7 @@ class State:
         if dealer not in self.seats:
             raise DealError(f"seat {Seat(dealer).letter} is not at a {rules.players}-player table")
         self.dealer = Seat(dealer)
+        self._next: tuple[Seat, ...] = tuple(next_seat(Seat(i), rules.players) for i in range(4))
         self.side_of: tuple[int, ...] = (0, 1, 0, 1) if rules.players == 4 else (-1, 0, 1, 2)
         self.phase = Phase.CUT
         self.pack: list[Card] = []
@@ -635,8 +636,8 @@ class State:
             self.winning = len(cards)
         cards.append(card)
         self.trick_seats.append(seat)
-        if len(cards) < self.players:
-            self.current = next_seat(seat, self.players)
+        if len(cards) < len(self.seats):
+            self.current = self._next[seat]
             return events
         points = 0
         pts = self.tables.points
@@ -645,15 +646,10 @@ class State:
         winner = self.trick_seats[self.winning]
         trick = Trick(self.leader, tuple(cards), tuple(self.trick_seats), winner, points)
         self.tricks.append(trick)
-        events.append(
-            Event(
-                "trick",
-                winner,
-                str(len(self.tricks)),
-                cards=sum(1 << c for c in cards),
-                value=points,
-            )
-        )
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        events.append(Event("trick", winner, str(len(self.tricks)), mask, points))
         self.trick_cards = []
         self.trick_seats = []
         self.winning = 0
