@@ -9,6 +9,11 @@ the Fédération Française de Belote (FFB) for belote classique; ``seed000`` to
 
 Rule variants are data: the engine reads these options and never branches on a
 preset's name.
+
+Two rows of the table are not options: the *misdeal* (seed 001: "En cas
+d'erreur dans la donne") cannot happen when the program deals, and the
+two-player game that seed 003 mentions in passing is not described by any
+text, so it is not built.
 """
 
 from __future__ import annotations
