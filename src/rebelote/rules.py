@@ -331,6 +331,8 @@ PRESETS: dict[str, Rules] = {
         must_undertrump=False,
         declarations="off",
         tie="takers_fail",
+        # Coinche contracts state their value; TA / SA card tables keep 162,
+        # so those deals are not multiplied (club rules, colver).
         sa_multiplier=1,
         ta_multiplier=1,
     ),
