@@ -2,8 +2,8 @@
 
 Commands: ``demo`` (a deal by random legal moves, trick by trick), ``rules``
 (the presets and their options), ``replay FILE [--json]``, ``record --seed N``,
-``bench engine``.  Modules are imported inside each command so that the
-command starts fast.
+``bench engine``, ``arena`` (duplicate boards between two bot levels).
+Modules are imported inside each command so that the command starts fast.
 
 Exit status: 0 on success, 2 for a malformed or illegal record or bad input.
 """
@@ -245,6 +245,75 @@ def bench_engine(
     else:
         for key, value in result.items():
             print(f"{key}: {value}")
+
+
+@app.command()
+def arena(
+    team1: Annotated[
+        str, typer.Option(help="Bot level of team 1: random, beginner, intermediate.")
+    ],
+    team2: Annotated[str, typer.Option(help="Bot level of team 2.")],
+    boards: Annotated[
+        int, typer.Option(help="Boards in all (a resumed run adds the missing ones).")
+    ] = 1000,
+    rules: Annotated[str, typer.Option(help="Rule preset (a four-player one).")] = "ffb",
+    seed: Annotated[int, typer.Option(help="Seed of the boards and the bots.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    out: Annotated[
+        Path | None, typer.Option(help="JSONL result file: resumed and extended when it exists.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Duplicate play: each board (a pack and a dealer) is played twice with
+    the teams swapped; reports team 1's score minus team 2's per board (mean,
+    95% confidence interval) and each bot's time per decision."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from .bots.arena import ArenaError, ArenaSettings, load_results, run_arena
+
+    settings = ArenaSettings(team1=team1, team2=team2, rules=rules, seed=seed)
+    try:
+        settings.check()
+        if out is not None:
+            load_results(out, settings)
+    except ArenaError as exc:
+        _fail({"error": "bad arena settings", "message": str(exc)}, as_json)
+    console = Console(stderr=True)
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=as_json,
+    )
+    task = progress.add_task(f"{team1} vs {team2} ({rules})", total=boards)
+
+    def advance(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    try:
+        with progress:
+            report = run_arena(settings, boards, jobs=jobs, out=out, progress=advance)
+    except ArenaError as exc:
+        _fail({"error": "bad arena settings", "message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps(report))
+        return
+    lo, hi = report["ci95"]
+    print(f"{team1} (team 1) vs {team2} (team 2), rules {rules}, seed {seed}")
+    mean, sd = report["mean_diff_per_board"], report["sd"]
+    print(
+        f"boards: {report['boards']}; team 1 minus team 2 per board: "
+        f"{mean:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}; sd {sd:.1f})"
+    )
+    print(f"boards won: team 1 {report['team1_board_wins']}, team 2 {report['team2_board_wins']}")
+    for name, t in report["decision_ms"].items():
+        print(
+            f"{name}: {t['median']:.3f} ms median, {t['p95']:.3f} ms p95 per decision "
+            f"({t['decisions']} decisions)"
+        )
 
 
 def main() -> None:
