@@ -26,9 +26,12 @@ What it does, decision by decision (all from the seat's
   that is sure to hold, else plays its cheapest card; the last trick counts
   its dix de der, and a master trump is kept for it.
 
-Weaknesses of the beginner: no card counting (it forgets the turned-over
-tricks, so it never knows that a ten became master), no void tracking, and a
-fixed taking threshold that ignores position and declarations.
+Weaknesses of the beginner (:data:`BEGINNER`): no card counting (it forgets
+the turned-over tricks, so it never knows that a ten became master), no void
+tracking, a fixed taking threshold that ignores position and declarations and
+takes a little too easily, coinche bids at its raw estimate (no margin of
+prudence), no charging of a winning partner (it plays its cheapest card), and
+as taker it draws trumps with its masters only.
 
 Three players: each for himself (no partner); everything else is the same.
 """
@@ -63,6 +66,10 @@ class Style:
     - ``take_threshold``: estimated tricks (of 8) needed to take.
     - ``coinche_margin``: points added to the estimate before bidding in
       coinche (negative: more prudent).
+    - ``charges``: give points to a partner sure to win the trick (off: play
+      the cheapest card).
+    - ``draws_trumps``: the taker long in trumps leads a low one to draw the
+      opponents' (off: it leads master trumps only).
     """
 
     counting: bool = True
@@ -70,17 +77,25 @@ class Style:
     adaptive_taking: bool = True
     take_threshold: float = 2.8
     coinche_margin: int = -20
+    charges: bool = True
+    draws_trumps: bool = True
 
 
 INTERMEDIATE = Style()
 """The intermediate level."""
 
 BEGINNER = Style(
-    counting=False, voids=False, adaptive_taking=False, take_threshold=2.2, coinche_margin=0
+    counting=False,
+    voids=False,
+    adaptive_taking=False,
+    take_threshold=2.2,
+    coinche_margin=0,
+    charges=False,
+    draws_trumps=False,
 )
 """The beginner level: no counting, no void tracking, a fixed threshold that
-takes a little too easily, and coinche bids at its raw estimate, with no
-margin of prudence."""
+takes a little too easily, coinche bids at its raw estimate with no margin of
+prudence, no charging of a winning partner, trumps drawn with masters only."""
 
 _J, _9, _A, _10, _K, _Q = Rank.JACK, Rank.NINE, Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN
 
@@ -452,7 +467,7 @@ class HeuristicBot:
                 and (view.seat == taker or not k.unseen & trumps & ~opp_cards)
             ):
                 return max(masters, key=lambda c: tables.strength[c])
-            if view.seat == taker and my_trumps.bit_count() >= 3:
+            if self.style.draws_trumps and view.seat == taker and my_trumps.bit_count() >= 3:
                 return min(cards_of(my_trumps), key=lambda c: tables.strength[c])
 
         # Cash masters the opponents cannot ruff.
@@ -547,7 +562,9 @@ class HeuristicBot:
 
         if k.is_partner(win_seat):
             if not any(self._threat(k, o, win_card, led) for o in opp_after):
-                return self._charge(k, cards, last)
+                if self.style.charges:
+                    return self._charge(k, cards, last)
+                return self._discard(k, cards)
             overs = [
                 c
                 for c in cards
