@@ -30,7 +30,7 @@ from typing import Any
 
 from .actions import Bid, ChoosePattern, Declare, Play, parse_bid
 from .cards import Card, CardParseError, card_name, parse_card
-from .declarations import DeclarationError, match_declarations
+from .declarations import Declaration, DeclarationError, match_declarations
 from .match import Match
 from .rules import Rules, RulesError
 from .scoring import DealResult
@@ -205,6 +205,7 @@ def replay_deal(record: Mapping[str, Any], rules: Rules | None = None) -> Replay
         return ReplayedDeal(state, False)
     if state.phase == Phase.DONE and plays:
         raise RecordError("the record plays cards in a deal that was not played")
+    _check_declarations(state, declarations)
     for card in plays:
         _declare_if_needed(state, declarations)
         if state.phase != Phase.PLAYING:
@@ -240,6 +241,32 @@ def _declaration_texts(value: object, state: State) -> dict[Seat, list[str]] | N
     }
 
 
+def _match(state: State, seat: Seat, texts: list[str]) -> tuple[Declaration, ...]:
+    """The declarations of ``seat`` that a record's ``texts`` name, or an
+    :class:`IllegalRecordError` when its hand does not hold them."""
+    found = state.found.get(seat, ())
+    try:
+        return match_declarations(found, texts)
+    except DeclarationError as exc:
+        raise IllegalRecordError(
+            f"illegal declaration by {seat.letter}: {exc}",
+            {
+                "error": "illegal declaration",
+                "seat": seat.letter,
+                "declarations": texts,
+                "legal": [d.text for d in found],
+            },
+        ) from None
+
+
+def _check_declarations(state: State, texts: dict[Seat, list[str]] | None) -> None:
+    """Once the deal is complete, refuse declarations that a hand does not
+    hold, also for a seat that has none to make (or rules without them)."""
+    if texts is not None and state.phase in (Phase.DECLARING, Phase.PLAYING):
+        for seat, wanted in texts.items():
+            _match(state, seat, wanted)
+
+
 def _declare_if_needed(state: State, texts: dict[Seat, list[str]] | None) -> None:
     """Make the declaration decisions due now, as the record says."""
     while state.current is not None and state.current in state.to_declare[:1]:
@@ -248,18 +275,7 @@ def _declare_if_needed(state: State, texts: dict[Seat, list[str]] | None) -> Non
         if texts is None:
             chosen = found
         else:
-            try:
-                picked = match_declarations(found, texts.get(seat, []))
-            except DeclarationError as exc:
-                raise IllegalRecordError(
-                    f"illegal declaration by {seat.letter}: {exc}",
-                    {
-                        "error": "illegal declaration",
-                        "seat": seat.letter,
-                        "declarations": texts.get(seat, []),
-                        "legal": [d.text for d in found],
-                    },
-                ) from None
+            picked = _match(state, seat, texts.get(seat, []))
             chosen = tuple(d for d in found if d in picked)
         state.apply(Declare(chosen))
 

@@ -11,7 +11,8 @@ Classic games (seeds 000 to 003, FFB):
 - The takers must score more than the defenders (seed 001 "son total doit donc
   dépasser 81", belote and declarations included).  Made: each side scores
   its points.  Failed (*dedans*, "inside"): the defenders score 162 (or
-  ``Rules.capot_against_takers`` after a capot against the takers) plus all
+  ``Rules.capot_against_takers`` after a capot against the takers, or
+  ``Rules.solo_capot_points`` when one defender took them all) plus all
   declarations; belote stays with its holders (``Rules.belote_on_dedans``).
 - Equal points: ``Rules.tie``: the takers fail, or *litige* (dispute, seed
   003): the defenders score their points and the takers' points are held over
@@ -198,6 +199,10 @@ def score_deal(
             if coinche:
                 assert contract.value is not None
                 base = COINCHE_FAIL_POINTS + contract.value * contract.multiplier
+            elif capot == s and solo and rules.solo_capot_points is not None:
+                # Seed 002: "Si un joueur a remportés tous les plis par lui-même
+                # ..., 350 points": any player, a defender too.
+                base = rules.solo_capot_points
             elif capot == s:
                 base = rules.capot_against_takers
             elif nsides == 3:

@@ -1,0 +1,315 @@
+"""The ``rebelote`` command, run for real as a subprocess.
+
+The ``replay FILE --json`` output and its errors are an external contract (the
+docstring of :mod:`rebelote.record`): exit status 0 and one JSON object; exit
+status 2 and a JSON error on stdout for an illegal card, an illegal bid or a
+malformed record.  Expected values were computed by hand from the card tables
+of RULES.md.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rebelote.record import replay, replay_deal, state_to_record
+from rebelote.rules import PRESETS
+
+# Hearts trump, dealer E: N takes, speaks and leads first; S holds the belote.
+RECORD: dict[str, Any] = {
+    "format": 1,
+    "rules": "ffb",
+    "dealer": "E",
+    "hands": {
+        "N": ["JH", "9H", "AS", "KS", "AD", "10D", "AC", "7C"],
+        "W": ["AH", "10H", "QS", "10S", "KD", "QD", "KC", "9C"],
+        "S": ["KH", "QH", "JS", "9S", "JD", "9D", "QC", "10C"],
+        "E": ["8H", "7H", "8S", "7S", "8D", "7D", "JC", "8C"],
+    },
+    "turned": "9H",
+    "bids": ["take"],
+    "play": [
+        *("JH", "10H", "KH", "7H"),
+        *("9H", "AH", "QH", "8H"),
+        *("AS", "QS", "9S", "7S"),
+        *("KS", "10S", "JS", "8S"),
+        *("KD", "JD", "8D", "AD"),
+        *("10D", "QD", "9D", "7D"),
+        *("AC", "9C", "QC", "8C"),
+        *("7C", "KC", "10C", "JC"),
+    ],
+}
+
+
+def rebelote(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run ``python -m rebelote ARGS``; return the process and its wall time."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "rebelote", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    return done, time.perf_counter() - start
+
+
+def write(tmp_path: Path, data: Any, name: str = "deal.json") -> str:
+    """Write a record to a file; return its path."""
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def error_of(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    """The JSON error of a refused replay: exit status 2, one line on stdout."""
+    assert done.returncode == 2, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout
+    payload: dict[str, Any] = json.loads(lines[0])
+    return payload
+
+
+def test_replay_json_output_keys_and_values(tmp_path: Path) -> None:
+    """record.py: ``rebelote replay FILE --json`` prints one JSON object with
+    trump, taker, contract, tricks, card_points (without dix de der),
+    dix_de_der, declarations, belote, belote_points, capot, result, held_over
+    and score; "a replay finishes in under a second".  Tricks: N 34, N 28,
+    N 14, W 16, N 17, N 13, N 14, S 16: NS 136 + 10 + belote 20, EW 16."""
+    done, seconds = rebelote("replay", write(tmp_path, RECORD), "--json")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 1
+    out = json.loads(done.stdout)
+    assert out["trump"] == "H"
+    assert out["taker"] == "N"
+    assert out["contract"] is None
+    assert out["tricks"][0] == {
+        "leader": "N",
+        "cards": ["JH", "10H", "KH", "7H"],
+        "winner": "N",
+        "points": 34,
+    }
+    assert out["tricks"][4] == {
+        "leader": "W",
+        "cards": ["KD", "JD", "8D", "AD"],
+        "winner": "N",
+        "points": 17,
+    }
+    assert [t["winner"] for t in out["tricks"]] == ["N", "N", "N", "W", "N", "N", "N", "S"]
+    assert [t["points"] for t in out["tricks"]] == [34, 28, 14, 16, 17, 13, 14, 16]
+    assert out["card_points"] == {"NS": 136, "EW": 16}
+    assert out["dix_de_der"] == "NS"
+    assert out["declarations"] == {"NS": [], "EW": []}
+    assert out["belote"] == "NS"
+    assert out["belote_points"] == {"NS": 20, "EW": 0}
+    assert out["capot"] is None
+    assert out["result"] == "made"
+    assert out["held_over"] == 0
+    assert out["score"] == {"NS": 166, "EW": 16}
+    assert out == replay(RECORD)
+    # "A replay finishes in under a second": on a busy machine, the best of
+    # three runs.
+    for _ in range(2):
+        if seconds < 1.0:
+            break
+        seconds = min(seconds, rebelote("replay", write(tmp_path, RECORD), "--json")[1])
+    assert seconds < 1.0
+
+
+def test_replay_text_output(tmp_path: Path) -> None:
+    """Without ``--json``, the replay is printed trick by trick for a reader."""
+    done, _ = rebelote("replay", write(tmp_path, RECORD))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Dealer E; bids: take"
+    assert lines[1] == "Contract: H by N"
+    assert lines[2] == "Trick 1: N  JH  W 10H  S  KH  E  7H  -> N (34 points)"
+    assert lines[-1] == "Result: made; score: NS 166, EW 16"
+
+
+def moved(record: dict[str, Any], turn: int) -> dict[str, Any]:
+    """The same deal with every seat (and the dealer) ``turn`` places to the
+    right: the same cards are played by the next seats."""
+    seats = "NWSE"
+
+    def seat(letter: str) -> str:
+        return seats[(seats.index(letter) + turn) % 4]
+
+    hands = {seat(k): v for k, v in record["hands"].items()}
+    return dict(record, dealer=seat(record["dealer"]), hands=hands)
+
+
+def test_replay_match_record_from_stdin() -> None:
+    """record.py: "for a match record a ``deals`` list of those plus ``totals``
+    and ``winner``"; seed 000: "Dans le cas où les deux équipes atteignent dans
+    le même tour ce score, celle ayant le plus de points est gagnante".  Target
+    170: NS 166 | EW 166 (182 each: equal, no winner) | NS 166: 348 to 198."""
+    rules = {"preset": "ffb", "target": 170}
+    deals = [moved(RECORD, t) for t in (0, 1, 2)]
+    for d in deals:
+        del d["rules"]  # the deals follow the match's rules
+    data = {"format": 1, "rules": rules, "deals": deals}
+    done = subprocess.run(
+        [sys.executable, "-m", "rebelote", "replay", "-", "--json"],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert [d["score"] for d in out["deals"]] == [
+        {"NS": 166, "EW": 16},
+        {"NS": 16, "EW": 166},
+        {"NS": 166, "EW": 16},
+    ]
+    assert [d["taker"] for d in out["deals"]] == ["N", "W", "S"]
+    assert out["totals"] == {"NS": 348, "EW": 198}
+    assert out["winner"] == "NS"
+
+
+def test_replay_illegal_card_exit_2_json_error(tmp_path: Path) -> None:
+    """record.py: "An illegal card: exit status 2 and a JSON error naming the
+    trick (1-8), the seat, the card and the legal cards."  Trick 3: N leads
+    AS; W holds QS 10S and plays KD (seed 001: "il doit jouer l'une de ces
+    cartes")."""
+    bad = json.loads(json.dumps(RECORD))
+    bad["play"][9] = "KD"
+    payload = error_of(rebelote("replay", write(tmp_path, bad), "--json")[0])
+    assert payload == {
+        "error": "illegal card",
+        "message": "illegal card KD by W at trick 3",
+        "trick": 3,
+        "seat": "W",
+        "card": "KD",
+        "legal": ["10S", "QS"],
+    }
+
+
+def test_replay_illegal_bid_exit_2_json_error(tmp_path: Path) -> None:
+    """record.py: "An illegal bid: exit status 2 naming the seat, the bid and
+    the legal bids."  Round two, N names the turned suit, which ffb refuses
+    (seeds 000, 002: "sauf la couleur de la carte")."""
+    bad = dict(RECORD, bids=["pass", "pass", "pass", "pass", "H"])
+    payload = error_of(rebelote("replay", write(tmp_path, bad), "--json")[0])
+    assert payload == {
+        "error": "illegal bid",
+        "message": "illegal bid 'H' by N",
+        "seat": "N",
+        "bid": "H",
+        "legal": ["pass", "S", "D", "C"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"rules": "belote-x"}, "unknown preset 'belote-x'"),
+        ({"hands": dict(RECORD["hands"], E=RECORD["hands"]["E"][:7])}, "the hand of E has 7"),
+    ],
+)
+def test_replay_malformed_record_exit_2_message(
+    tmp_path: Path, change: dict[str, Any], message: str
+) -> None:
+    """record.py: "A malformed record (a card twice, a hand of 7, an unknown
+    preset, a deck of 31): exit status 2 and a message that says what is
+    wrong"; the text form also gives it on stderr."""
+    done, _ = rebelote("replay", write(tmp_path, dict(RECORD, **change)))
+    payload = error_of(done)
+    assert payload["error"] == "malformed record"
+    assert payload["message"].startswith(message)
+    assert done.stderr.startswith(f"error: {message}")
+
+
+def test_record_seed_7_is_deterministic_and_round_trips(tmp_path: Path) -> None:
+    """record.py: "``rebelote record --seed N`` writes the record of a random
+    deal played by random legal moves, with its deck": twice the same record,
+    which replays (by the command too) to one summary and writes back to
+    itself."""
+    first, _ = rebelote("record", "--seed", "7")
+    second, _ = rebelote("record", "--seed", "7")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    record = json.loads(first.stdout)
+    assert record["format"] == 1
+    assert record["rules"] == "ffb"
+    assert len(record["deck"]) == 32
+    assert len(set(record["deck"])) == 32
+    assert record["pattern"] in ("3-2", "2-3")
+    summary = replay(record)
+    assert summary["complete"] is True
+    assert summary == replay(json.loads(first.stdout))
+    assert state_to_record(replay_deal(record).state) == record
+    assert len(record["play"]) == (32 if summary["taker"] else 0)
+    if summary["tricks"]:
+        assert sum(summary["card_points"].values()) + 10 == 162
+    done, _ = rebelote("replay", write(tmp_path, record), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == summary
+
+
+def test_rules_lists_all_nine_presets() -> None:
+    """RULES.md "Presets": ffb, ffb-no-declarations, seed000,
+    seed000-tout-atout, seed001, seed002, seed003, coinche, and the
+    three-player game."""
+    done, _ = rebelote("rules")
+    assert done.returncode == 0, done.stderr
+    listed = [
+        line.split(":")[0]
+        for line in done.stdout.splitlines()
+        if line and not line.startswith((" ", "("))
+    ]
+    assert listed == [
+        "ffb",
+        "ffb-no-declarations",
+        "seed000",
+        "seed000-tout-atout",
+        "seed001",
+        "seed002",
+        "seed003",
+        "coinche",
+        "three-players",
+    ]
+    assert listed == list(PRESETS)
+    assert '    tie = "takers_fail"  *' in done.stdout
+
+
+def test_demo_seed_1_runs() -> None:
+    """``rebelote demo --seed 1`` plays one deal by random legal moves and
+    prints it: the four hands, then the tricks; each seat plays the cards it
+    was shown holding, each trick's winner leads the next, and the card points
+    make 152 (RULES.md: "Card points total 152")."""
+    done, _ = rebelote("demo", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "rebelote demo --seed 1 --rules ffb"
+    held = {line[0]: set(line[3:].split()) for line in lines[1:5]}
+    assert list(held) == ["N", "W", "S", "E"]
+    assert all(len(cards) == 8 for cards in held.values())
+    tricks = [line for line in lines if line.startswith("Trick ")]
+    if "All passed: no deal." in lines:
+        assert tricks == []
+        return
+    assert len(tricks) == 8
+    played: dict[str, set[str]] = {seat: set() for seat in held}
+    leader = None
+    for line in tricks:
+        body, winner = line.split(": ", 1)[1].split("  -> ")
+        words = body.split()
+        seats, cards = words[0::2], words[1::2]
+        assert leader is None or seats[0] == leader
+        for seat, card in zip(seats, cards, strict=True):
+            played[seat].add(card)
+        leader = winner[0]
+    assert played == held
+    card_points = next(line for line in lines if line.startswith("Card points: "))
+    ns, ew = (int(part.split()[-1]) for part in card_points[13:].split(";")[0].split(", "))
+    assert ns + ew == 152
+    assert lines[-1].startswith("Result: ")
