@@ -49,6 +49,7 @@ __all__ = [
     "ArenaError",
     "ArenaSettings",
     "BoardResult",
+    "board_seed",
     "board_setup",
     "load_results",
     "play_board",

@@ -67,8 +67,9 @@ class Knowledge:
     tricks_done: int
 
     def side_of(self, seat: Seat) -> int:
-        """The side of a seat: 0 NS / 1 EW; in the three-player game the seat."""
-        return int(seat) & 1 if self.players == 4 else int(seat)
+        """The side of a seat: 0 NS / 1 EW; in the three-player game W 0, S 1,
+        E 2 (as :attr:`points` and the deal's result)."""
+        return int(seat) & 1 if self.players == 4 else int(seat) - 1
 
     def is_partner(self, seat: Seat) -> bool:
         """Whether ``seat`` is this seat's partner."""
