@@ -1,6 +1,7 @@
 """The ``rebelote`` command.
 
-Commands: ``demo`` (a deal by random legal moves, trick by trick), ``rules``
+Commands: ``play`` (the browser table: a match against computer players),
+``demo`` (a deal by random legal moves, trick by trick), ``rules``
 (the presets and their options), ``replay FILE [--json]``, ``record --seed N``,
 ``bench engine``, ``arena`` (duplicate boards between two bot levels).
 Modules are imported inside each command so that the command starts fast.
@@ -314,6 +315,36 @@ def arena(
             f"{name}: {t['median']:.3f} ms median, {t['p95']:.3f} ms p95 per decision "
             f"({t['decisions']} decisions)"
         )
+
+
+@app.command()
+def play(
+    port: Annotated[
+        int | None, typer.Option(help="Port to serve on (a free one if not given).")
+    ] = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL (SQLAlchemy); default: DATABASE_URL, else SQLite in the "
+            "user's data folder."
+        ),
+    ] = None,
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Do not open a browser (servers, tests).")
+    ] = False,
+) -> None:
+    """Play a match in the browser against computer players: start the
+    server, print its URL and open the browser."""
+    from .server.run import serve
+
+    try:
+        serve(host=host, port=port, database_url=db, open_browser=not no_browser)
+    except OSError as exc:
+        print(f"error: cannot serve on {host}:{port or 0}: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        pass
 
 
 def main() -> None:

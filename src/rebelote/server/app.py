@@ -1,0 +1,152 @@
+"""The web application: REST endpoints, the WebSocket per seat, the static
+client.
+
+- ``POST /api/tables`` (:class:`~rebelote.server.protocol.CreateTable`) ->
+  201 :class:`~rebelote.server.protocol.CreatedTable`; also sets the
+  ``rebelote_token`` cookie (HttpOnly) so that the start page can offer
+  "Continue your match".
+- ``GET /api/tables/{id}`` -> :class:`~rebelote.server.protocol.TablePublic`.
+- ``GET /api/presets`` -> a list of
+  :class:`~rebelote.server.protocol.PresetInfo` (one-line description,
+  options, help lines built from the options).
+- ``GET /api/me/current[?token=...]`` (token from the query or the cookie) ->
+  :class:`~rebelote.server.protocol.CurrentTable`.
+- ``GET /api/protocol`` -> the JSON Schemas of the WebSocket messages.
+- ``WS /ws/{table_id}?token=...[&last_v=N]``: see
+  :mod:`rebelote.server.connection`.
+- Everything else: the static client in ``static_dir`` (default
+  ``rebelote/web/``), ``index.html`` at ``/``.
+
+REST errors are ``{"detail": {"code": ..., "message": ...}}`` with status
+400 or 404 (422 for a request body that does not validate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Cookie, FastAPI, HTTPException, Query, Response, WebSocket
+from fastapi.staticfiles import StaticFiles
+
+from .connection import serve_socket
+from .help import preset_infos
+from .hub import MemoryHub
+from .protocol import (
+    CreatedTable,
+    CreateTable,
+    CurrentTable,
+    PresetInfo,
+    ProtocolError,
+    TablePublic,
+    protocol_schema,
+)
+from .registry import TableManager
+from .storage import Store, default_database_url
+
+__all__ = ["COOKIE", "WEB_DIR", "create_app"]
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The static client shipped in the package (``rebelote/web/``)."""
+
+COOKIE = "rebelote_token"
+"""The cookie holding the token of the player's latest table."""
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    bot_delay: float | None = None,
+    static_dir: Path | None = None,
+    migrate: bool = True,
+) -> FastAPI:
+    """The application.
+
+    ``database_url``: any SQLAlchemy URL (default:
+    :func:`~rebelote.server.storage.default_database_url`); ``bot_delay``:
+    seconds before each computer action, overriding every table's speed
+    (0 in tests); ``static_dir``: the client's files (default
+    :data:`WEB_DIR`); ``migrate``: upgrade the schema on start.  The store,
+    the hub and the tables live in ``app.state`` (``store``, ``hub``,
+    ``tables``) while the app runs.
+    """
+    url = database_url or default_database_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(url)
+        if migrate:
+            store.migrate()
+        hub = MemoryHub()
+        manager = TableManager(store, hub, bot_delay=bot_delay)
+        app.state.store = store
+        app.state.hub = hub
+        app.state.tables = manager
+        await manager.restore_unfinished()
+        try:
+            yield
+        finally:
+            await manager.close()
+            store.close()
+
+    app = FastAPI(title="rebelote", version="1", lifespan=lifespan)
+
+    def manager_of(app: FastAPI) -> TableManager:
+        manager: TableManager = app.state.tables
+        return manager
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, response: Response) -> CreatedTable:
+        """Open a new table; the player sits at South."""
+        try:
+            created = await manager_of(app).create(body)
+        except ProtocolError as exc:
+            raise HTTPException(400, {"code": exc.code, "message": exc.message}) from None
+        response.set_cookie(
+            COOKIE, created.token, max_age=365 * 24 * 3600, httponly=True, samesite="strict"
+        )
+        return created
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> TablePublic:
+        """What anyone may know of a table."""
+        table = await manager_of(app).get(table_id)
+        if table is None:
+            raise HTTPException(
+                404, {"code": "table_not_found", "message": f"no table {table_id!r}"}
+            )
+        async with table.lock:
+            return table.game.public()
+
+    @app.get("/api/presets")
+    async def presets() -> list[PresetInfo]:
+        """The rule presets with their descriptions, options and help."""
+        return preset_infos()
+
+    @app.get("/api/me/current")
+    async def current(
+        token: Annotated[str | None, Query(max_length=128)] = None,
+        rebelote_token: Annotated[str | None, Cookie(max_length=128)] = None,
+    ) -> CurrentTable:
+        """The unfinished table of the token given, or of the cookie's."""
+        key = token or rebelote_token
+        if not key:
+            return CurrentTable(current=None)
+        return CurrentTable(current=await manager_of(app).current(key))
+
+    @app.get("/api/protocol")
+    async def protocol() -> dict[str, Any]:
+        """JSON Schemas of the WebSocket messages."""
+        return protocol_schema()
+
+    @app.websocket("/ws/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        """A seat's WebSocket (see :mod:`rebelote.server.connection`)."""
+        await serve_socket(websocket, manager_of(app), table_id)
+
+    folder = static_dir or WEB_DIR
+    if folder.is_dir():
+        app.mount("/", StaticFiles(directory=folder, html=True), name="web")
+    return app

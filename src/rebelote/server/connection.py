@@ -1,0 +1,252 @@
+"""One WebSocket: a seat's connection to its table.
+
+``/ws/{table_id}?token=...&last_v=...`` (or a first ``hello`` message with
+the token).  Once the token names a seat, the connection listens to that
+seat's stream and sends either the messages after ``last_v`` (while the
+server still keeps them) or a snapshot; from then on every event of the
+seat's stream, in order, each once.  Client messages are validated at the
+edge (:func:`~rebelote.server.protocol.parse_client_message`); a refused
+message gets an ``error`` to this connection alone and changes nothing.
+
+Close codes: 4401 no token in time, 4403 bad token, 4404 no such table,
+4408 too slow to read its messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+from typing import Literal
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..seats import Seat
+from .hub import Subscription
+from .protocol import (
+    ActMessage,
+    HelloMessage,
+    PingMessage,
+    ProtocolError,
+    SyncMessage,
+    envelope,
+    parse_client_message,
+)
+from .registry import TableManager
+from .storage import hash_token
+from .table import Table
+
+__all__ = ["HELLO_TIMEOUT", "QUEUE_LIMIT", "serve_socket"]
+
+HELLO_TIMEOUT = 15.0
+"""Seconds a connection without a token in its URL has to send ``hello``."""
+
+QUEUE_LIMIT = 4096
+"""Messages waiting for a slow client before it is disconnected."""
+
+log = logging.getLogger(__name__)
+
+ItemKind = Literal["event", "snapshot", "direct", "reset", "close"]
+
+
+class _Outbox:
+    """The connection's ordered outgoing messages; one sender task writes
+    them.  Stream events older than the last one sent are skipped, so that a
+    resume and the live stream may overlap."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[tuple[ItemKind, int, str]] = asyncio.Queue()
+        self.cut_off = False
+
+    def put(self, kind: ItemKind, v: int = 0, text: str = "") -> None:
+        if self.cut_off:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.cut_off = True
+            self.queue.put_nowait(("close", 4408, "too slow"))
+            return
+        self.queue.put_nowait((kind, v, text))
+
+    def deliver(self, v: int, text: str) -> None:
+        """The hub's callback for live events."""
+        self.put("event", v, text)
+
+    async def run(self, ws: WebSocket) -> None:
+        last = 0
+        while True:
+            kind, v, text = await self.queue.get()
+            if kind == "close":
+                await ws.close(code=v, reason=text)
+                return
+            if kind == "reset":
+                last = v
+                continue
+            if kind == "event":
+                if v <= last:
+                    continue
+                last = v
+            elif kind == "snapshot":
+                last = v
+            await ws.send_text(text)
+
+
+def _error(exc: ProtocolError) -> str:
+    return envelope("error", exc.data())
+
+
+class _Connection:
+    def __init__(self, ws: WebSocket, manager: TableManager, table_id: str) -> None:
+        self.ws = ws
+        self.manager = manager
+        self.table_id = table_id
+        self.outbox = _Outbox()
+        self.table: Table | None = None
+        self.seat: Seat | None = None
+        self.token_hash = ""
+        self.subscription: Subscription | None = None
+
+    async def _refuse(self, exc: ProtocolError, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.send_text(_error(exc))
+            await self.ws.close(code=code, reason=exc.code)
+
+    async def _wait_hello(self) -> tuple[str, int | None] | None:
+        """Read messages until a ``hello`` (errors for anything else)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_TIMEOUT
+        while True:
+            try:
+                raw = await asyncio.wait_for(self._receive(), deadline - loop.time())
+            except TimeoutError:
+                await self._refuse(
+                    ProtocolError("not_authenticated", "send hello with your token first"), 4401
+                )
+                return None
+            if raw is None:
+                return None
+            try:
+                msg = parse_client_message(raw)
+            except ProtocolError as exc:
+                await self.ws.send_text(_error(exc))
+                continue
+            if isinstance(msg, HelloMessage):
+                return msg.d.token, msg.d.last_v
+            await self.ws.send_text(
+                _error(ProtocolError("not_authenticated", "send hello with your token first"))
+            )
+
+    async def _receive(self) -> str | bytes | None:
+        message = await self.ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is not None:
+            return str(text)
+        data = message.get("bytes")
+        return bytes(data) if data is not None else b""
+
+    async def run(self) -> None:
+        ws = self.ws
+        token = ws.query_params.get("token")
+        last_v: int | None = None
+        raw_last = ws.query_params.get("last_v")
+        if raw_last is not None and raw_last.isdigit() and len(raw_last) < 16:
+            last_v = int(raw_last)
+        if not token:
+            hello = await self._wait_hello()
+            if hello is None:
+                return
+            token, last_v = hello
+        table = await self.manager.get(self.table_id)
+        if table is None:
+            await self._refuse(
+                ProtocolError("table_not_found", f"no table {self.table_id!r}"), 4404
+            )
+            return
+        seat = table.seat_of(token)
+        if seat is None:
+            await self._refuse(
+                ProtocolError("bad_token", "this token holds no seat at this table"), 4403
+            )
+            return
+        self.table, self.seat, self.token_hash = table, seat, hash_token(token)
+        async with table.lock:
+            self.subscription = table.hub.subscribe(table.id, seat, self.outbox.deliver)
+            self._resume(last_v)
+        sender = asyncio.create_task(self.outbox.run(ws))
+        try:
+            await self._receive_loop(sender)
+        finally:
+            table.hub.unsubscribe(self.subscription)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    def _resume(self, last_v: int | None) -> None:
+        """Queue what the client missed after ``last_v``, or a snapshot
+        (call under the table's lock)."""
+        table, seat = self.table, self.seat
+        assert table is not None and seat is not None
+        if last_v is not None:
+            missed = table.hub.since(table.id, seat, last_v)
+            if missed is not None:
+                self.outbox.put("reset", last_v)
+                for v, text in missed:
+                    self.outbox.put("event", v, text)
+                return
+        v, text = table.snapshot_text(seat)
+        self.outbox.put("snapshot", v, text)
+
+    async def _receive_loop(self, sender: asyncio.Task[None]) -> None:
+        table, seat = self.table, self.seat
+        assert table is not None and seat is not None
+        while not sender.done():
+            try:
+                raw = await self._receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if raw is None:
+                return
+            try:
+                msg = parse_client_message(raw)
+                if isinstance(msg, ActMessage):
+                    if msg.d.seat is not None and msg.d.seat != seat.letter:
+                        raise ProtocolError(
+                            "not_your_seat",
+                            f"your token is the seat {seat.letter}'s; "
+                            f"you cannot act for {msg.d.seat}",
+                        )
+                    await table.act(seat, msg.d.action, msg.d.belote)
+                elif isinstance(msg, PingMessage):
+                    self.outbox.put("direct", 0, envelope("pong", {}))
+                elif isinstance(msg, SyncMessage):
+                    async with table.lock:
+                        self._resume(None)
+                elif isinstance(msg, HelloMessage):
+                    if not hmac.compare_digest(hash_token(msg.d.token), self.token_hash):
+                        raise ProtocolError(
+                            "bad_token", "this connection is already bound to another token"
+                        )
+                    async with table.lock:
+                        self._resume(msg.d.last_v)
+            except ProtocolError as exc:
+                self.outbox.put("direct", 0, _error(exc))
+            except Exception:
+                log.exception("table %s: message from %s failed", table.id, seat.letter)
+                self.outbox.put(
+                    "direct", 0, _error(ProtocolError("internal", "the server failed on that"))
+                )
+
+
+async def serve_socket(ws: WebSocket, manager: TableManager, table_id: str) -> None:
+    """Serve one WebSocket of table ``table_id`` until it closes."""
+    await ws.accept()
+    try:
+        await _Connection(ws, manager, table_id).run()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()

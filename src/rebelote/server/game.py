@@ -1,0 +1,606 @@
+"""A table's game as a log: the synchronous, replayable core of a table.
+
+A :class:`TableGame` holds the :class:`~rebelote.match.Match` and the
+current :class:`~rebelote.state.State` of one table, and changes only by
+:meth:`TableGame.apply` of a log :class:`Entry`:
+
+- ``match`` ``{"dealer": "N"}``: a match starts (the first, or a rematch);
+- ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names]}``: a deal starts
+  from the shuffled pack (stored, so a replay needs no random generator);
+- ``act`` ``{"action": "JS", "belote": true | null, "by": "human" | "bot" |
+  "auto"}`` with the acting ``seat``: an action, matched by its text against
+  the legal actions.
+
+The stored log is the truth: replaying it through :meth:`apply` rebuilds the
+table, its numbered event streams included (the same entries give the same
+messages, with the same version numbers), so a restarted server resumes
+every table and every client's stream exactly.
+
+This module holds no asyncio and does no I/O; :mod:`rebelote.server.table`
+drives it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from ..actions import Action, ChoosePattern, Cut, Play, parse_bid
+from ..cards import CardParseError, card_name, parse_card
+from ..match import Match
+from ..observation import PlayerView, observe
+from ..record import deal_summary
+from ..rules import PRESET_DESCRIPTIONS, Rules
+from ..seats import SEATS_3, SEATS_4, Seat, previous_seat
+from ..state import IllegalActionError, Phase, State
+from .protocol import (
+    DealEndEvent,
+    DealStartEvent,
+    MatchEndEvent,
+    MatchInfo,
+    MatchStartEvent,
+    ProtocolError,
+    RulesInfo,
+    SeatInfo,
+    SheetLine,
+    Snapshot,
+    SnapshotTable,
+    TableOptions,
+    TablePublic,
+    TurnData,
+    TurnEvent,
+    Waiting,
+)
+from .redact import check_visible, event_data, last_trick, turn_data, view_json
+
+__all__ = [
+    "AutoStep",
+    "Entry",
+    "EntryKind",
+    "Outgoing",
+    "SeatSpec",
+    "TableGame",
+    "derive_seed",
+]
+
+EntryKind = Literal["match", "deal", "act"]
+"""The kinds of log entries."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from ``parts`` (stable across runs and machines)."""
+    text = "/".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits at ``seat``: a ``human`` named ``name`` or a ``bot`` of
+    ``level``."""
+
+    seat: Seat
+    kind: Literal["human", "bot"]
+    name: str
+    level: str | None = None
+
+    def info(self) -> SeatInfo:
+        """The public :class:`SeatInfo`."""
+        return SeatInfo(seat=self.seat.letter, kind=self.kind, name=self.name, level=self.level)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a table's log (see the module docstring)."""
+
+    kind: EntryKind
+    seat: Seat | None = None
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One numbered message of the table's stream: version ``v`` and each
+    seat's redacted copy of the event data."""
+
+    v: int
+    per_seat: Mapping[Seat, BaseModel]
+
+
+@dataclass(frozen=True, slots=True)
+class AutoStep:
+    """Something the server does by itself now: a computer player's decision
+    (``bot``), a cut or pattern made for the player (``auto``), his only
+    legal card (``forced``), or the next deal (``next``)."""
+
+    kind: Literal["bot", "auto", "forced", "next"]
+    seat: Seat | None = None
+
+
+_TABLE_ACTIONS = ("next", "rematch")
+_ACTION_SHAPES = re.compile(r"^(cut \d+|deal [23]-[23]|declare( [\w-]+)+|next|rematch)$", re.I)
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _looks_like_action(text: str) -> bool:
+    """Whether ``text`` is written like some action (legal now or not)."""
+    if _ACTION_SHAPES.match(" ".join(text.split())):
+        return True
+    try:
+        parse_bid(text)
+        return True
+    except ValueError:
+        pass
+    try:
+        parse_card(text)
+        return True
+    except CardParseError:
+        return False
+
+
+class TableGame:
+    """The game at one table: seats, the match, the current deal and the
+    numbered message stream.
+
+    ``rules``: the table's rules; ``options``: :class:`TableOptions`;
+    ``seed``: the table's seed (shuffles, automatic cuts and computer
+    decisions derive from it); ``seats``: a :class:`SeatSpec` per seat of the
+    rules (three or four).
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        rules: Rules,
+        options: TableOptions,
+        seed: int,
+        seats: Mapping[Seat, SeatSpec],
+    ) -> None:
+        expected = SEATS_3 if rules.players == 3 else SEATS_4
+        if set(seats) != set(expected):
+            names = " ".join(s.letter for s in expected)
+            raise ValueError(f"a {rules.players}-player table seats exactly {names}")
+        self.id = table_id
+        self.rules = rules
+        self.options = options
+        self.seed = seed
+        self.seats: dict[Seat, SeatSpec] = dict(seats)
+        self.order: tuple[Seat, ...] = expected
+        self.sides: tuple[str, ...] = ("W", "S", "E") if rules.players == 3 else ("NS", "EW")
+        self.match: Match | None = None
+        self.match_number = 0
+        self.deal_number = 0
+        self.state: State | None = None
+        self.actions_in_deal = 0
+        self.sheet: list[SheetLine] = []
+        self.summary: dict[str, Any] | None = None
+        self.version = 0
+        self.entries = 0
+
+    # ----------------------------------------------------------------- status
+
+    @property
+    def status(self) -> Literal["playing", "finished"]:
+        """``finished`` once the match is won (until a rematch)."""
+        return "finished" if self.match is not None and self.match.is_over else "playing"
+
+    @property
+    def humans(self) -> list[Seat]:
+        """The seats of human players."""
+        return [s for s in self.order if self.seats[s].kind == "human"]
+
+    @property
+    def waiting(self) -> Waiting | None:
+        """What the table waits for: ``action``, ``next``, ``rematch`` or ``None``."""
+        if self.match is None:
+            return None
+        if self.match.is_over:
+            return "rematch"
+        if self.state is None or self.state.is_terminal:
+            return "next"
+        return "action"
+
+    def view(self, seat: Seat) -> PlayerView:
+        """``observe`` of the current deal for ``seat``."""
+        assert self.state is not None
+        return observe(self.state, seat)
+
+    # ------------------------------------------------------------ automation
+
+    def pending(self) -> AutoStep | None:
+        """What the server should do by itself now, if anything."""
+        waiting = self.waiting
+        if waiting == "next":
+            if self.options.auto_next or not self.humans:
+                return AutoStep("next")
+            return None
+        if waiting != "action":
+            return None
+        state = self.state
+        assert state is not None and state.current is not None
+        seat = state.current
+        if self.seats[seat].kind == "bot":
+            return AutoStep("bot", seat)
+        if state.phase == Phase.CUT and not self.options.player_cuts:
+            return AutoStep("auto", seat)
+        if state.phase == Phase.PATTERN and not self.options.player_chooses_pattern:
+            return AutoStep("auto", seat)
+        if state.phase == Phase.PLAYING and self.options.auto_play_forced:
+            legal = state.legal_actions()
+            if len(legal) == 1 and isinstance(legal[0], Play):
+                return AutoStep("forced", seat)
+        return None
+
+    def _auto_seats(self) -> list[Seat]:
+        step = self.pending()
+        return [step.seat] if step is not None and step.seat is not None else []
+
+    def deal_seed(self) -> int:
+        """The seed of the current deal."""
+        return derive_seed(self.seed, self.match_number, self.deal_number)
+
+    def decision_seed(self, seat: Seat) -> int:
+        """The seed of the current decision of ``seat`` (deal seed, seat,
+        index of the action in the deal)."""
+        return derive_seed(self.deal_seed(), int(seat), self.actions_in_deal)
+
+    def automatic_entry(self, step: AutoStep) -> list[Entry]:
+        """The entries of an ``auto``, ``forced`` or ``next`` step (a ``bot``
+        step needs the bot's action: :meth:`action_entry`)."""
+        if step.kind == "next":
+            return self.next_deal_entries()
+        state = self.state
+        assert state is not None and step.seat is not None
+        legal = state.legal_actions()
+        action: Action
+        if step.kind == "forced":
+            action = legal[0]
+        elif state.phase == Phase.CUT:
+            cuts = [a for a in legal if isinstance(a, Cut) and a.packet > 0] or legal
+            action = random.Random(self.decision_seed(step.seat)).choice(cuts)
+        else:
+            patterns = [a for a in legal if isinstance(a, ChoosePattern)]
+            action = patterns[0]
+        return [self.action_entry(step.seat, action, "auto")]
+
+    def action_entry(self, seat: Seat, action: Action, by: str) -> Entry:
+        """The ``act`` entry of ``action`` by ``seat``."""
+        belote = action.belote if isinstance(action, Play) else None
+        return Entry("act", seat, {"action": action.text, "belote": belote, "by": by})
+
+    def _deal_entry(self, match_number: int, deal_number: int, dealer: Seat) -> Entry:
+        """The ``deal`` entry of deal ``deal_number`` of match ``match_number``:
+        its pack shuffled from the table's seed."""
+        rng = random.Random(derive_seed(self.seed, match_number, deal_number))
+        pack = Match(self.rules, dealer).shuffled_pack(rng)
+        return Entry("deal", None, {"dealer": dealer.letter, "pack": [card_name(c) for c in pack]})
+
+    def next_deal_entries(self) -> list[Entry]:
+        """The entry that starts the next deal of the match."""
+        assert self.match is not None
+        return [self._deal_entry(self.match_number, self.deal_number + 1, self.match.dealer)]
+
+    def start_entries(self) -> list[Entry]:
+        """The entries that start a match (at creation, or a rematch): the
+        first dealer, drawn from the table's seed, and the first deal."""
+        number = self.match_number + 1
+        dealer = random.Random(derive_seed(self.seed, "dealer", number)).choice(self.order)
+        return [
+            Entry("match", None, {"dealer": dealer.letter}),
+            self._deal_entry(number, 1, dealer),
+        ]
+
+    # ---------------------------------------------------------------- requests
+
+    def request(self, seat: Seat, text: str, belote: bool | None) -> list[Entry]:
+        """The entries for a player's request ``text`` (an action, ``next``
+        or ``rematch``); nothing changes.  Raises :class:`ProtocolError`
+        (``not_your_turn``, ``bad_action``, ``illegal``,
+        ``belote_choice_required``)."""
+        norm = _normalize(text)
+        waiting = self.waiting
+        if norm in _TABLE_ACTIONS:
+            if norm == "next" and waiting == "next":
+                return self.next_deal_entries()
+            if norm == "rematch" and waiting == "rematch":
+                return self.start_entries()
+            allowed = {"next": "the deal is over", "rematch": "the match is over"}[norm]
+            raise ProtocolError(
+                "illegal", f"{norm} is allowed only when {allowed}", legal=self._legal_for(seat)
+            )
+        if waiting != "action":
+            code = "illegal" if _looks_like_action(text) else "bad_action"
+            what = (
+                "the match is over: send rematch"
+                if waiting == "rematch"
+                else ("the deal is over: send next")
+            )
+            raise ProtocolError(code, f"{what}", legal=self._legal_for(seat))
+        action = self._resolve(seat, text, belote)
+        return [self.action_entry(seat, action, "human")]
+
+    def _legal_for(self, seat: Seat) -> list[str]:
+        waiting = self.waiting
+        if waiting in ("next", "rematch"):
+            return [waiting]
+        if self.state is None or self.state.current != seat:
+            return []
+        return list(dict.fromkeys(a.text for a in self.state.legal_actions()))
+
+    def _resolve(self, seat: Seat, text: str, belote: bool | None) -> Action:
+        state = self.state
+        assert state is not None
+        if state.current != seat:
+            who = "nobody" if state.current is None else state.current.letter
+            raise ProtocolError(
+                "not_your_turn", f"it is {who}'s turn, not {seat.letter}'s", legal=[]
+            )
+        legal = state.legal_actions()
+        norm = _normalize(text)
+        found = [a for a in legal if _normalize(a.text) == norm]
+        texts = list(dict.fromkeys(a.text for a in legal))
+        if not found:
+            if not _looks_like_action(text):
+                raise ProtocolError(
+                    "bad_action",
+                    f"{text!r} is not an action; legal now: {' '.join(texts)}",
+                    legal=texts,
+                )
+            where = f" at trick {state.trick_number}" if state.phase == Phase.PLAYING else ""
+            raise ProtocolError(
+                "illegal",
+                f"{text.strip()} is not allowed{where} ({state.phase.value}); "
+                f"legal now: {' '.join(texts)}",
+                legal=texts,
+            )
+        if len(found) == 1:
+            return found[0]
+        if belote is None:
+            raise ProtocolError(
+                "belote_choice_required",
+                f"say whether you announce belote with {found[0].text}: send belote true or false",
+                legal=texts,
+            )
+        return next(a for a in found if isinstance(a, Play) and a.belote == belote)
+
+    # ----------------------------------------------------------------- applying
+
+    def apply(self, entry: Entry) -> list[Outgoing]:
+        """Apply one log entry and return the messages it causes.  Raises
+        :class:`ProtocolError` (``illegal`` ...) or ``ValueError`` for an
+        entry that does not fit; then nothing changes."""
+        if entry.kind == "match":
+            out = self._apply_match(entry)
+        elif entry.kind == "deal":
+            out = self._apply_deal(entry)
+        elif entry.kind == "act":
+            out = self._apply_act(entry)
+        else:
+            raise ValueError(f"unknown log entry {entry.kind!r}")
+        self.entries += 1
+        return out
+
+    def _number(self, per_seat: Mapping[Seat, BaseModel]) -> Outgoing:
+        self.version += 1
+        return Outgoing(self.version, per_seat)
+
+    def _public(self, model: BaseModel) -> Outgoing:
+        return self._number(dict.fromkeys(self.order, model))
+
+    def _apply_match(self, entry: Entry) -> list[Outgoing]:
+        if self.match is not None and not self.match.is_over:
+            raise ValueError("a match is already in progress")
+        dealer = Seat[str(entry.payload["dealer"])]
+        match = Match(self.rules, dealer)
+        self.match = match
+        self.match_number += 1
+        self.deal_number = 0
+        self.state = None
+        self.sheet = []
+        self.summary = None
+        return [
+            self._public(
+                MatchStartEvent(
+                    match=self.match_number,
+                    deal=0,
+                    target=self.rules.target,
+                    dealer=dealer.letter,
+                )
+            )
+        ]
+
+    def _apply_deal(self, entry: Entry) -> list[Outgoing]:
+        match = self.match
+        if match is None or match.is_over:
+            raise ValueError("no match in progress")
+        if self.state is not None and not self.state.is_terminal:
+            raise ValueError("the current deal is not over")
+        dealer = Seat[str(entry.payload["dealer"])]
+        if dealer != match.dealer:
+            raise ValueError(f"the log deals from {dealer.letter}, the match from {match.dealer}")
+        pack = [parse_card(str(c)) for c in entry.payload["pack"]]
+        state = match.deal(pack)
+        self.state = state
+        self.deal_number += 1
+        self.actions_in_deal = 0
+        self.summary = None
+        start = DealStartEvent(
+            match=self.match_number,
+            deal=self.deal_number,
+            dealer=dealer.letter,
+            cutter=previous_seat(dealer, self.rules.players).letter,
+        )
+        return [self._public(start), self._turn()]
+
+    def _apply_act(self, entry: Entry) -> list[Outgoing]:
+        if entry.seat is None:
+            raise ValueError("an act entry needs its seat")
+        if self.waiting != "action":
+            raise ProtocolError("illegal", "no deal in progress")
+        state = self.state
+        assert state is not None
+        payload = entry.payload
+        action = self._resolve(entry.seat, str(payload["action"]), payload.get("belote"))
+        try:
+            events = state.apply(action, entry.seat)
+        except IllegalActionError as exc:  # pragma: no cover - _resolve matched a legal action
+            raise ProtocolError("illegal", str(exc), legal=exc.legal) from None
+        self.actions_in_deal += 1
+        views = {s: observe(state, s) for s in self.order}
+        out: list[Outgoing] = []
+        for event in events:
+            per_seat: dict[Seat, BaseModel] = {}
+            for seat, view in views.items():
+                data = event_data(event, view, match=self.match_number, deal=self.deal_number)
+                if data is None:
+                    break
+                check_visible(data, view)
+                per_seat[seat] = data
+            if per_seat:
+                out.append(self._number(per_seat))
+        if state.is_terminal:
+            out += self._deal_end(state, views)
+        out.append(self._turn())
+        return out
+
+    def _side_dict(self, values: Sequence[int]) -> dict[str, int]:
+        return {self.sides[i]: v for i, v in enumerate(values)}
+
+    def _deal_end(self, state: State, views: Mapping[Seat, PlayerView]) -> list[Outgoing]:
+        match = self.match
+        assert match is not None and state.result is not None
+        dealer = match.dealer
+        entry = match.add(state.result)
+        summary = deal_summary(state, entry.score)
+        summary["released"] = entry.released
+        summary["totals"] = self._side_dict(entry.totals)
+        contract = state.contract
+        line = SheetLine(
+            deal=self.deal_number,
+            dealer=dealer.letter,
+            taker=None if contract is None else contract.taker.letter,
+            contract=None if contract is None else contract.text,
+            result=state.result.result,
+            score=self._side_dict(entry.score),
+            released=entry.released,
+            held_over=match.held_over,
+            totals=self._side_dict(entry.totals),
+        )
+        self.sheet.append(line)
+        self.summary = summary
+        end = DealEndEvent(
+            match=self.match_number,
+            deal=self.deal_number,
+            summary=summary,
+            line=line,
+            totals=self._side_dict(match.totals),
+        )
+        for view in views.values():
+            check_visible(end, view)
+        out = [self._public(end)]
+        if match.winner is not None:
+            out.append(
+                self._public(
+                    MatchEndEvent(
+                        match=self.match_number,
+                        deal=self.deal_number,
+                        winner=self.sides[match.winner],
+                        totals=self._side_dict(match.totals),
+                        sheet=list(self.sheet),
+                    )
+                )
+            )
+        return out
+
+    def _turn(self) -> Outgoing:
+        per_seat: dict[Seat, BaseModel] = {}
+        for seat in self.order:
+            data = self.turn(seat)
+            per_seat[seat] = TurnEvent(
+                match=self.match_number, deal=self.deal_number, **data.model_dump()
+            )
+        return self._number(per_seat)
+
+    def turn(self, seat: Seat) -> TurnData:
+        """The :class:`~rebelote.server.protocol.TurnData` for ``seat`` now."""
+        waiting = self.waiting
+        table_actions: list[str] = []
+        if waiting in ("next", "rematch") and self.seats[seat].kind == "human":
+            table_actions = [waiting]
+        return turn_data(
+            self.view(seat),
+            waiting=waiting,
+            auto_seats=self._auto_seats(),
+            table_actions=table_actions,
+        )
+
+    # ---------------------------------------------------------------- snapshots
+
+    def rules_info(self) -> RulesInfo:
+        """The table's :class:`RulesInfo`."""
+        return RulesInfo(
+            preset=self.rules.preset,
+            description=PRESET_DESCRIPTIONS.get(self.rules.preset, self.rules.preset),
+            players=self.rules.players,
+            target=self.rules.target,
+            options=self.rules.options(),
+        )
+
+    def match_info(self) -> MatchInfo:
+        """The public :class:`MatchInfo`."""
+        match = self.match
+        assert match is not None
+        winner = None if match.winner is None else self.sides[match.winner]
+        dealer = self.state.dealer if self.state is not None else match.dealer
+        return MatchInfo(
+            number=self.match_number,
+            target=self.rules.target,
+            sides=list(self.sides),
+            totals=self._side_dict(match.totals),
+            held_over=match.held_over,
+            sheet=list(self.sheet),
+            deal=self.deal_number,
+            dealer=dealer.letter,
+            winner=winner,
+        )
+
+    def public(self) -> TablePublic:
+        """What anyone may know of the table."""
+        return TablePublic(
+            id=self.id,
+            status=self.status,
+            rules=self.rules_info(),
+            options=self.options,
+            seats=[self.seats[s].info() for s in self.order],
+            match=self.match_info(),
+        )
+
+    def snapshot(self, seat: Seat) -> Snapshot:
+        """Everything ``seat`` may know now, built from ``observe`` of the
+        deal for that seat and the public match data; checked for leaks."""
+        view = self.view(seat)
+        snap = Snapshot(
+            table=SnapshotTable(
+                id=self.id,
+                you=seat.letter,
+                seats=[self.seats[s].info() for s in self.order],
+                rules=self.rules_info(),
+                options=self.options,
+                status=self.status,
+            ),
+            match=self.match_info(),
+            view=view_json(view),
+            last_trick=last_trick(view),
+            turn=self.turn(seat),
+            deal_summary=self.summary,
+        )
+        check_visible(snap.model_dump(mode="json", exclude={"table"}), view)
+        return snap

@@ -1,0 +1,685 @@
+"""The wire protocol: every message between a browser and the server, typed.
+
+Every message is one JSON object, an *envelope* (as lila-ws does it)::
+
+    {"t": type, "d": data, "v": version}
+
+``v`` numbers the events of one seat's stream (1, 2, 3, ... without gaps; the
+same number for every seat, each seat seeing its own redacted copy); a
+``snapshot`` carries the version of the last event it includes; ``error`` and
+``pong`` carry ``v: null``.
+
+Client -> server (``t``):
+
+- ``hello`` ``{"token": str, "last_v": int | null}``: authenticate (when the
+  token is not in the WebSocket URL) and/or ask to resume after ``last_v``.
+- ``act`` ``{"action": str, "belote": bool | null, "seat": "S" | null}``: an
+  action in record notation (``pass``, ``take``, ``H``, ``TA``, ``80H``,
+  ``coinche``, ``JS``, ``declare tierce-KH``, ``declare none``, ``cut 12``,
+  ``deal 3-2``) or a table action (``next``: the next deal; ``rematch``).
+  ``belote`` says whether a king or queen of trump is played with "Belote"
+  when the rules make it a choice (seed 001).  ``seat``, if given, must be the
+  token's own seat.
+- ``sync``: ask for a fresh snapshot.  ``ping``: the server answers ``pong``.
+
+Server -> client: ``snapshot`` (:class:`Snapshot`), ``event`` (one of the
+:data:`EventData` models, told apart by ``kind``), ``error``
+(:class:`ErrorData`, to the client that caused it alone; nothing changed) and
+``pong``.
+
+:func:`parse_client_message` validates everything at the edge and raises
+:class:`ProtocolError` with a stable ``code``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
+
+__all__ = [
+    "BOT_LEVELS",
+    "CLIENT_TYPES",
+    "MAX_MESSAGE_BYTES",
+    "SPEED_DELAYS",
+    "ActData",
+    "ActMessage",
+    "AllPassedEvent",
+    "BeloteEvent",
+    "BidEvent",
+    "BotLevel",
+    "CancelledEvent",
+    "CardEvent",
+    "ClientMessage",
+    "CompletedEvent",
+    "ContractEvent",
+    "CreateTable",
+    "CreatedTable",
+    "CurrentTable",
+    "CutEvent",
+    "DealEndEvent",
+    "DealStartEvent",
+    "DealtEvent",
+    "DeclaredEvent",
+    "ErrorData",
+    "EventData",
+    "HelloData",
+    "HelloMessage",
+    "MatchEndEvent",
+    "MatchInfo",
+    "MatchStartEvent",
+    "PatternEvent",
+    "PingMessage",
+    "PresetInfo",
+    "ProtocolError",
+    "RuleHelp",
+    "RulesInfo",
+    "SeatInfo",
+    "SeatLetter",
+    "SheetLine",
+    "Snapshot",
+    "SnapshotTable",
+    "Speed",
+    "SyncMessage",
+    "TableOptions",
+    "TablePublic",
+    "TrickData",
+    "TrickEvent",
+    "TurnData",
+    "TurnEvent",
+    "TurnedEvent",
+    "Waiting",
+    "envelope",
+    "parse_client_message",
+    "protocol_schema",
+]
+
+MAX_MESSAGE_BYTES = 4096
+"""The largest client message the server reads (bytes of UTF-8 JSON)."""
+
+SeatLetter = Annotated[str, StringConstraints(pattern=r"^[NWSE]$")]
+"""A seat as one letter ``N W S E`` (the engine's :class:`~rebelote.seats.Seat` names)."""
+
+BotLevel = Literal["random", "beginner", "intermediate"]
+"""The computer players' levels (:func:`rebelote.bots.make_bot`)."""
+
+BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "intermediate")
+"""The values of :data:`BotLevel`."""
+
+Waiting = Literal["action", "next", "rematch"]
+"""What the table waits for (:class:`TurnData`)."""
+
+Speed = Literal["slow", "normal", "fast", "instant"]
+"""How fast the computer players act."""
+
+SPEED_DELAYS: dict[str, float] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
+"""Seconds the server waits before each computer action, by :data:`Speed`."""
+
+
+class ProtocolError(Exception):
+    """A message or an action refused.  ``code`` is stable and machine-readable
+    (see :class:`ErrorData`); ``message`` says what is wrong in English;
+    ``extra`` holds JSON-ready details (e.g. ``legal``)."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def data(self) -> ErrorData:
+        """The ``d`` of the ``error`` message."""
+        return ErrorData(code=self.code, message=self.message, **self.extra)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ------------------------------------------------------------------ client -> server
+
+
+class HelloData(_Strict):
+    """``hello``: the seat's token (when not in the URL) and the version of
+    the last event the client holds (``null``/absent: send a snapshot)."""
+
+    token: str = Field(min_length=1, max_length=128)
+    last_v: int | None = Field(default=None, ge=0)
+
+
+class ActData(_Strict):
+    """``act``: one action in record notation, at most 64 characters."""
+
+    action: str = Field(min_length=1, max_length=64)
+    belote: bool | None = None
+    seat: SeatLetter | None = None
+
+
+class _Empty(_Strict):
+    pass
+
+
+class HelloMessage(_Strict):
+    """``{"t": "hello", "d": HelloData}``."""
+
+    t: Literal["hello"]
+    d: HelloData
+    v: int | None = None
+
+
+class ActMessage(_Strict):
+    """``{"t": "act", "d": ActData}``."""
+
+    t: Literal["act"]
+    d: ActData
+    v: int | None = None
+
+
+class PingMessage(_Strict):
+    """``{"t": "ping"}`` (``d`` empty or absent)."""
+
+    t: Literal["ping"]
+    d: _Empty | None = None
+    v: int | None = None
+
+
+class SyncMessage(_Strict):
+    """``{"t": "sync"}``: ask for a snapshot (``d`` empty or absent)."""
+
+    t: Literal["sync"]
+    d: _Empty | None = None
+    v: int | None = None
+
+
+ClientMessage: TypeAlias = Annotated[
+    HelloMessage | ActMessage | PingMessage | SyncMessage, Field(discriminator="t")
+]
+"""Any message a client may send."""
+
+CLIENT_TYPES: tuple[str, ...] = ("hello", "act", "ping", "sync")
+"""The values of ``t`` a client may send."""
+
+_CLIENT_ADAPTER: TypeAdapter[HelloMessage | ActMessage | PingMessage | SyncMessage] = TypeAdapter(
+    ClientMessage
+)
+
+
+def parse_client_message(raw: str | bytes) -> HelloMessage | ActMessage | PingMessage | SyncMessage:
+    """Read one client message.
+
+    Raises :class:`ProtocolError` with code ``too_large`` (over
+    :data:`MAX_MESSAGE_BYTES`), ``bad_json`` (not JSON, or not an object),
+    ``unknown_type`` (``t`` missing or not one of :data:`CLIENT_TYPES`) or
+    ``bad_message`` (fields missing, of the wrong type, or extra).
+    """
+    size = len(raw.encode("utf-8", "replace")) if isinstance(raw, str) else len(raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"message of {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
+        )
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_json", "a message must be a JSON object {t, d, v}")
+    kind = value.get("t")
+    if kind not in CLIENT_TYPES:
+        known = ", ".join(CLIENT_TYPES)
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: use one of {known}")
+    try:
+        return _CLIENT_ADAPTER.validate_python(value)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
+            for e in exc.errors()
+        )
+        raise ProtocolError("bad_message", f"bad {kind} message: {problems}") from None
+
+
+# ------------------------------------------------------------------ table set-up (REST)
+
+
+class TableOptions(_Strict):
+    """The options of a table (not of the rules).
+
+    - ``player_cuts``: the player cuts the pack himself when it is his turn to
+      cut (seed 000: "Le joueur a la possibilité de couper"); otherwise the
+      server cuts for him.
+    - ``player_chooses_pattern``: when the player deals, he chooses 3-2 or 2-3
+      (seed 000, seed 001); otherwise the first pattern the rules allow.
+    - ``auto_play_forced``: the server plays the player's only legal card.
+    - ``speed``: the computer players' pace (:data:`SPEED_DELAYS`).
+    - ``auto_next``: start the next deal without waiting for ``next``.
+    """
+
+    player_cuts: bool = False
+    player_chooses_pattern: bool = False
+    auto_play_forced: bool = True
+    speed: Speed = "normal"
+    auto_next: bool = False
+
+
+class CreateTable(_Strict):
+    """``POST /api/tables``: a new table with the player at South.
+
+    ``preset``: a rules preset (``GET /api/presets``); ``target``: the match's
+    target score (default: the preset's); ``name``: the player's name;
+    ``levels``: the computer level of each other seat (default
+    ``beginner``); ``options``: :class:`TableOptions`.
+    """
+
+    preset: str = Field(default="ffb", max_length=40)
+    target: int | None = Field(default=None, ge=1, le=100_000)
+    name: str = Field(default="You", min_length=1, max_length=40)
+    levels: dict[SeatLetter, BotLevel] = Field(default_factory=dict)
+    options: TableOptions = Field(default_factory=TableOptions)
+
+
+class CreatedTable(_Strict):
+    """The answer to ``POST /api/tables``: the table, the player's seat and
+    his secret ``token`` (give it to the WebSocket: ``ws_url``)."""
+
+    table_id: str
+    seat: SeatLetter
+    token: str
+    ws_url: str
+
+
+class SeatInfo(_Strict):
+    """Who sits at a seat: a ``human`` (``level`` null) or a ``bot``."""
+
+    seat: SeatLetter
+    kind: Literal["human", "bot"]
+    name: str
+    level: str | None
+
+
+class RulesInfo(_Strict):
+    """A table's rules: the ``preset`` they come from, its one-line
+    ``description``, ``players`` (3 or 4), the match ``target`` and every
+    option (:meth:`rebelote.rules.Rules.options`)."""
+
+    preset: str
+    description: str
+    players: int
+    target: int
+    options: dict[str, Any]
+
+
+class RuleHelp(_Strict):
+    """One line of a preset's help page: the ``option``, its ``value`` and a
+    sentence saying what it means."""
+
+    option: str
+    value: Any
+    text: str
+
+
+class PresetInfo(_Strict):
+    """One entry of ``GET /api/presets``."""
+
+    name: str
+    description: str
+    players: int
+    target: int
+    options: dict[str, Any]
+    help: list[RuleHelp]
+
+
+class SheetLine(_Strict):
+    """One deal of the score sheet: its number in the match, the dealer, the
+    taker and contract (null when all passed), the ``result`` (``made``,
+    ``capot``, ``dedans``, ``litige``, ``passed``, ``cancelled``), what it
+    added to each side (``score``, litige points ``released`` included), the
+    points ``held_over`` (litige) and the ``totals`` after it.  Sides are
+    ``NS``/``EW``, or the seats ``W``/``S``/``E`` with three players."""
+
+    deal: int
+    dealer: SeatLetter
+    taker: SeatLetter | None
+    contract: str | None
+    result: str
+    score: dict[str, int]
+    released: int
+    held_over: int
+    totals: dict[str, int]
+
+
+class MatchInfo(_Strict):
+    """The public state of the match: its ``number`` at this table (a rematch
+    adds one), ``target``, the ``sides``, their ``totals``, points
+    ``held_over``, the score ``sheet``, the current ``deal`` number (1-based),
+    its ``dealer`` and the ``winner`` side once over."""
+
+    number: int
+    target: int
+    sides: list[str]
+    totals: dict[str, int]
+    held_over: int
+    sheet: list[SheetLine]
+    deal: int
+    dealer: SeatLetter
+    winner: str | None
+
+
+class TablePublic(_Strict):
+    """``GET /api/tables/{id}``: what anyone may know of a table."""
+
+    id: str
+    status: Literal["playing", "finished"]
+    rules: RulesInfo
+    options: TableOptions
+    seats: list[SeatInfo]
+    match: MatchInfo
+
+
+class CurrentTable(_Strict):
+    """``GET /api/me/current``: the unfinished table of a token (``current``
+    null when there is none)."""
+
+    current: CreatedTable | None
+
+
+# ------------------------------------------------------------------ server -> client
+
+
+class ErrorData(_Strict):
+    """``error``: ``code`` and an English ``message``; for an illegal action,
+    ``legal`` lists the actions allowed now.
+
+    Codes: ``too_large``, ``bad_json``, ``unknown_type``, ``bad_message``,
+    ``bad_token``, ``not_authenticated``, ``table_not_found``,
+    ``not_your_seat``, ``not_your_turn``, ``bad_action`` (not an action at all),
+    ``illegal`` (an action, but not allowed now), ``belote_choice_required``,
+    ``internal``.
+    """
+
+    code: str
+    message: str
+    legal: list[str] | None = None
+
+
+class TrickData(_Strict):
+    """A finished trick: the ``leader``, the ``cards`` in play order with the
+    ``seats`` that played them, the ``winner`` and its card ``points``."""
+
+    number: int
+    leader: SeatLetter
+    cards: list[str]
+    seats: list[SeatLetter]
+    winner: SeatLetter
+    points: int
+
+
+class _Event(_Strict):
+    match: int
+    deal: int
+
+
+class MatchStartEvent(_Event):
+    """A match starts at the table (the first one, or a rematch)."""
+
+    kind: Literal["match_start"] = "match_start"
+    target: int
+    dealer: SeatLetter
+
+
+class DealStartEvent(_Event):
+    """A deal starts: its ``dealer`` and the ``cutter`` (dealer's left)."""
+
+    kind: Literal["deal_start"] = "deal_start"
+    dealer: SeatLetter
+    cutter: SeatLetter
+
+
+class CutEvent(_Event):
+    """``seat`` cut ``packet`` cards (0: declined, seed 000)."""
+
+    kind: Literal["cut"] = "cut"
+    seat: SeatLetter
+    packet: int
+
+
+class PatternEvent(_Event):
+    """The dealer ``seat`` deals ``3-2`` or ``2-3``."""
+
+    kind: Literal["pattern"] = "pattern"
+    seat: SeatLetter
+    pattern: str
+
+
+class DealtEvent(_Event):
+    """``seat`` received ``count`` cards; ``cards`` only in that seat's own
+    stream (null in the others)."""
+
+    kind: Literal["dealt"] = "dealt"
+    seat: SeatLetter
+    count: int
+    cards: list[str] | None
+
+
+class TurnedEvent(_Event):
+    """The card turned face up."""
+
+    kind: Literal["turned"] = "turned"
+    card: str
+
+
+class BidEvent(_Event):
+    """``seat`` bid ``bid`` (record notation)."""
+
+    kind: Literal["bid"] = "bid"
+    seat: SeatLetter
+    bid: str
+
+
+class AllPassedEvent(_Event):
+    """Everyone passed: no contract."""
+
+    kind: Literal["all_passed"] = "all_passed"
+
+
+class ContractEvent(_Event):
+    """The auction is over: ``seat`` is the taker; ``strain`` ``S H D C TA SA``;
+    ``value`` the coinche contract (250 = capot) or null; ``multiplier`` 1, 2
+    (coinche) or 4 (surcoinche); ``text`` e.g. ``80H by W coinche``."""
+
+    kind: Literal["contract"] = "contract"
+    seat: SeatLetter
+    strain: str
+    value: int | None
+    multiplier: int
+    text: str
+
+
+class CompletedEvent(_Event):
+    """The taker ``seat`` picks up the turned card (classic games); ``cards``
+    as in :class:`DealtEvent`."""
+
+    kind: Literal["completed"] = "completed"
+    seat: SeatLetter
+    count: int
+    cards: list[str] | None
+
+
+class CancelledEvent(_Event):
+    """The deal is cancelled by ``seat`` (seed 001: a carré of 7s)."""
+
+    kind: Literal["cancelled"] = "cancelled"
+    seat: SeatLetter
+    reason: str
+
+
+class DeclaredEvent(_Event):
+    """``seat`` declared ``declarations`` (``tierce-KH``, ``carre-J``; empty:
+    nothing); ``cards`` are the cards shown."""
+
+    kind: Literal["declared"] = "declared"
+    seat: SeatLetter
+    declarations: list[str]
+    cards: list[str]
+
+
+class BeloteEvent(_Event):
+    """``seat`` says ``word`` (``belote`` or ``rebelote``) playing ``card``."""
+
+    kind: Literal["belote"] = "belote"
+    seat: SeatLetter
+    card: str
+    word: Literal["belote", "rebelote"]
+
+
+class CardEvent(_Event):
+    """``seat`` played ``card``."""
+
+    kind: Literal["card"] = "card"
+    seat: SeatLetter
+    card: str
+
+
+class TrickEvent(_Event):
+    """A trick is over: ``trick`` (its winner leads next)."""
+
+    kind: Literal["trick"] = "trick"
+    trick: TrickData
+
+
+class DealEndEvent(_Event):
+    """The deal is over: ``summary`` (:func:`rebelote.record.deal_summary`:
+    card points, dix de der, declarations, belote, capot, result, score), the
+    score sheet ``line`` and the match ``totals``."""
+
+    kind: Literal["deal_end"] = "deal_end"
+    summary: dict[str, Any]
+    line: SheetLine
+    totals: dict[str, int]
+
+
+class MatchEndEvent(_Event):
+    """The match is over: the ``winner`` side, the ``totals`` and the deal by
+    deal ``sheet``."""
+
+    kind: Literal["match_end"] = "match_end"
+    winner: str
+    totals: dict[str, int]
+    sheet: list[SheetLine]
+
+
+class TurnData(_Strict):
+    """Who is to act.
+
+    - ``seat``: the seat to act (null while the table waits for ``next`` or
+      ``rematch``, or when nobody acts); ``phase``: the deal's phase (``cut``,
+      ``pattern``, ``bidding``, ``declaring``, ``playing``, ``done``).
+    - ``waiting``: ``action`` (a seat must act), ``next`` (the deal is over:
+      any player may send ``next``), ``rematch`` (the match is over), or null.
+    - ``legal``: the receiving seat's legal actions (texts, each once), empty
+      unless it is this seat's decision; ``belote_choice``: the cards among
+      them that may be played with or without saying belote (send ``belote``).
+    - ``auto``: the server will act for this seat (a computer player, an
+      automatic cut or pattern, a forced card).
+    """
+
+    seat: SeatLetter | None
+    phase: str
+    waiting: Waiting | None
+    legal: list[str]
+    belote_choice: list[str]
+    auto: bool
+
+
+class TurnEvent(_Event, TurnData):
+    """After every change: :class:`TurnData` for the receiving seat."""
+
+    kind: Literal["turn"] = "turn"
+
+
+EventData: TypeAlias = Annotated[
+    MatchStartEvent
+    | DealStartEvent
+    | CutEvent
+    | PatternEvent
+    | DealtEvent
+    | TurnedEvent
+    | BidEvent
+    | AllPassedEvent
+    | ContractEvent
+    | CompletedEvent
+    | CancelledEvent
+    | DeclaredEvent
+    | BeloteEvent
+    | CardEvent
+    | TrickEvent
+    | DealEndEvent
+    | MatchEndEvent
+    | TurnEvent,
+    Field(discriminator="kind"),
+]
+"""The ``d`` of an ``event`` message, told apart by ``kind``; every event
+also carries the ``match`` and ``deal`` numbers."""
+
+
+class Snapshot(_Strict):
+    """The ``d`` of a ``snapshot``: everything one seat may know now.
+
+    - ``table``: ``id``, ``you`` (the seat), ``seats``, ``rules``, ``options``,
+      ``status``.
+    - ``match``: :class:`MatchInfo`.
+    - ``view``: :meth:`rebelote.observation.PlayerView.to_json` for the seat
+      (``hand``, ``hand_sizes``, ``turned``, ``bids``, ``contract``,
+      ``declarations``, ``own_declarations``, ``belotes``, ``tricks``, the
+      ``trick`` in progress, ``current``, ``legal``).
+    - ``last_trick``: the last finished trick of the deal, or null.
+    - ``turn``: :class:`TurnData`; ``deal_summary``: the summary of the deal
+      once it is over (as in :class:`DealEndEvent`), else null.
+    """
+
+    table: SnapshotTable
+    match: MatchInfo
+    view: dict[str, Any]
+    last_trick: TrickData | None
+    turn: TurnData
+    deal_summary: dict[str, Any] | None
+
+
+class SnapshotTable(_Strict):
+    """The table part of a :class:`Snapshot`."""
+
+    id: str
+    you: SeatLetter
+    seats: list[SeatInfo]
+    rules: RulesInfo
+    options: TableOptions
+    status: Literal["playing", "finished"]
+
+
+Snapshot.model_rebuild()
+
+_EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(EventData)
+
+
+def envelope(t: str, d: BaseModel | dict[str, Any] | None, v: int | None = None) -> str:
+    """The JSON text of one server message ``{"t", "d", "v"}``."""
+    data = d.model_dump(mode="json") if isinstance(d, BaseModel) else d
+    return json.dumps({"t": t, "d": data, "v": v}, ensure_ascii=False, separators=(",", ":"))
+
+
+def protocol_schema() -> dict[str, Any]:
+    """JSON Schemas of the client messages, the event data and the snapshot
+    (served at ``GET /api/protocol``)."""
+    return {
+        "envelope": {"t": "message type", "d": "data", "v": "version (events, snapshots)"},
+        "client": _CLIENT_ADAPTER.json_schema(),
+        "event": _EVENT_ADAPTER.json_schema(),
+        "snapshot": Snapshot.model_json_schema(),
+        "error": ErrorData.model_json_schema(),
+    }

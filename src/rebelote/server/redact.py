@@ -1,0 +1,225 @@
+"""Each seat's messages, built only from what that seat may know.
+
+The rules core's :func:`~rebelote.observation.observe` decides what a seat
+sees; this module turns a seat's :class:`~rebelote.observation.PlayerView`
+(plus public match data) into protocol models, and checks every message
+against the view before it leaves: :func:`check_visible` raises
+:class:`LeakError` when a message names a card the seat cannot know (a card
+of another hand, or one still in the pack).  The engine's events are
+translated with their private part (the cards dealt to a seat) kept for that
+seat alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from ..cards import CardMask, bit, card_name, cards_of, parse_card
+from ..observation import PlayerView
+from ..seats import Seat
+from ..state import Event
+from .protocol import (
+    AllPassedEvent,
+    BeloteEvent,
+    BidEvent,
+    CancelledEvent,
+    CardEvent,
+    CompletedEvent,
+    ContractEvent,
+    CutEvent,
+    DealtEvent,
+    DeclaredEvent,
+    PatternEvent,
+    TrickData,
+    TrickEvent,
+    TurnData,
+    TurnedEvent,
+    Waiting,
+)
+
+__all__ = [
+    "LeakError",
+    "check_visible",
+    "event_data",
+    "last_trick",
+    "legal_texts",
+    "turn_data",
+    "view_json",
+    "visible_mask",
+]
+
+_CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(10|[789JQKA])[SHDC](?![0-9A-Za-z])")
+"""A card name standing alone or in a word like ``tierce-KH``."""
+
+
+class LeakError(AssertionError):
+    """A message about to reveal a card its seat may not know (a bug)."""
+
+
+def visible_mask(view: PlayerView) -> CardMask:
+    """The cards ``view``'s seat may know: its hand, every card played, the
+    turned card, the cards of declarations made and of belotes said."""
+    mask = view.hand | view.played
+    if view.turned is not None:
+        mask |= bit(view.turned)
+    for _, decls in view.declarations:
+        for d in decls:
+            mask |= d.cards
+    for _, card, _ in view.belotes:
+        mask |= bit(card)
+    return mask
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def check_visible(data: BaseModel | Mapping[str, Any] | Sequence[Any], view: PlayerView) -> None:
+    """Raise :class:`LeakError` when ``data`` names a card outside
+    :func:`visible_mask` (``view``).  Player names must not be passed here:
+    they are free text."""
+    value = data.model_dump(mode="json") if isinstance(data, BaseModel) else data
+    allowed = visible_mask(view)
+    for text in _strings(value):
+        for match in _CARD_TOKEN.finditer(text):
+            card = parse_card(match.group(0))
+            if not allowed >> card & 1:
+                raise LeakError(
+                    f"a message to {view.seat.letter} names {match.group(0)}, which it cannot know"
+                )
+
+
+def _names(mask: CardMask) -> list[str]:
+    return [card_name(c) for c in cards_of(mask)]
+
+
+def legal_texts(view: PlayerView) -> tuple[list[str], list[str]]:
+    """The seat's legal actions as texts, each once, and the cards that may
+    be played with or without belote (both ``Play`` flags legal)."""
+    texts: list[str] = []
+    seen: set[str] = set()
+    doubled: list[str] = []
+    for action in view.legal:
+        text = action.text
+        if text in seen:
+            doubled.append(text)
+            continue
+        seen.add(text)
+        texts.append(text)
+    return texts, doubled
+
+
+def view_json(view: PlayerView) -> dict[str, Any]:
+    """:meth:`PlayerView.to_json` with each legal action listed once."""
+    out = view.to_json()
+    out["legal"] = legal_texts(view)[0]
+    return out
+
+
+def trick_data(view: PlayerView, index: int) -> TrickData:
+    """Trick ``index`` (0-based) of ``view`` as :class:`TrickData`."""
+    t = view.tricks[index]
+    return TrickData(
+        number=index + 1,
+        leader=t.leader.letter,
+        cards=[card_name(c) for c in t.cards],
+        seats=[s.letter for s in t.seats],
+        winner=t.winner.letter,
+        points=t.points,
+    )
+
+
+def last_trick(view: PlayerView) -> TrickData | None:
+    """The last finished trick the seat may look at (seed 001), or ``None``."""
+    return trick_data(view, len(view.tricks) - 1) if view.tricks else None
+
+
+def turn_data(
+    view: PlayerView,
+    *,
+    waiting: Waiting | None,
+    auto_seats: Iterable[Seat],
+    table_actions: Sequence[str] = (),
+) -> TurnData:
+    """Who acts, from ``view``; the legal texts only for the seat itself.
+
+    ``waiting``: ``action``, ``next``, ``rematch`` or ``None`` (public table
+    data); ``auto_seats``: the seats the server acts for now;
+    ``table_actions``: what this seat may send while the table waits
+    (``next``, ``rematch``)."""
+    legal, doubled = legal_texts(view)
+    if waiting in ("next", "rematch"):
+        legal = list(table_actions)
+        doubled = []
+    current = view.current
+    return TurnData(
+        seat=None if current is None else current.letter,
+        phase=view.phase.value,
+        waiting=waiting,
+        legal=legal,
+        belote_choice=doubled,
+        auto=view.seat in set(auto_seats),
+    )
+
+
+def event_data(event: Event, view: PlayerView, *, match: int, deal: int) -> BaseModel | None:
+    """The protocol form of one engine ``event`` for ``view``'s seat (the
+    view taken after the action), or ``None`` for ``scored`` (the table sends
+    ``deal_end`` instead).  Private cards go to their own seat only."""
+    kind = event.kind
+    seat = "" if event.seat is None else event.seat.letter  # "" fails validation
+    common: dict[str, Any] = {"match": match, "deal": deal}
+    mine = event.seat == view.seat
+    if kind == "cut":
+        return CutEvent(**common, seat=seat, packet=event.value)
+    if kind == "pattern":
+        return PatternEvent(**common, seat=seat, pattern=event.text)
+    if kind in ("dealt", "completed"):
+        cards = _names(event.cards) if mine else None
+        model = DealtEvent if kind == "dealt" else CompletedEvent
+        return model(**common, seat=seat, count=event.cards.bit_count(), cards=cards)
+    if kind == "turned":
+        assert view.turned is not None
+        return TurnedEvent(**common, card=card_name(view.turned))
+    if kind == "bid":
+        return BidEvent(**common, seat=seat, bid=event.text)
+    if kind == "all_passed":
+        return AllPassedEvent(**common)
+    if kind == "contract":
+        contract = view.contract
+        assert contract is not None
+        return ContractEvent(
+            **common,
+            seat=contract.taker.letter,
+            strain=contract.strain.text,
+            value=contract.value,
+            multiplier=contract.multiplier,
+            text=contract.text,
+        )
+    if kind == "cancelled":
+        return CancelledEvent(**common, seat=seat, reason=event.text)
+    if kind == "declared":
+        texts = [] if event.text == "none" else event.text.split()
+        return DeclaredEvent(**common, seat=seat, declarations=texts, cards=_names(event.cards))
+    if kind in ("belote", "rebelote"):
+        word: Literal["belote", "rebelote"] = "belote" if kind == "belote" else "rebelote"
+        return BeloteEvent(**common, seat=seat, card=event.text, word=word)
+    if kind == "card":
+        return CardEvent(**common, seat=seat, card=event.text)
+    if kind == "trick":
+        return TrickEvent(**common, trick=trick_data(view, int(event.text) - 1))
+    if kind == "scored":
+        return None
+    raise ValueError(f"unknown engine event {kind!r}")  # pragma: no cover - engine contract

@@ -1,0 +1,173 @@
+"""The registry of live tables: creates tables, finds them by id or token,
+and rebuilds them from storage.
+
+A server holds many tables (ids from ``secrets.token_urlsafe``, one secret
+token per human seat); ``rebelote play`` simply opens one.  At start,
+:meth:`TableManager.restore_unfinished` rebuilds every unfinished table by
+replaying its event log (and refills each seat's stream buffer, so clients
+resume with their last version); any other table is loaded on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+from ..rules import PRESETS, Rules
+from ..seats import SEATS_3, SEATS_4, Seat
+from .game import SeatSpec, TableGame
+from .hub import BUFFER_SIZE, Fanout
+from .protocol import CreatedTable, CreateTable, ProtocolError
+from .storage import Store, StoredSeat, hash_token
+from .table import Table, game_from_stored, stored_event
+
+__all__ = ["HUMAN_SEAT", "TableManager", "ws_path"]
+
+log = logging.getLogger(__name__)
+
+HUMAN_SEAT = Seat.S
+"""Where the player sits: South (the bottom of the screen)."""
+
+SEAT_NAMES = {Seat.N: "North", Seat.W: "West", Seat.S: "South", Seat.E: "East"}
+
+
+def ws_path(table_id: str) -> str:
+    """The WebSocket path of a table (add ``?token=...``)."""
+    return f"/ws/{table_id}"
+
+
+class TableManager:
+    """Every table this server process holds.  ``bot_delay`` (seconds)
+    overrides each table's speed when given."""
+
+    def __init__(self, store: Store, hub: Fanout, *, bot_delay: float | None = None) -> None:
+        self.store = store
+        self.hub = hub
+        self.bot_delay = bot_delay
+        self._tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+
+    def _table(self, game: TableGame, seats: tuple[StoredSeat, ...]) -> Table:
+        tokens = {Seat[s.seat]: s.token_hash for s in seats if s.token_hash is not None}
+        return Table(game, store=self.store, hub=self.hub, tokens=tokens, bot_delay=self.bot_delay)
+
+    async def create(self, request: CreateTable) -> CreatedTable:
+        """A new table with the player at South and computers elsewhere.
+
+        Raises :class:`ProtocolError` (``bad_request``) for an unknown preset
+        or a level for a seat that is not at the table."""
+        base = PRESETS.get(request.preset)
+        if base is None:
+            known = ", ".join(PRESETS)
+            raise ProtocolError("bad_request", f"unknown preset {request.preset!r}: use {known}")
+        rules: Rules = base if request.target is None else base.replace(target=request.target)
+        order = SEATS_3 if rules.players == 3 else SEATS_4
+        others = [s for s in order if s != HUMAN_SEAT]
+        extra = set(request.levels) - {s.letter for s in others}
+        if extra:
+            raise ProtocolError(
+                "bad_request",
+                f"no computer seat {', '.join(sorted(extra))} at a {rules.players}-player table",
+            )
+        token = secrets.token_urlsafe(24)
+        table_id = secrets.token_urlsafe(9)
+        seed = secrets.randbits(62)
+        specs = {HUMAN_SEAT: SeatSpec(HUMAN_SEAT, "human", request.name.strip() or "You")}
+        for s in others:
+            specs[s] = SeatSpec(s, "bot", SEAT_NAMES[s], request.levels.get(s.letter, "beginner"))
+        game = TableGame(table_id, rules, request.options, seed, specs)
+        entries = game.start_entries()
+        outs = []
+        stored = []
+        for i, entry in enumerate(entries):
+            outs += game.apply(entry)
+            stored.append(stored_event(entry, i, game.deal_number))
+        seats = tuple(
+            StoredSeat(
+                s.letter,
+                specs[s].kind,
+                specs[s].name,
+                specs[s].level,
+                hash_token(token) if s == HUMAN_SEAT else None,
+            )
+            for s in order
+        )
+        await asyncio.to_thread(
+            self.store.create_table,
+            table_id=table_id,
+            rules=rules.to_record(),
+            options=request.options.model_dump(mode="json"),
+            seed=seed,
+            seats=seats,
+            events=stored,
+            status=game.status,
+        )
+        table = self._table(game, seats)
+        self._tables[table_id] = table
+        table.publish(outs)
+        async with table.lock:
+            table.kick()
+        return CreatedTable(
+            table_id=table_id,
+            seat=HUMAN_SEAT.letter,
+            token=token,
+            ws_url=f"{ws_path(table_id)}?token={token}",
+        )
+
+    async def get(self, table_id: str) -> Table | None:
+        """The live table ``table_id``, loaded from storage if need be, or
+        ``None`` when there is no such table."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        if len(table_id) > 32:
+            return None
+        async with self._loading:
+            table = self._tables.get(table_id)
+            if table is None:
+                table = await self._load(table_id)
+        return table
+
+    async def _load(self, table_id: str) -> Table | None:
+        stored = await asyncio.to_thread(self.store.load, table_id)
+        if stored is None:
+            return None
+        game, outs = game_from_stored(stored)
+        table = self._table(game, stored.seats)
+        self.hub.forget(table_id)
+        table.publish(outs[-BUFFER_SIZE:])
+        self._tables[table_id] = table
+        async with table.lock:
+            table.kick()
+        return table
+
+    async def restore_unfinished(self) -> list[str]:
+        """Rebuild every unfinished table from its log and restart its
+        computer players; returns their ids.  A table whose log cannot be
+        replayed is logged and skipped."""
+        ids = await asyncio.to_thread(self.store.unfinished)
+        restored = []
+        for table_id in ids:
+            try:
+                if await self.get(table_id) is not None:
+                    restored.append(table_id)
+            except Exception:
+                log.exception("table %s cannot be restored", table_id)
+        return restored
+
+    async def current(self, token: str) -> CreatedTable | None:
+        """The unfinished table where ``token`` holds a seat, or ``None``."""
+        found = await asyncio.to_thread(self.store.seat_of_token, hash_token(token))
+        if found is None or found[2] != "playing":
+            return None
+        table_id, seat, _ = found
+        return CreatedTable(
+            table_id=table_id, seat=seat, token=token, ws_url=f"{ws_path(table_id)}?token={token}"
+        )
+
+    async def close(self) -> None:
+        """Stop every table's driver."""
+        for table in list(self._tables.values()):
+            await table.close()
+        self._tables.clear()

@@ -1,0 +1,331 @@
+"""Storage: each table, its seats and its event log, through SQLAlchemy.
+
+Three tables (schema managed by Alembic, :mod:`rebelote.server.migrations`):
+
+- ``tables``: ``id``, ``rules`` (the rules record, JSON), ``options``
+  (:class:`~rebelote.server.protocol.TableOptions`, JSON), ``seed``,
+  ``created``, ``updated``, ``status`` (``playing`` / ``finished``);
+- ``seats``: ``table_id``, ``seat`` (``N W S E``), ``kind`` (``human`` /
+  ``bot``), ``name``, ``level``, ``token_hash`` (SHA-256 of the seat's token;
+  the token itself is never stored);
+- ``events``: ``table_id``, ``seq`` (0, 1, 2, ...), ``deal`` (the deal
+  number in its match, 0 before the first deal), ``kind`` (``match``,
+  ``deal``, ``act``), ``seat``, ``payload`` (JSON: the action text, or the
+  shuffled pack at a deal's start), ``created``.
+
+The event log is the truth: :mod:`rebelote.server.game` rebuilds a table by
+replaying it.  Any SQLAlchemy database URL works; the default is SQLite in the
+user's data folder (:func:`default_database_url`).  All methods are
+synchronous (the table actors call them in a worker thread).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+__all__ = [
+    "Base",
+    "EventRow",
+    "SeatRow",
+    "Store",
+    "StoredTable",
+    "TableRow",
+    "alembic_config",
+    "default_database_url",
+    "hash_token",
+]
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+"""The Alembic scripts folder inside the package."""
+
+
+def default_database_url() -> str:
+    """``DATABASE_URL`` from the environment, else SQLite at
+    ``platformdirs.user_data_dir("rebelote")/rebelote.db`` (the folder is
+    created)."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        return url
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("rebelote", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'rebelote.db'}"
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest of a seat token (what the database keeps)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's tables."""
+
+
+class TableRow(Base):
+    """One table: its rules, options, seed and status."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rules: Mapped[Any] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+
+
+class SeatRow(Base):
+    """One seat of a table: who sits there and the hash of its token."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[str] = mapped_column(String(1), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(40))
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+
+
+class EventRow(Base):
+    """One entry of a table's event log."""
+
+    __tablename__ = "events"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    seat: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    """A seat as stored."""
+
+    seat: str
+    kind: str
+    name: str
+    level: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """A log entry as stored."""
+
+    seq: int
+    deal: int
+    kind: str
+    seat: str | None
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as stored: its row's values, seats and whole event log."""
+
+    id: str
+    rules: Any
+    options: dict[str, Any]
+    seed: int
+    status: str
+    seats: tuple[StoredSeat, ...]
+    events: tuple[StoredEvent, ...]
+
+
+def alembic_config(url: str) -> Any:
+    """An Alembic ``Config`` for ``url`` using the package's migrations (no
+    ``alembic.ini``).  For a new revision::
+
+        from alembic import command
+        command.revision(alembic_config(url), message="...", autogenerate=True)
+    """
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+class Store:
+    """The server's database.  ``url``: any SQLAlchemy URL.  Call
+    :meth:`migrate` before use (``rebelote play`` does it on start)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        """Upgrade the schema to the latest migration (creates it on a new
+        database)."""
+        from alembic import command
+
+        config = alembic_config(self.url)
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    def _session(self) -> Session:
+        return self._sessions()
+
+    def create_table(
+        self,
+        *,
+        table_id: str,
+        rules: Any,
+        options: dict[str, Any],
+        seed: int,
+        seats: Sequence[StoredSeat],
+        events: Sequence[StoredEvent],
+        status: str,
+    ) -> None:
+        """Store a new table with its seats and first log entries, in one
+        transaction."""
+        with self._session() as session, session.begin():
+            session.add(
+                TableRow(id=table_id, rules=rules, options=options, seed=seed, status=status)
+            )
+            session.flush()
+            for s in seats:
+                session.add(
+                    SeatRow(
+                        table_id=table_id,
+                        seat=s.seat,
+                        kind=s.kind,
+                        name=s.name,
+                        level=s.level,
+                        token_hash=s.token_hash,
+                    )
+                )
+            self._add_events(session, table_id, events)
+
+    @staticmethod
+    def _add_events(session: Session, table_id: str, events: Sequence[StoredEvent]) -> None:
+        for e in events:
+            session.add(
+                EventRow(
+                    table_id=table_id,
+                    seq=e.seq,
+                    deal=e.deal,
+                    kind=e.kind,
+                    seat=e.seat,
+                    payload=e.payload,
+                )
+            )
+
+    def append(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
+        """Append log entries and set the table's status, in one transaction
+        (a ``seq`` already taken raises: two writers on one table)."""
+        with self._session() as session, session.begin():
+            self._add_events(session, table_id, events)
+            session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(status=status, updated=_now())
+            )
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """The table ``table_id`` with its seats and log, or ``None``."""
+        with self._session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            ).all()
+            events = session.scalars(
+                select(EventRow).where(EventRow.table_id == table_id).order_by(EventRow.seq)
+            ).all()
+            return StoredTable(
+                id=row.id,
+                rules=row.rules,
+                options=dict(row.options),
+                seed=row.seed,
+                status=row.status,
+                seats=tuple(
+                    StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in seats
+                ),
+                events=tuple(
+                    StoredEvent(e.seq, e.deal, e.kind, e.seat, dict(e.payload)) for e in events
+                ),
+            )
+
+    def unfinished(self) -> list[str]:
+        """The ids of the tables whose match is not over, oldest first."""
+        with self._session() as session:
+            return list(
+                session.scalars(
+                    select(TableRow.id)
+                    .where(TableRow.status == "playing")
+                    .order_by(TableRow.created)
+                ).all()
+            )
+
+    def seat_of_token(self, token_hash: str) -> tuple[str, str, str] | None:
+        """``(table_id, seat, status)`` of the seat holding the token whose
+        hash is ``token_hash``, or ``None``."""
+        with self._session() as session:
+            row = session.execute(
+                select(SeatRow.table_id, SeatRow.seat, TableRow.status)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.token_hash == token_hash)
+            ).first()
+            return None if row is None else (row[0], row[1], row[2])
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """SQLite: enforce foreign keys; WAL lets readers run beside the writer."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    with contextlib.suppress(Exception):  # e.g. a read-only database
+        cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()

@@ -1,0 +1,144 @@
+"""The REST endpoints: presets and their help, creating a table, its public
+information, the player's current table, the protocol's schemas, the
+static client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from rebelote.rules import PRESET_DESCRIPTIONS, PRESETS
+from rebelote.server.help import rules_help
+
+from .live import LiveServer
+
+
+def test_presets_with_descriptions_options_and_help(server: LiveServer) -> None:
+    with server.http() as http:
+        presets = http.get("/api/presets").json()
+    assert [p["name"] for p in presets] == list(PRESETS)
+    for p in presets:
+        rules = PRESETS[p["name"]]
+        assert p["description"] == PRESET_DESCRIPTIONS[p["name"]]
+        assert p["options"] == rules.options() and p["target"] == rules.target
+        assert p["help"] and all(h["text"] for h in p["help"])
+        assert {h["option"] for h in p["help"]} <= set(rules.options())
+
+
+def test_help_follows_the_options() -> None:
+    def text(name: str, option: str) -> str:
+        lines = {h.option: h.text for h in rules_help(PRESETS[name])}
+        return lines.get(option, "")
+
+    assert "said aloud" in text("seed001", "belote_must_be_said")
+    assert "automatic" in text("ffb", "belote_must_be_said") or "worth 20" in text(
+        "ffb", "belote_must_be_said"
+    )
+    assert "may cut" in text("seed000", "cut_optional")
+    assert "dealer leads" in text("seed002", "first_lead")
+    assert "auction" in text("coinche", "bidding")
+    assert "Three players" in text("three-players", "players")
+    assert text("ffb", "ta_points") == ""  # no Tout Atout in a classic game
+    assert "Tout Atout card points" in text("seed000-tout-atout", "ta_points")
+
+
+def test_create_table_and_public_info(server: LiveServer) -> None:
+    with server.http() as http:
+        r = http.post(
+            "/api/tables",
+            json={
+                "preset": "seed001",
+                "target": 700,
+                "name": "Ada",
+                "levels": {"N": "intermediate", "W": "random"},
+                "options": {"player_cuts": True, "speed": "fast"},
+            },
+        )
+        assert r.status_code == 201, r.text
+        created = r.json()
+        assert created["seat"] == "S" and len(created["token"]) >= 32
+        assert created["ws_url"] == f"/ws/{created['table_id']}?token={created['token']}"
+        assert r.cookies.get("rebelote_token") == created["token"]
+        info = http.get(f"/api/tables/{created['table_id']}").json()
+    assert created["token"] not in str(info)
+    assert info["status"] == "playing"
+    assert info["rules"]["preset"] == "seed001" and info["rules"]["target"] == 700
+    assert info["options"]["player_cuts"] is True and info["options"]["speed"] == "fast"
+    seats = {s["seat"]: s for s in info["seats"]}
+    assert seats["S"] == {"seat": "S", "kind": "human", "name": "Ada", "level": None}
+    assert seats["N"]["level"] == "intermediate" and seats["W"]["level"] == "random"
+    assert seats["E"]["level"] == "beginner"
+    assert info["match"]["totals"] == {"NS": 0, "EW": 0} and info["match"]["deal"] == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"preset": "bridge"}, 400),
+        ({"preset": "three-players", "levels": {"N": "random"}}, 400),
+        ({"levels": {"S": "random"}}, 400),
+        ({"levels": {"N": "grandmaster"}}, 422),
+        ({"target": 0}, 422),
+        ({"name": ""}, 422),
+        ({"options": {"speed": "warp"}}, 422),
+        ({"colour": "red"}, 422),
+    ],
+)
+def test_create_table_refuses_bad_requests(
+    server: LiveServer, body: dict[str, object], status: int
+) -> None:
+    with server.http() as http:
+        r = http.post("/api/tables", json=body)
+    assert r.status_code == status, r.text
+    if status == 400:
+        assert r.json()["detail"]["code"] == "bad_request"
+
+
+def test_unknown_table_is_404(server: LiveServer) -> None:
+    with server.http() as http:
+        r = http.get("/api/tables/nope")
+    assert r.status_code == 404 and r.json()["detail"]["code"] == "table_not_found"
+
+
+def test_current_table_by_cookie_or_token(server: LiveServer) -> None:
+    with server.http() as http:
+        assert http.get("/api/me/current").json() == {"current": None}
+        created = http.post("/api/tables", json={"preset": "ffb"}).json()
+        # the cookie set by the creation
+        current = http.get("/api/me/current").json()["current"]
+        assert current["table_id"] == created["table_id"] and current["seat"] == "S"
+    with httpx.Client(base_url=server.url) as fresh:
+        assert fresh.get("/api/me/current").json() == {"current": None}
+        by_token = fresh.get("/api/me/current", params={"token": created["token"]}).json()
+        assert by_token["current"]["table_id"] == created["table_id"]
+        assert fresh.get("/api/me/current", params={"token": "x"}).json() == {"current": None}
+
+
+def test_protocol_schema(server: LiveServer) -> None:
+    with server.http() as http:
+        schema = http.get("/api/protocol").json()
+    assert set(schema) == {"envelope", "client", "event", "snapshot", "error"}
+    text = str(schema["event"])
+    for kind in ("card", "trick", "deal_end", "match_end", "turn", "declared", "belote"):
+        assert f"'{kind}'" in text
+
+
+def test_static_client_served(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<h1>table</h1>", encoding="utf-8")
+    live = LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}", static_dir=web).start()
+    try:
+        with live.http() as http:
+            assert http.get("/").text == "<h1>table</h1>"
+            assert http.get("/api/presets").status_code == 200
+    finally:
+        live.stop()
+
+
+def test_packaged_placeholder_page() -> None:
+    from rebelote.server.app import WEB_DIR
+
+    assert (WEB_DIR / "index.html").is_file()
