@@ -431,8 +431,10 @@ def state_to_record(state: State) -> dict[str, Any]:
     if state.turned is not None:
         record["turned"] = card_name(state.turned)
     record["bids"] = [b.text for _, b in state.auction.bids] if state.auction else []
-    if state.rules.declarations != "off" and state.declared:
-        record["declarations"] = {s.letter: [d.text for d in ds] for s, ds in state.declared}
+    if state.rules.declarations != "off" and (state.declared or state.declined):
+        declarations = {s.letter: [d.text for d in ds] for s, ds in state.declared}
+        declarations.update({s.letter: [] for s in state.declined})
+        record["declarations"] = declarations
     if state.rules.belote_must_be_said and state.belote_said:
         owners = state.belote_owners()
         record["belote"] = {owners[pair].letter: said for pair, said in state.belote_said.items()}

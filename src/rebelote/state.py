@@ -112,7 +112,8 @@ class Event(NamedTuple):
     ``kind`` is one of ``cut``, ``pattern``, ``dealt`` (``cards`` to ``seat``:
     private), ``turned``, ``bid``, ``all_passed``, ``contract``,
     ``completed`` (the completion of the deal: ``cards`` to ``seat``, private),
-    ``cancelled``, ``declared``, ``belote`` / ``rebelote``, ``card``,
+    ``cancelled``, ``declared`` (public), ``declined`` (private: the seat
+    chose not to declare), ``belote`` / ``rebelote``, ``card``,
     ``trick`` (``seat`` won it, ``value`` its points), ``scored``.
     ``private`` events may be shown to ``seat`` only.
     """
@@ -146,6 +147,7 @@ class State:
         "dealer",
         "deck",
         "declared",
+        "declined",
         "final_hands",
         "found",
         "hands",
@@ -189,6 +191,7 @@ class State:
         self.tables: StrainTables | None = None
         self.found: dict[Seat, tuple[Declaration, ...]] = {}
         self.declared: list[tuple[Seat, tuple[Declaration, ...]]] = []
+        self.declined: list[Seat] = []
         self.to_declare: list[Seat] = []
         self._belote_cards: CardMask = 0
         self._belote_owner: dict[CardMask, Seat] = {}
@@ -592,11 +595,18 @@ class State:
         seat = self.current
         assert seat is not None
         self.to_declare.pop(0)
-        self.declared.append((seat, action.declarations))
-        mask = 0
-        for d in action.declarations:
-            mask |= d.cards
-        events = [Event("declared", seat, action.text.removeprefix("declare "), cards=mask)]
+        if action.declarations:
+            self.declared.append((seat, action.declarations))
+            mask = 0
+            for d in action.declarations:
+                mask |= d.cards
+            text = action.text.removeprefix("declare ")
+            events = [Event("declared", seat, text, cards=mask)]
+        else:
+            # Declining is private: telling the table would reveal that the
+            # seat held something to declare.
+            self.declined.append(seat)
+            events = [Event("declined", seat, private=True)]
         if self.phase == Phase.DECLARING:
             if self.to_declare:
                 self.current = self.to_declare[0]
