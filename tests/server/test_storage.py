@@ -63,7 +63,7 @@ def test_table_stored_as_its_event_log(server: LiveServer) -> None:
     assert store.unfinished() == [] or table_id not in store.unfinished()
     replayed, _ = game_from_stored(stored)
     live = server.manager._tables[table_id].game
-    assert replayed.version == live.version
+    assert replayed.versions == live.versions
     for seat in (Seat.N, Seat.S):
         assert replayed.snapshot(seat) == live.snapshot(seat)
     store.close()

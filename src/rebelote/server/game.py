@@ -16,6 +16,12 @@ table, its numbered event streams included (the same entries give the same
 messages, with the same version numbers), so a restarted server resumes
 every table and every client's stream exactly.
 
+Each seat has its own stream, numbered 1, 2, 3, ...: a private happening
+(the cards dealt to a seat, a seat declining to declare) goes to that seat
+alone, and a ``turn`` message is sent to a seat only when what it says to
+that seat changed, so that the numbering and rhythm of one seat's stream
+tell nothing about another seat's hidden choices.
+
 This module holds no asyncio and does no I/O; :mod:`rebelote.server.table`
 drives it.
 """
@@ -105,11 +111,11 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Outgoing:
-    """One numbered message of the table's stream: version ``v`` and each
-    seat's redacted copy of the event data."""
+    """One happening as each seat's stream tells it: per seat, the version
+    ``v`` in that seat's stream and the seat's redacted event data (a seat
+    that may not know of it is absent)."""
 
-    v: int
-    per_seat: Mapping[Seat, BaseModel]
+    per_seat: Mapping[Seat, tuple[int, BaseModel]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +188,8 @@ class TableGame:
         self.actions_in_deal = 0
         self.sheet: list[SheetLine] = []
         self.summary: dict[str, Any] | None = None
-        self.version = 0
+        self.versions: dict[Seat, int] = dict.fromkeys(self.order, 0)
+        self._last_turn: dict[Seat, BaseModel] = {}
         self.entries = 0
 
     # ----------------------------------------------------------------- status
@@ -389,8 +396,11 @@ class TableGame:
         return out
 
     def _number(self, per_seat: Mapping[Seat, BaseModel]) -> Outgoing:
-        self.version += 1
-        return Outgoing(self.version, per_seat)
+        numbered: dict[Seat, tuple[int, BaseModel]] = {}
+        for seat, model in per_seat.items():
+            self.versions[seat] += 1
+            numbered[seat] = (self.versions[seat], model)
+        return Outgoing(numbered)
 
     def _public(self, model: BaseModel) -> Outgoing:
         return self._number(dict.fromkeys(self.order, model))
@@ -438,7 +448,7 @@ class TableGame:
             dealer=dealer.letter,
             cutter=previous_seat(dealer, self.rules.players).letter,
         )
-        return [self._public(start), self._turn()]
+        return [self._public(start), *self._turn()]
 
     def _apply_act(self, entry: Entry) -> list[Outgoing]:
         if entry.seat is None:
@@ -460,15 +470,14 @@ class TableGame:
             per_seat: dict[Seat, BaseModel] = {}
             for seat, view in views.items():
                 data = event_data(event, view, match=self.match_number, deal=self.deal_number)
-                if data is None:
-                    break
-                check_visible(data, view)
-                per_seat[seat] = data
+                if data is not None:
+                    check_visible(data, view)
+                    per_seat[seat] = data
             if per_seat:
                 out.append(self._number(per_seat))
         if state.is_terminal:
             out += self._deal_end(state, views)
-        out.append(self._turn())
+        out += self._turn()
         return out
 
     def _side_dict(self, values: Sequence[int]) -> dict[str, int]:
@@ -520,14 +529,16 @@ class TableGame:
             )
         return out
 
-    def _turn(self) -> Outgoing:
+    def _turn(self) -> list[Outgoing]:
+        """A ``turn`` message to each seat for which it changed."""
         per_seat: dict[Seat, BaseModel] = {}
         for seat in self.order:
             data = self.turn(seat)
-            per_seat[seat] = TurnEvent(
-                match=self.match_number, deal=self.deal_number, **data.model_dump()
-            )
-        return self._number(per_seat)
+            event = TurnEvent(match=self.match_number, deal=self.deal_number, **data.model_dump())
+            if self._last_turn.get(seat) != event:
+                self._last_turn[seat] = event
+                per_seat[seat] = event
+        return [self._number(per_seat)] if per_seat else []
 
     def turn(self, seat: Seat) -> TurnData:
         """The :class:`~rebelote.server.protocol.TurnData` for ``seat`` now."""
@@ -582,6 +593,12 @@ class TableGame:
             seats=[self.seats[s].info() for s in self.order],
             match=self.match_info(),
         )
+
+    @property
+    def version(self) -> int:
+        """The number of messages published so far, all seats together
+        (changes with every entry applied)."""
+        return sum(self.versions.values())
 
     def snapshot(self, seat: Seat) -> Snapshot:
         """Everything ``seat`` may know now, built from ``observe`` of the

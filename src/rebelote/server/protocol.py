@@ -4,10 +4,10 @@ Every message is one JSON object, an *envelope* (as lila-ws does it)::
 
     {"t": type, "d": data, "v": version}
 
-``v`` numbers the events of one seat's stream (1, 2, 3, ... without gaps; the
-same number for every seat, each seat seeing its own redacted copy); a
-``snapshot`` carries the version of the last event it includes; ``error`` and
-``pong`` carry ``v: null``.
+``v`` numbers the events of one seat's stream (1, 2, 3, ... without gaps;
+each seat has its own stream, redacted for it, so the numbers differ between
+seats); a ``snapshot`` carries the version of the last event it includes;
+``error`` and ``pong`` carry ``v: null``.
 
 Client -> server (``t``):
 
@@ -69,6 +69,7 @@ __all__ = [
     "DealStartEvent",
     "DealtEvent",
     "DeclaredEvent",
+    "DeclinedEvent",
     "ErrorData",
     "EventData",
     "HelloData",
@@ -520,13 +521,22 @@ class CancelledEvent(_Event):
 
 
 class DeclaredEvent(_Event):
-    """``seat`` declared ``declarations`` (``tierce-KH``, ``carre-J``; empty:
-    nothing); ``cards`` are the cards shown."""
+    """``seat`` declared ``declarations`` (``tierce-KH``, ``carre-J``);
+    ``cards`` are the cards shown.  (An engine where declining is public
+    sends it here with ``declarations`` empty.)"""
 
     kind: Literal["declared"] = "declared"
     seat: SeatLetter
     declarations: list[str]
     cards: list[str]
+
+
+class DeclinedEvent(_Event):
+    """``seat`` chose to declare nothing.  Sent to that seat alone: telling
+    the others would reveal that it held a declaration."""
+
+    kind: Literal["declined"] = "declined"
+    seat: SeatLetter
 
 
 class BeloteEvent(_Event):
@@ -616,6 +626,7 @@ EventData: TypeAlias = Annotated[
     | CompletedEvent
     | CancelledEvent
     | DeclaredEvent
+    | DeclinedEvent
     | BeloteEvent
     | CardEvent
     | TrickEvent

@@ -12,6 +12,7 @@ seat alone.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
@@ -33,6 +34,7 @@ from .protocol import (
     CutEvent,
     DealtEvent,
     DeclaredEvent,
+    DeclinedEvent,
     PatternEvent,
     TrickData,
     TrickEvent,
@@ -51,6 +53,8 @@ __all__ = [
     "view_json",
     "visible_mask",
 ]
+
+log = logging.getLogger(__name__)
 
 _CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(10|[789JQKA])[SHDC](?![0-9A-Za-z])")
 """A card name standing alone or in a word like ``tierce-KH``."""
@@ -176,12 +180,16 @@ def turn_data(
 
 def event_data(event: Event, view: PlayerView, *, match: int, deal: int) -> BaseModel | None:
     """The protocol form of one engine ``event`` for ``view``'s seat (the
-    view taken after the action), or ``None`` for ``scored`` (the table sends
-    ``deal_end`` instead).  Private cards go to their own seat only."""
+    view taken after the action), or ``None`` when the seat is not told
+    (another seat's private event; ``scored``, for which the table sends
+    ``deal_end``).  The cards dealt to a seat go to that seat only; the
+    other seats learn how many."""
     kind = event.kind
     seat = "" if event.seat is None else event.seat.letter  # "" fails validation
     common: dict[str, Any] = {"match": match, "deal": deal}
     mine = event.seat == view.seat
+    if event.private and not mine and kind not in ("dealt", "completed"):
+        return None
     if kind == "cut":
         return CutEvent(**common, seat=seat, packet=event.value)
     if kind == "pattern":
@@ -220,6 +228,9 @@ def event_data(event: Event, view: PlayerView, *, match: int, deal: int) -> Base
         return CardEvent(**common, seat=seat, card=event.text)
     if kind == "trick":
         return TrickEvent(**common, trick=trick_data(view, int(event.text) - 1))
+    if kind == "declined":
+        return DeclinedEvent(**common, seat=seat)
     if kind == "scored":
         return None
-    raise ValueError(f"unknown engine event {kind!r}")  # pragma: no cover - engine contract
+    log.warning("engine event %r is not part of the protocol; not sent", kind)
+    return None

@@ -114,17 +114,19 @@ class Table:
         """Publish messages to each seat's stream (a model shared by every
         seat is serialized once)."""
         for out in outs:
-            texts: dict[int, str] = {}
-            for seat, model in out.per_seat.items():
-                text = texts.get(id(model))
+            texts: dict[tuple[int, int], str] = {}
+            for seat, (v, model) in out.per_seat.items():
+                key = (id(model), v)
+                text = texts.get(key)
                 if text is None:
-                    text = texts[id(model)] = envelope("event", model, out.v)
-                self.hub.publish(self.id, seat, out.v, text)
+                    text = texts[key] = envelope("event", model, v)
+                self.hub.publish(self.id, seat, v, text)
 
     def snapshot_text(self, seat: Seat) -> tuple[int, str]:
         """The version and JSON text of ``seat``'s snapshot (call under the lock)."""
         snap: Snapshot = self.game.snapshot(seat)
-        return self.game.version, envelope("snapshot", snap, self.game.version)
+        v = self.game.versions[seat]
+        return v, envelope("snapshot", snap, v)
 
     # --------------------------------------------------------------- changes
 
@@ -144,10 +146,16 @@ class Table:
             for i, entry in enumerate(entries):
                 outs += self.game.apply(entry)
                 stored.append(stored_event(entry, first + i, self.game.deal_number))
-        except (ProtocolError, ValueError):
+        except ProtocolError:
+            # refused before any change (the game validates first), unless an
+            # earlier entry of the same request went through
             if stored:
                 await self._reload()
             raise
+        except Exception:
+            log.exception("table %s: entry %d failed", self.id, first + len(stored))
+            await self._reload()
+            raise ProtocolError("internal", "the server failed on that; nothing changed") from None
         try:
             await asyncio.to_thread(self.store.append, self.id, stored, self.game.status)
         except Exception:
@@ -192,7 +200,7 @@ class Table:
                     if step is None or self._closed:
                         self._driver = None
                         return
-                    version = self.game.version
+                    version = self.game.entries
                     job = None
                     if step.kind == "bot":
                         assert step.seat is not None
@@ -203,7 +211,7 @@ class Table:
                 if job is not None:
                     action = await asyncio.to_thread(choose_action, *job)
                 async with self.lock:
-                    if self.game.version != version or self._closed:
+                    if self.game.entries != version or self._closed:
                         continue
                     if action is not None:
                         assert step.seat is not None
