@@ -27,11 +27,19 @@ class LiveServer:
     """The app served by uvicorn on 127.0.0.1 (a free port) in a thread."""
 
     def __init__(
-        self, database_url: str, *, bot_delay: float = 0.0, static_dir: Path | None = None
+        self,
+        database_url: str,
+        *,
+        bot_delay: float = 0.0,
+        static_dir: Path | None = None,
+        seed: int = 2024,
     ) -> None:
         self.database_url = database_url
         self.app: FastAPI = create_app(
-            database_url, bot_delay=bot_delay, static_dir=static_dir or Path("/nonexistent")
+            database_url,
+            bot_delay=bot_delay,
+            static_dir=static_dir or Path("/nonexistent"),
+            seed=seed,
         )
         self.sock = bind("127.0.0.1", None)
         self.url = url_of(self.sock).rstrip("/")

@@ -52,8 +52,6 @@ def test_whole_match_by_a_scripted_client(
         end = play_match(client, random.Random(7))
         kinds = {e["kind"] for e in client.events}
         assert {"turn", "card", "trick", "deal_end", "match_end"} <= kinds
-        if options.get("player_cuts"):
-            assert "cut" in kinds
         deal_ends = [e for e in client.events if e["kind"] == "deal_end"]
         assert end["sheet"] == [e["line"] for e in deal_ends]
         assert max(end["totals"].values()) >= target

@@ -61,6 +61,7 @@ def create_app(
     bot_delay: float | None = None,
     static_dir: Path | None = None,
     migrate: bool = True,
+    seed: int | None = None,
 ) -> FastAPI:
     """The application.
 
@@ -68,7 +69,8 @@ def create_app(
     :func:`~rebelote.server.storage.default_database_url`); ``bot_delay``:
     seconds before each computer action, overriding every table's speed
     (0 in tests); ``static_dir``: the client's files (default
-    :data:`WEB_DIR`); ``migrate``: upgrade the schema on start.  The store,
+    :data:`WEB_DIR`); ``migrate``: upgrade the schema on start; ``seed``:
+    reproducible table seeds (tests; default: random).  The store,
     the hub and the tables live in ``app.state`` (``store``, ``hub``,
     ``tables``) while the app runs.
     """
@@ -80,7 +82,7 @@ def create_app(
         if migrate:
             store.migrate()
         hub = MemoryHub()
-        manager = TableManager(store, hub, bot_delay=bot_delay)
+        manager = TableManager(store, hub, bot_delay=bot_delay, seed=seed)
         app.state.store = store
         app.state.hub = hub
         app.state.tables = manager

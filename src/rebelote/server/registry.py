@@ -16,7 +16,7 @@ import secrets
 
 from ..rules import PRESETS, Rules
 from ..seats import SEATS_3, SEATS_4, Seat
-from .game import SeatSpec, TableGame
+from .game import SeatSpec, TableGame, derive_seed
 from .hub import BUFFER_SIZE, Fanout
 from .protocol import CreatedTable, CreateTable, ProtocolError
 from .storage import Store, StoredSeat, hash_token
@@ -39,12 +39,23 @@ def ws_path(table_id: str) -> str:
 
 class TableManager:
     """Every table this server process holds.  ``bot_delay`` (seconds)
-    overrides each table's speed when given."""
+    overrides each table's speed when given; ``seed``, when given, makes the
+    tables' seeds (shuffles, computer decisions) reproducible: the n-th table
+    created gets the same deals on every run (for tests)."""
 
-    def __init__(self, store: Store, hub: Fanout, *, bot_delay: float | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        hub: Fanout,
+        *,
+        bot_delay: float | None = None,
+        seed: int | None = None,
+    ) -> None:
         self.store = store
         self.hub = hub
         self.bot_delay = bot_delay
+        self.seed = seed
+        self._created = 0
         self._tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
 
@@ -72,7 +83,11 @@ class TableManager:
             )
         token = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
-        seed = secrets.randbits(62)
+        self._created += 1
+        if self.seed is None:
+            seed = secrets.randbits(62)
+        else:
+            seed = derive_seed(self.seed, "table", self._created)
         specs = {HUMAN_SEAT: SeatSpec(HUMAN_SEAT, "human", request.name.strip() or "You")}
         for s in others:
             specs[s] = SeatSpec(s, "bot", SEAT_NAMES[s], request.levels.get(s.letter, "beginner"))
