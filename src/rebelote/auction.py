@@ -107,6 +107,14 @@ class Auction:
         self.contract: Contract | None = None
         self.bids: list[tuple[Seat, Bid]] = []
 
+    def copy(self) -> Auction:
+        """An independent copy (the bids list is copied)."""
+        other = Auction.__new__(Auction)
+        for name in Auction.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other
+
     def _same_side(self, a: Seat, b: Seat) -> bool:
         return self.players == 4 and (a ^ b) & 1 == 0
 

@@ -32,11 +32,10 @@ EXIT_BAD_INPUT = 2
 
 
 def _fail(payload: dict[str, Any], as_json: bool) -> None:
-    """Print an error (JSON on stdout; a readable line or the JSON on stderr)
+    """Print an error (the JSON object on stdout, a readable line on stderr)
     and exit with status 2."""
-    text = json.dumps(payload, ensure_ascii=False)
-    print(text)
-    print(text if as_json else f"error: {payload.get('message', payload)}", file=sys.stderr)
+    print(json.dumps(payload, ensure_ascii=False))
+    print(f"error: {payload.get('message', payload)}", file=sys.stderr)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -120,10 +119,14 @@ def replay(
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except OSError as exc:
         _fail({"error": "cannot read file", "message": str(exc)}, as_json)
+    except UnicodeDecodeError as exc:
+        _fail({"error": "malformed record", "message": f"not UTF-8 text: {exc}"}, as_json)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         _fail({"error": "malformed record", "message": f"not JSON: {exc}"}, as_json)
+    except RecursionError:
+        _fail({"error": "malformed record", "message": "JSON nested too deeply"}, as_json)
     try:
         summary = replay_record(data)
     except RecordError as exc:

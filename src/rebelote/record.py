@@ -50,6 +50,23 @@ __all__ = [
 
 FORMAT = 1
 
+DEAL_KEYS = frozenset(
+    (
+        "format",
+        "rules",
+        "dealer",
+        "deck",
+        "hands",
+        "pattern",
+        "turned",
+        "bids",
+        "declarations",
+        "belote",
+        "play",
+    )
+)
+"""The keys of a deal record; others are reported as warnings, not used."""
+
 
 class RecordError(ValueError):
     """A malformed record.  ``payload`` is the JSON-ready error object."""
@@ -72,10 +89,12 @@ class IllegalRecordError(RecordError):
 @dataclass(frozen=True, slots=True)
 class ReplayedDeal:
     """A replayed deal: its final ``state`` (complete or stopped where the
-    record stops) and whether the record went to the end of the deal."""
+    record stops), whether the record went to the end of the deal, and
+    ``warnings`` about record content that was not used."""
 
     state: State
     complete: bool
+    warnings: tuple[str, ...] = ()
 
 
 def _seat(value: object, what: str, state_seats: Sequence[Seat]) -> Seat:
@@ -124,6 +143,8 @@ def _setup(record: Mapping[str, Any], rules: Rules) -> State:
             if pattern is None:
                 pattern = rules.patterns[0]
             state = State.from_deck(rules, dealer, deck, pattern)
+            if "turned" in record and not rules.turned_card:
+                raise RecordError("coinche turns no card: remove 'turned'")
             if "turned" in record and rules.turned_card:
                 turned = _card(record["turned"], "turned")
                 if turned != state.turned:
@@ -174,10 +195,14 @@ def replay_deal(record: Mapping[str, Any], rules: Rules | None = None) -> Replay
     bids = _string_list(record.get("bids", []), "bids")
     plays = [_card(c, "play") for c in _string_list(record.get("play", []), "play")]
     declarations = _declaration_texts(record.get("declarations"), state)
-    belote = record.get("belote", {})
-    if not isinstance(belote, Mapping) or not all(isinstance(v, bool) for v in belote.values()):
-        raise RecordError("belote must be an object: seat letter -> true or false")
-    belote_said = {_seat(k, "belote", state.seats): bool(v) for k, v in belote.items()}
+    belote_said = _belote_flags(record.get("belote", {}), state)
+    warnings = [f"unknown key {key!r} not used" for key in record if key not in DEAL_KEYS]
+    if "hands" in record and "pattern" in record:
+        warnings.append("'pattern' is not used with 'hands'")
+    if belote_said and not rules.belote_must_be_said:
+        warnings.append("'belote' is not used: belote is automatic under these rules")
+    if declarations and rules.declarations == "automatic":
+        warnings.append("'declarations' are not used: declarations are automatic here")
 
     if state.phase == Phase.PATTERN:  # pragma: no cover - from_deck always deals
         state.apply(ChoosePattern(state.rules.patterns[0]))
@@ -202,7 +227,7 @@ def replay_deal(record: Mapping[str, Any], rules: Rules | None = None) -> Replay
     if state.phase == Phase.BIDDING:
         if plays:
             raise RecordError("the record plays cards before the auction ended")
-        return ReplayedDeal(state, False)
+        return ReplayedDeal(state, False, tuple(warnings))
     if state.phase == Phase.DONE and plays:
         raise RecordError("the record plays cards in a deal that was not played")
     _check_declarations(state, declarations)
@@ -213,7 +238,7 @@ def replay_deal(record: Mapping[str, Any], rules: Rules | None = None) -> Replay
         seat = state.current
         assert seat is not None
         try:
-            state.apply(Play(card, belote_said.get(seat, True)))
+            state.apply(Play(card, _belote_flag(state, seat, card, belote_said)))
         except IllegalActionError as exc:
             legal = list(dict.fromkeys(exc.legal))
             raise IllegalRecordError(
@@ -227,7 +252,35 @@ def replay_deal(record: Mapping[str, Any], rules: Rules | None = None) -> Replay
                 },
             ) from None
     _declare_if_needed(state, declarations)
-    return ReplayedDeal(state, state.phase == Phase.DONE)
+    return ReplayedDeal(state, state.phase == Phase.DONE, tuple(warnings))
+
+
+def _belote_flags(value: object, state: State) -> dict[Seat, list[bool]]:
+    """Read ``"belote": {"N": true}`` (or a list of flags, one per belote the
+    seat holds in suit order S H D C, for Tout Atout)."""
+    if not isinstance(value, Mapping):
+        raise RecordError("belote must be an object: seat letter -> true or false")
+    out: dict[Seat, list[bool]] = {}
+    for key, flag in value.items():
+        flags = flag if isinstance(flag, list) else [flag]
+        if not flags or not all(isinstance(f, bool) for f in flags):
+            raise RecordError(
+                f"belote of {key} must be true or false (or a list of them, one per belote)"
+            )
+        out[_seat(key, "belote", state.seats)] = flags
+    return out
+
+
+def _belote_flag(state: State, seat: Seat, card: Card, said: dict[Seat, list[bool]]) -> bool:
+    """Whether ``seat`` says belote with ``card``, as the record says."""
+    flags = said.get(seat)
+    if not flags:
+        return True
+    pairs = sorted(p for p, s in state.belote_owners().items() if s == seat)
+    for index, pair in enumerate(pairs):
+        if pair >> card & 1:
+            return flags[min(index, len(flags) - 1)]
+    return True
 
 
 def _declaration_texts(value: object, state: State) -> dict[Seat, list[str]] | None:
@@ -263,6 +316,17 @@ def _check_declarations(state: State, texts: dict[Seat, list[str]] | None) -> No
     """Once the deal is complete, refuse declarations that a hand does not
     hold, also for a seat that has none to make (or rules without them)."""
     if texts is not None and state.phase in (Phase.DECLARING, Phase.PLAYING):
+        if state.rules.declarations == "off" and any(texts.values()):
+            seat = next(s for s, t in texts.items() if t)
+            raise IllegalRecordError(
+                f"illegal declaration by {seat.letter}: declarations are off under these rules",
+                {
+                    "error": "illegal declaration",
+                    "seat": seat.letter,
+                    "declarations": texts[seat],
+                    "legal": [],
+                },
+            )
         for seat, wanted in texts.items():
             _match(state, seat, wanted)
 
@@ -332,6 +396,11 @@ def deal_summary(state: State, score: Sequence[int] | None = None) -> dict[str, 
         "score": _per_side(state, [0] * nsides),
         "complete": result is not None,
     }
+    if state.trick_cards:
+        out["trick"] = {
+            "leader": state.leader.letter,
+            "cards": [card_name(c) for c in state.trick_cards],
+        }
     if contract is not None and contract.value is not None:
         out["contract"] = Bid("contract", contract.strain, contract.value).text
     if result is not None:
@@ -367,7 +436,8 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(record, Mapping):
         raise RecordError("a record must be a JSON object")
     if "deals" not in record:
-        return deal_summary(replay_deal(record).state)
+        replayed = replay_deal(record)
+        return _with_warnings(deal_summary(replayed.state), replayed.warnings)
     if record.get("format", FORMAT) != FORMAT:
         raise RecordError(f"unknown record format {record.get('format')!r}: this reads format 1")
     if "rules" not in record:
@@ -378,6 +448,7 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
         raise RecordError("deals must be a non-empty list of deal records")
     match = Match(rules, Seat.W if rules.players == 3 else Seat.N)
     summaries = []
+    expected_dealer: Seat | None = None
     for index, deal in enumerate(deals, start=1):
         if match.is_over:
             raise RecordError(f"deal {index} comes after the match was won", deal=index)
@@ -392,14 +463,26 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
             exc.payload["deal"] = index
             raise
         state = replayed.state
+        warnings = list(replayed.warnings)
+        if expected_dealer is not None and state.dealer != expected_dealer:
+            # Reported, not refused: a match record assembled from separate
+            # deals is still worth replaying and scoring.
+            warnings.append(
+                f"deal {index} is dealt by {state.dealer.letter}, but by the rules the deal "
+                f"passes to {expected_dealer.letter} after deal {index - 1}"
+            )
         if state.result is None:
-            summaries.append(deal_summary(state))
+            summaries.append(_with_warnings(deal_summary(state), warnings))
             if index != len(deals):
                 raise RecordError(f"deal {index} is unfinished but more deals follow", deal=index)
             break
         match.dealer = state.dealer
         entry = match.add(state.result)
-        summary = deal_summary(state, entry.score)
+        # The texts agree on the deal passing on after a played deal; after a
+        # void deal they differ (Rules.all_pass), so any dealer is read then.
+        played = state.result.result not in ("passed", "cancelled")
+        expected_dealer = match.dealer if played else None
+        summary = _with_warnings(deal_summary(state, entry.score), warnings)
         summary["released"] = entry.released
         summary["totals"] = _per_side(state, entry.totals)
         summaries.append(summary)
@@ -411,6 +494,12 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
         "held_over": match.held_over,
         "winner": None if match.winner is None else names[match.winner],
     }
+
+
+def _with_warnings(summary: dict[str, Any], warnings: Sequence[str]) -> dict[str, Any]:
+    if warnings:
+        summary["warnings"] = list(warnings)
+    return summary
 
 
 # -------------------------------------------------------------------- writing
@@ -431,13 +520,17 @@ def state_to_record(state: State) -> dict[str, Any]:
     if state.turned is not None:
         record["turned"] = card_name(state.turned)
     record["bids"] = [b.text for _, b in state.auction.bids] if state.auction else []
-    if state.rules.declarations != "off" and (state.declared or state.declined):
+    if state.rules.declarations == "choice" and (state.declared or state.declined):
         declarations = {s.letter: [d.text for d in ds] for s, ds in state.declared}
         declarations.update({s.letter: [] for s in state.declined})
         record["declarations"] = declarations
     if state.rules.belote_must_be_said and state.belote_said:
-        owners = state.belote_owners()
-        record["belote"] = {owners[pair].letter: said for pair, said in state.belote_said.items()}
+        by_seat: dict[str, list[bool]] = {}
+        decided = {state.belote_owners()[pair].letter for pair in state.belote_said}
+        for pair, seat in sorted(state.belote_owners().items()):
+            if seat.letter in decided:
+                by_seat.setdefault(seat.letter, []).append(state.belote_said.get(pair, True))
+        record["belote"] = {k: v[0] if len(v) == 1 else v for k, v in by_seat.items()}
     record["play"] = [card_name(c) for t in state.tricks for c in t.cards] + [
         card_name(c) for c in state.trick_cards
     ]

@@ -186,10 +186,14 @@ class Rules:
     they made (club rules, colver), or the contract alone."""
 
     def __post_init__(self) -> None:
+        for name in OPTION_NAMES:
+            _check_type(name, getattr(self, name))
         if self.players not in (3, 4):
             raise RulesError(f"players must be 3 or 4, not {self.players!r}")
         if self.players == 3 and self.bidding == "coinche":
             raise RulesError("the coinche auction is a four-player game")
+        if self.sa_multiplier < 1 or self.ta_multiplier < 1:
+            raise RulesError("sa_multiplier and ta_multiplier must be at least 1")
         if self.target <= 0:
             raise RulesError(f"target must be positive, not {self.target}")
         if not self.patterns or any(p not in ("3-2", "2-3") for p in self.patterns):
@@ -263,10 +267,36 @@ class Rules:
         return self.bidding != "coinche"
 
 
+def _check_type(name: str, value: object) -> None:
+    """Refuse a value of the wrong type (a record's ``"capot_points": "252"``)."""
+    default = _FIELD_DEFAULTS[name]
+    if name == "solo_capot_points":
+        ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
+        kind = "a whole number or null"
+    elif isinstance(default, bool):
+        ok, kind = isinstance(value, bool), "true or false"
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        kind = "a whole number"
+    elif isinstance(default, tuple):
+        ok = isinstance(value, tuple) and all(
+            isinstance(v, type(default[0])) and not isinstance(v, bool) for v in value
+        )
+        kind = "a list of " + ("whole numbers" if isinstance(default[0], int) else "texts")
+    else:
+        ok, kind = isinstance(value, str), "a text"
+    if not ok:
+        raise RulesError(f"rule option {name} must be {kind}, not {value!r}")
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise RulesError(f"rule option {name} must not be negative, not {value}")
+
+
 OPTION_NAMES: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.init and f.name != "preset"
 )
 """The names of all options, in declaration order."""
+
+_FIELD_DEFAULTS: dict[str, object] = {f.name: f.default for f in dataclasses.fields(Rules)}
 
 _CHOICES: dict[str, tuple[object, ...]] = {
     "bidding": ("classic", "tout_atout", "coinche"),

@@ -509,7 +509,20 @@ class State:
         auction = self.auction
         assert auction is not None and self.current is not None
         events = [Event("bid", self.current, bid.text)]
+        saved = auction.copy()
         status = auction.bid(bid)
+        taker = auction.contract.taker if auction.contract is not None else None
+        if (
+            taker is not None
+            and self.final_hands is not None
+            and self.turned is not None
+            and not self.final_hands[taker] >> self.turned & 1
+        ):
+            self.auction = saved  # nothing half-applied
+            raise DealError(
+                f"the turned card {card_name(self.turned)} is not in the hand of the "
+                f"taker {taker.letter}"
+            )
         if status == "open":
             self.current = auction.current
             return events
@@ -528,11 +541,6 @@ class State:
     def _complete(self, contract: Contract) -> list[Event]:
         events: list[Event] = []
         if self.final_hands is not None:
-            if self.turned is not None and not self.final_hands[contract.taker] >> self.turned & 1:
-                raise DealError(
-                    f"the turned card {card_name(self.turned)} is not in the hand of the "
-                    f"taker {contract.taker.letter}"
-                )
             for seat in self.seats:
                 new = self.final_hands[seat] & ~self.hands[seat]
                 self.hands[seat] = self.final_hands[seat]
@@ -730,9 +738,5 @@ class State:
                 value = dict(value)
             setattr(other, name, value)
         if self.auction is not None:
-            auction = Auction.__new__(Auction)
-            for name in Auction.__slots__:
-                value = getattr(self.auction, name)
-                setattr(auction, name, list(value) if isinstance(value, list) else value)
-            other.auction = auction
+            other.auction = self.auction.copy()
         return other
