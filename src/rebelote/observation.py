@@ -3,8 +3,11 @@
 nothing more.  Bots and the server's clients receive views, never the state.
 
 Public: the dealer, the turned card (and, once taken, that the taker holds it
-until he plays it), every bid, the contract, declarations once made (seed 000:
-"toutes les annonces de l'équipe seront présentées"), belote and rebelote as
+until he plays it), every bid, the contract, declarations once made, cards
+included (seed 000 presents the declarations; RULES.md: "the opponents may
+ask to see a scoring declaration": we show every declaration made, so that
+all seats know the same; a player who declines to declare leaves no trace),
+belote and rebelote as
 played, every card played, each trick's winner and points (seed 001: a player
 may always look at the last trick), the number of cards in each hand.
 Private: the seat's own cards and the declarations it could make.
@@ -105,7 +108,14 @@ class PlayerView:
 
 def observe(state: State, seat: Seat) -> PlayerView:
     """The view of ``state`` from ``seat``.  Raises ``ValueError`` when the
-    seat is not at the table."""
+    seat is not at the table.
+
+    A deal set up from its final hands (:meth:`State.from_hands`, for records)
+    does not say which cards came with the completion of the deal, so during
+    its bidding a seat's view shows its final hand less the turned card.  Live
+    deals (:meth:`State.new`, :meth:`State.from_deck`) show exactly the cards
+    dealt so far.
+    """
     if seat not in state.seats:
         raise ValueError(f"seat {Seat(seat).letter} is not at this table")
     turned = state.turned
