@@ -119,7 +119,17 @@ def test_current_table_by_cookie_or_token(server: LiveServer) -> None:
 def test_protocol_schema(server: LiveServer) -> None:
     with server.http() as http:
         schema = http.get("/api/protocol").json()
-    assert set(schema) == {"envelope", "client", "event", "snapshot", "error"}
+    assert set(schema) == {
+        "envelope",
+        "client",
+        "event",
+        "snapshot",
+        "error",
+        "room",
+        "chat",
+        "chat_history",
+        "muted",
+    }
     text = str(schema["event"])
     for kind in ("card", "trick", "deal_end", "match_end", "turn", "declared", "belote"):
         assert f"'{kind}'" in text

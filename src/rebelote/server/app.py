@@ -12,8 +12,10 @@ client.
 - ``GET /api/me/current[?token=...]`` (token from the query or the cookie) ->
   :class:`~rebelote.server.protocol.CurrentTable`.
 - ``GET /api/protocol`` -> the JSON Schemas of the WebSocket messages.
-- ``WS /ws/{table_id}?token=...[&last_v=N]``: see
-  :mod:`rebelote.server.connection`.
+- ``WS /ws/{table_id}?token=...[&last_v=N]`` (``?watch=1``: a spectator):
+  see :mod:`rebelote.server.connection`.
+- Network play (accounts, lobby, history, replays, leaderboard): see
+  :mod:`rebelote.server.api`.
 - Everything else: the static client in ``static_dir`` (default
   ``rebelote/web/``), ``index.html`` at ``/``.
 
@@ -28,9 +30,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Cookie, FastAPI, HTTPException, Query, Response, WebSocket
+from fastapi import Cookie, FastAPI, HTTPException, Query, Request, Response, WebSocket
 from fastapi.staticfiles import StaticFiles
 
+from . import api
 from .connection import serve_socket
 from .help import preset_infos
 from .hub import MemoryHub
@@ -100,10 +103,14 @@ def create_app(
         return manager
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable, response: Response) -> CreatedTable:
-        """Open a new table; the player sits at South."""
+    async def create_table(body: CreateTable, request: Request, response: Response) -> CreatedTable:
+        """Open a new table; the player sits at South (linked to the
+        logged-in user, if any, for his history)."""
+        session = await api.optional_session(request)
         try:
-            created = await manager_of(app).create(body)
+            created = await manager_of(app).create(
+                body, user_id=None if session is None else session.user.id
+            )
         except ProtocolError as exc:
             raise HTTPException(400, {"code": exc.code, "message": exc.message}) from None
         response.set_cookie(
@@ -147,6 +154,8 @@ def create_app(
     async def socket(websocket: WebSocket, table_id: str) -> None:
         """A seat's WebSocket (see :mod:`rebelote.server.connection`)."""
         await serve_socket(websocket, manager_of(app), table_id)
+
+    api.install(app)
 
     folder = static_dir or WEB_DIR
     if folder.is_dir():

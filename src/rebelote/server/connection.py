@@ -1,15 +1,24 @@
 """One WebSocket: a seat's connection to its table.
 
 ``/ws/{table_id}?token=...&last_v=...`` (or a first ``hello`` message with
-the token).  Once the token names a seat, the connection listens to that
-seat's stream and sends either the messages after ``last_v`` (while the
-server still keeps them) or a snapshot; from then on every event of the
-seat's stream, in order, each once.  Client messages are validated at the
-edge (:func:`~rebelote.server.protocol.parse_client_message`); a refused
-message gets an ``error`` to this connection alone and changes nothing.
+the token); ``/ws/{table_id}?watch=1`` for a spectator of a public table
+(the spectators' stream: no hand at all).  Once the token names a seat,
+the connection listens to that seat's stream and sends either the
+messages after ``last_v`` (while the server still keeps them) or a
+snapshot; from then on every event of the seat's stream, in order, each
+once.  Client messages are validated at the edge
+(:func:`~rebelote.server.protocol.parse_client_message`); a refused message
+gets an ``error`` to this connection alone and changes nothing.
 
-Close codes: 4401 no token in time, 4403 bad token, 4404 no such table,
-4408 too slow to read its messages.
+Besides the stream, a connection gets the ``room`` on connection and at
+each change of it, the chat's last lines (``chat_history``) and each new
+``chat`` line but those of the seats it muted.  While the table waits for
+its players there is no stream yet: at the start, each connection gets a
+snapshot.
+
+Close codes: 4000 the player left the table, 4401 no token in time, 4403
+bad token (or the player left the match), 4404 no such table, 4408 too slow
+to read its messages.
 """
 
 from __future__ import annotations
@@ -23,10 +32,16 @@ from typing import Literal
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..seats import Seat
-from .hub import Subscription
+from .hub import StreamKey, Subscription
 from .protocol import (
     ActMessage,
+    BackMessage,
+    ChatHistory,
+    ChatMessage,
     HelloMessage,
+    LeaveMessage,
+    MutedData,
+    MuteMessage,
     PingMessage,
     ProtocolError,
     SyncMessage,
@@ -34,8 +49,8 @@ from .protocol import (
     parse_client_message,
 )
 from .registry import TableManager
+from .room import Room
 from .storage import hash_token
-from .table import Table
 
 __all__ = ["HELLO_TIMEOUT", "QUEUE_LIMIT", "serve_socket"]
 
@@ -101,10 +116,30 @@ class _Connection:
         self.manager = manager
         self.table_id = table_id
         self.outbox = _Outbox()
-        self.table: Table | None = None
+        self.table: Room | None = None
         self.seat: Seat | None = None
+        self.spectator = False
         self.token_hash = ""
         self.subscription: Subscription | None = None
+        self.awaiting_start = False
+
+    @property
+    def key(self) -> StreamKey:
+        """The stream this connection listens to."""
+        return None if self.spectator else self.seat
+
+    def direct(self, sender: str | None, text: str) -> None:
+        """The hub's callback for broadcasts (room, chat)."""
+        table = self.table
+        if table is None:
+            return
+        if sender is not None and sender in table.muted_by(self.key):
+            return
+        if self.awaiting_start and table.game.match is not None:
+            self.awaiting_start = False
+            v, snap = table.snapshot_text(self.key)
+            self.outbox.put("snapshot", v, snap)
+        self.outbox.put("direct", 0, text)
 
     async def _refuse(self, exc: ProtocolError, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -153,6 +188,9 @@ class _Connection:
         raw_last = ws.query_params.get("last_v")
         if raw_last is not None and raw_last.isdigit() and len(raw_last) < 16:
             last_v = int(raw_last)
+        if not token and ws.query_params.get("watch") == "1":
+            await self._watch(last_v)
+            return
         if not token:
             hello = await self._wait_hello()
             if hello is None:
@@ -170,15 +208,48 @@ class _Connection:
                 ProtocolError("bad_token", "this token holds no seat at this table"), 4403
             )
             return
+        if table.seat_rows[seat].left:
+            await self._refuse(
+                ProtocolError("left", "you left this match; a computer player has your seat"), 4403
+            )
+            return
         self.table, self.seat, self.token_hash = table, seat, hash_token(token)
+        await self._serve(table, last_v)
+
+    async def _watch(self, last_v: int | None) -> None:
+        """A spectator's connection."""
+        table = await self.manager.get(self.table_id)
+        if table is None:
+            await self._refuse(
+                ProtocolError("table_not_found", f"no table {self.table_id!r}"), 4404
+            )
+            return
+        if table.meta.visibility != "public":
+            await self._refuse(
+                ProtocolError("bad_token", "only public tables may be watched"), 4403
+            )
+            return
+        self.table, self.spectator = table, True
+        await self._serve(table, last_v)
+
+    async def _serve(self, table: Room, last_v: int | None) -> None:
         async with table.lock:
-            self.subscription = table.hub.subscribe(table.id, seat, self.outbox.deliver)
+            self.subscription = table.hub.subscribe(
+                table.id, self.key, self.outbox.deliver, self.direct
+            )
             self._resume(last_v)
-        sender = asyncio.create_task(self.outbox.run(ws))
+            if table.networked:
+                self.outbox.put("direct", 0, table.room_text())
+        if table.networked:
+            history = await table.chat_history(self.key)
+            self.outbox.put("direct", 0, envelope("chat_history", ChatHistory(lines=history)))
+        table.attach(self.key)
+        sender = asyncio.create_task(self.outbox.run(self.ws))
         try:
             await self._receive_loop(sender)
         finally:
             table.hub.unsubscribe(self.subscription)
+            table.detach(self.key)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -186,21 +257,24 @@ class _Connection:
     def _resume(self, last_v: int | None) -> None:
         """Queue what the client missed after ``last_v``, or a snapshot
         (call under the table's lock)."""
-        table, seat = self.table, self.seat
-        assert table is not None and seat is not None
+        table, key = self.table, self.key
+        assert table is not None
+        if table.game.match is None:
+            self.awaiting_start = True
+            return
         if last_v is not None:
-            missed = table.hub.since(table.id, seat, last_v)
+            missed = table.hub.since(table.id, key, last_v)
             if missed is not None:
                 self.outbox.put("reset", last_v)
                 for v, text in missed:
                     self.outbox.put("event", v, text)
                 return
-        v, text = table.snapshot_text(seat)
+        v, text = table.snapshot_text(key)
         self.outbox.put("snapshot", v, text)
 
     async def _receive_loop(self, sender: asyncio.Task[None]) -> None:
         table, seat = self.table, self.seat
-        assert table is not None and seat is not None
+        assert table is not None
         while not sender.done():
             try:
                 raw = await self._receive()
@@ -210,6 +284,22 @@ class _Connection:
                 return
             try:
                 msg = parse_client_message(raw)
+                if isinstance(msg, PingMessage):
+                    self.outbox.put("direct", 0, envelope("pong", {}))
+                    continue
+                if isinstance(msg, SyncMessage):
+                    async with table.lock:
+                        self._resume(None)
+                    continue
+                if isinstance(msg, ChatMessage):
+                    await table.chat(self.key, msg.d.text)
+                    continue
+                if isinstance(msg, MuteMessage):
+                    muted = table.mute(self.key, msg.d.seat, msg.d.muted)
+                    self.outbox.put("direct", 0, envelope("muted", MutedData(seats=muted)))
+                    continue
+                if seat is None:
+                    raise ProtocolError("spectator", "spectators watch; they cannot act")
                 if isinstance(msg, ActMessage):
                     if msg.d.seat is not None and msg.d.seat != seat.letter:
                         raise ProtocolError(
@@ -217,12 +307,14 @@ class _Connection:
                             f"your token is the seat {seat.letter}'s; "
                             f"you cannot act for {msg.d.seat}",
                         )
+                    table.back(seat)
                     await table.act(seat, msg.d.action, msg.d.belote)
-                elif isinstance(msg, PingMessage):
-                    self.outbox.put("direct", 0, envelope("pong", {}))
-                elif isinstance(msg, SyncMessage):
-                    async with table.lock:
-                        self._resume(None)
+                elif isinstance(msg, BackMessage):
+                    table.back(seat)
+                elif isinstance(msg, LeaveMessage):
+                    await table.leave(seat)
+                    self.outbox.put("close", 4000, "left")
+                    return
                 elif isinstance(msg, HelloMessage):
                     if not hmac.compare_digest(hash_token(msg.d.token), self.token_hash):
                         raise ProtocolError(
@@ -233,7 +325,8 @@ class _Connection:
             except ProtocolError as exc:
                 self.outbox.put("direct", 0, _error(exc))
             except Exception:
-                log.exception("table %s: message from %s failed", table.id, seat.letter)
+                who = "a spectator" if seat is None else seat.letter
+                log.exception("table %s: message from %s failed", table.id, who)
                 self.outbox.put(
                     "direct", 0, _error(ProtocolError("internal", "the server failed on that"))
                 )

@@ -8,15 +8,24 @@ current :class:`~rebelote.state.State` of one table, and changes only by
 - ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names]}``: a deal starts
   from the shuffled pack (stored, so a replay needs no random generator);
 - ``act`` ``{"action": "JS", "belote": true | null, "by": "human" | "bot" |
-  "auto"}`` with the acting ``seat``: an action, matched by its text against
-  the legal actions.
+  "auto" | "standin"}`` with the acting ``seat``: an action, matched by its
+  text against the legal actions (``standin``: the computer player standing
+  in for an absent player);
+- ``seat`` ``{"kind": "bot", "name": "...", "level": "intermediate"}`` with
+  the ``seat``: who sits there from now on (a player who left the match is
+  replaced by a computer player).
+
+A table may also wait for its players before its first match (no log entry
+yet, ``match`` is ``None``): its seats may then be ``open``.
 
 The stored log is the truth: replaying it through :meth:`apply` rebuilds the
 table, its numbered event streams included (the same entries give the same
 messages, with the same version numbers), so a restarted server resumes
 every table and every client's stream exactly.
 
-Each seat has its own stream, numbered 1, 2, 3, ...: a private happening
+Each seat has its own stream, numbered 1, 2, 3, ..., and so have the
+spectators (the stream key ``None``: :data:`SPECTATORS`), built from a view
+with no hand at all.  A private happening
 (the cards dealt to a seat, a seat declining to declare) goes to that seat
 alone, and a ``turn`` message is sent to a seat only when what it says to
 that seat changed, so that the numbering and rhythm of one seat's stream
@@ -45,6 +54,7 @@ from ..record import deal_summary
 from ..rules import PRESET_DESCRIPTIONS, Rules
 from ..seats import SEATS_3, SEATS_4, Seat, previous_seat
 from ..state import IllegalActionError, Phase, State
+from .hub import StreamKey
 from .protocol import (
     DealEndEvent,
     DealStartEvent,
@@ -53,6 +63,7 @@ from .protocol import (
     MatchStartEvent,
     ProtocolError,
     RulesInfo,
+    SeatEvent,
     SeatInfo,
     SheetLine,
     Snapshot,
@@ -63,20 +74,29 @@ from .protocol import (
     TurnEvent,
     Waiting,
 )
-from .redact import check_visible, event_data, last_trick, turn_data, view_json
+from .redact import check_visible, event_data, last_trick, public_view, turn_data, view_json
 
 __all__ = [
+    "SPECTATORS",
+    "STANDIN_LEVEL",
     "AutoStep",
     "Entry",
     "EntryKind",
     "Outgoing",
     "SeatSpec",
+    "StreamKey",
     "TableGame",
     "derive_seed",
 ]
 
-EntryKind = Literal["match", "deal", "act"]
+EntryKind = Literal["match", "deal", "act", "seat"]
 """The kinds of log entries."""
+
+SPECTATORS: StreamKey = None
+"""The key of the spectators' stream."""
+
+STANDIN_LEVEL = "intermediate"
+"""The level of the computer player standing in for an absent player."""
 
 
 def derive_seed(*parts: object) -> int:
@@ -87,11 +107,11 @@ def derive_seed(*parts: object) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """Who sits at ``seat``: a ``human`` named ``name`` or a ``bot`` of
-    ``level``."""
+    """Who sits at ``seat``: a ``human`` named ``name``, a ``bot`` of
+    ``level``, or nobody yet (``open``, before the first match)."""
 
     seat: Seat
-    kind: Literal["human", "bot"]
+    kind: Literal["human", "bot", "open"]
     name: str
     level: str | None = None
 
@@ -115,7 +135,7 @@ class Outgoing:
     ``v`` in that seat's stream and the seat's redacted event data (a seat
     that may not know of it is absent)."""
 
-    per_seat: Mapping[Seat, tuple[int, BaseModel]]
+    per_seat: Mapping[StreamKey, tuple[int, BaseModel]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,16 +208,26 @@ class TableGame:
         self.actions_in_deal = 0
         self.sheet: list[SheetLine] = []
         self.summary: dict[str, Any] | None = None
-        self.versions: dict[Seat, int] = dict.fromkeys(self.order, 0)
-        self._last_turn: dict[Seat, BaseModel] = {}
+        self.keys: tuple[StreamKey, ...] = (*self.order, SPECTATORS)
+        self.versions: dict[StreamKey, int] = dict.fromkeys(self.keys, 0)
+        self._last_turn: dict[StreamKey, BaseModel] = {}
         self.entries = 0
+        self.finished: list[tuple[int, int, State]] | None = None
+        """When a list (set it before replaying a log): every finished deal
+        as ``(match, deal, state)``, for replays and exports."""
+        self.away: set[Seat] = set()
+        """Human seats whose absent player a computer player stands in for
+        (not logged: the table sets it as players come and go)."""
 
     # ----------------------------------------------------------------- status
 
     @property
-    def status(self) -> Literal["playing", "finished"]:
-        """``finished`` once the match is won (until a rematch)."""
-        return "finished" if self.match is not None and self.match.is_over else "playing"
+    def status(self) -> Literal["open", "playing", "finished"]:
+        """``open`` before the first match, ``finished`` once the match is
+        won (until a rematch), else ``playing``."""
+        if self.match is None:
+            return "open"
+        return "finished" if self.match.is_over else "playing"
 
     @property
     def humans(self) -> list[Seat]:
@@ -215,15 +245,22 @@ class TableGame:
             return "next"
         return "action"
 
-    def view(self, seat: Seat) -> PlayerView:
-        """``observe`` of the current deal for ``seat``."""
+    def view(self, seat: StreamKey) -> PlayerView:
+        """``observe`` of the current deal for ``seat``; for the spectators,
+        :func:`~rebelote.server.redact.public_view`."""
         assert self.state is not None
+        if seat is None:
+            return public_view(self.state)
         return observe(self.state, seat)
 
     # ------------------------------------------------------------ automation
 
     def pending(self) -> AutoStep | None:
-        """What the server should do by itself now, if anything."""
+        """What the server should do by itself now, if anything (a computer
+        player also acts for a seat in :attr:`away`)."""
+        return self._pending(with_away=True)
+
+    def _pending(self, *, with_away: bool) -> AutoStep | None:
         waiting = self.waiting
         if waiting == "next":
             if self.options.auto_next or not self.humans:
@@ -234,7 +271,7 @@ class TableGame:
         state = self.state
         assert state is not None and state.current is not None
         seat = state.current
-        if self.seats[seat].kind == "bot":
+        if self.seats[seat].kind == "bot" or (with_away and seat in self.away):
             return AutoStep("bot", seat)
         if state.phase == Phase.CUT and not self.options.player_cuts:
             return AutoStep("auto", seat)
@@ -246,8 +283,16 @@ class TableGame:
                 return AutoStep("forced", seat)
         return None
 
+    def bot_level(self, seat: Seat) -> str:
+        """The level of the computer player deciding for ``seat``: the seat's
+        own, or :data:`STANDIN_LEVEL` for an absent human."""
+        spec = self.seats[seat]
+        return (spec.level or "random") if spec.kind == "bot" else STANDIN_LEVEL
+
     def _auto_seats(self) -> list[Seat]:
-        step = self.pending()
+        # from the log alone (not :attr:`away`), so that a replay numbers
+        # every stream the same way
+        step = self._pending(with_away=False)
         return [step.seat] if step is not None and step.seat is not None else []
 
     def deal_seed(self) -> int:
@@ -384,7 +429,9 @@ class TableGame:
         """Apply one log entry and return the messages it causes.  Raises
         :class:`ProtocolError` (``illegal`` ...) or ``ValueError`` for an
         entry that does not fit; then nothing changes."""
-        if entry.kind == "match":
+        if entry.kind == "seat":
+            out = self._apply_seat(entry)
+        elif entry.kind == "match":
             out = self._apply_match(entry)
         elif entry.kind == "deal":
             out = self._apply_deal(entry)
@@ -395,15 +442,46 @@ class TableGame:
         self.entries += 1
         return out
 
-    def _number(self, per_seat: Mapping[Seat, BaseModel]) -> Outgoing:
-        numbered: dict[Seat, tuple[int, BaseModel]] = {}
+    def seat_entry(self, seat: Seat, kind: str, name: str, level: str | None) -> Entry:
+        """The ``seat`` entry that puts a ``kind`` player at ``seat``."""
+        return Entry("seat", seat, {"kind": kind, "name": name, "level": level})
+
+    def _apply_seat(self, entry: Entry) -> list[Outgoing]:
+        seat = entry.seat
+        if seat is None or seat not in self.seats:
+            raise ValueError("a seat entry needs a seat of the table")
+        kind = str(entry.payload["kind"])
+        if kind not in ("human", "bot"):
+            raise ValueError(f"a seat entry for a {kind!r} player")
+        level = entry.payload.get("level")
+        player: Literal["human", "bot"] = "human" if kind == "human" else "bot"
+        spec = SeatSpec(
+            seat, player, str(entry.payload["name"]), None if level is None else str(level)
+        )
+        self.seats[seat] = spec
+        self.away.discard(seat)
+        event = SeatEvent(
+            match=self.match_number,
+            deal=self.deal_number,
+            seat=seat.letter,
+            player=player,
+            name=spec.name,
+            level=spec.level,
+        )
+        out = [self._public(event)]
+        if self.match is not None:
+            out += self._turn()
+        return out
+
+    def _number(self, per_seat: Mapping[StreamKey, BaseModel]) -> Outgoing:
+        numbered: dict[StreamKey, tuple[int, BaseModel]] = {}
         for seat, model in per_seat.items():
             self.versions[seat] += 1
             numbered[seat] = (self.versions[seat], model)
         return Outgoing(numbered)
 
     def _public(self, model: BaseModel) -> Outgoing:
-        return self._number(dict.fromkeys(self.order, model))
+        return self._number(dict.fromkeys(self.keys, model))
 
     def _apply_match(self, entry: Entry) -> list[Outgoing]:
         if self.match is not None and not self.match.is_over:
@@ -464,12 +542,19 @@ class TableGame:
         except IllegalActionError as exc:  # pragma: no cover - _resolve matched a legal action
             raise ProtocolError("illegal", str(exc), legal=exc.legal) from None
         self.actions_in_deal += 1
-        views = {s: observe(state, s) for s in self.order}
+        views: dict[StreamKey, PlayerView] = {s: observe(state, s) for s in self.order}
+        views[SPECTATORS] = public_view(state)
         out: list[Outgoing] = []
         for event in events:
-            per_seat: dict[Seat, BaseModel] = {}
+            per_seat: dict[StreamKey, BaseModel] = {}
             for seat, view in views.items():
-                data = event_data(event, view, match=self.match_number, deal=self.deal_number)
+                data = event_data(
+                    event,
+                    view,
+                    match=self.match_number,
+                    deal=self.deal_number,
+                    spectator=seat is None,
+                )
                 if data is not None:
                     check_visible(data, view)
                     per_seat[seat] = data
@@ -483,7 +568,7 @@ class TableGame:
     def _side_dict(self, values: Sequence[int]) -> dict[str, int]:
         return {self.sides[i]: v for i, v in enumerate(values)}
 
-    def _deal_end(self, state: State, views: Mapping[Seat, PlayerView]) -> list[Outgoing]:
+    def _deal_end(self, state: State, views: Mapping[StreamKey, PlayerView]) -> list[Outgoing]:
         match = self.match
         assert match is not None and state.result is not None
         dealer = match.dealer
@@ -505,6 +590,8 @@ class TableGame:
         )
         self.sheet.append(line)
         self.summary = summary
+        if self.finished is not None:
+            self.finished.append((self.match_number, self.deal_number, state))
         end = DealEndEvent(
             match=self.match_number,
             deal=self.deal_number,
@@ -531,8 +618,8 @@ class TableGame:
 
     def _turn(self) -> list[Outgoing]:
         """A ``turn`` message to each seat for which it changed."""
-        per_seat: dict[Seat, BaseModel] = {}
-        for seat in self.order:
+        per_seat: dict[StreamKey, BaseModel] = {}
+        for seat in self.keys:
             data = self.turn(seat)
             event = TurnEvent(match=self.match_number, deal=self.deal_number, **data.model_dump())
             if self._last_turn.get(seat) != event:
@@ -540,16 +627,17 @@ class TableGame:
                 per_seat[seat] = event
         return [self._number(per_seat)] if per_seat else []
 
-    def turn(self, seat: Seat) -> TurnData:
-        """The :class:`~rebelote.server.protocol.TurnData` for ``seat`` now."""
+    def turn(self, seat: StreamKey) -> TurnData:
+        """The :class:`~rebelote.server.protocol.TurnData` for ``seat`` (or
+        the spectators) now."""
         waiting = self.waiting
         table_actions: list[str] = []
-        if waiting in ("next", "rematch") and self.seats[seat].kind == "human":
+        if waiting in ("next", "rematch") and seat is not None and self.seats[seat].kind == "human":
             table_actions = [waiting]
         return turn_data(
             self.view(seat),
             waiting=waiting,
-            auto_seats=self._auto_seats(),
+            auto_seats=self._auto_seats() if seat is not None else (),
             table_actions=table_actions,
         )
 
@@ -566,7 +654,7 @@ class TableGame:
         )
 
     def match_info(self) -> MatchInfo:
-        """The public :class:`MatchInfo`."""
+        """The public :class:`MatchInfo` (only once a match started)."""
         match = self.match
         assert match is not None
         winner = None if match.winner is None else self.sides[match.winner]
@@ -591,7 +679,7 @@ class TableGame:
             rules=self.rules_info(),
             options=self.options,
             seats=[self.seats[s].info() for s in self.order],
-            match=self.match_info(),
+            match=None if self.match is None else self.match_info(),
         )
 
     @property
@@ -600,21 +688,25 @@ class TableGame:
         (changes with every entry applied)."""
         return sum(self.versions.values())
 
-    def snapshot(self, seat: Seat) -> Snapshot:
-        """Everything ``seat`` may know now, built from ``observe`` of the
-        deal for that seat and the public match data; checked for leaks."""
+    def snapshot(self, seat: StreamKey) -> Snapshot:
+        """Everything ``seat`` (or a spectator) may know now, built from
+        ``observe`` of the deal for that seat (:func:`public_view` for a
+        spectator) and the public match data; checked for leaks."""
         view = self.view(seat)
+        body = view_json(view)
+        if seat is None:
+            body["seat"] = None
         snap = Snapshot(
             table=SnapshotTable(
                 id=self.id,
-                you=seat.letter,
+                you=None if seat is None else seat.letter,
                 seats=[self.seats[s].info() for s in self.order],
                 rules=self.rules_info(),
                 options=self.options,
                 status=self.status,
             ),
             match=self.match_info(),
-            view=view_json(view),
+            view=body,
             last_trick=last_trick(view),
             turn=self.turn(seat),
             deal_summary=self.summary,

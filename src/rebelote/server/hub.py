@@ -8,6 +8,10 @@ processes share the tables.  A message is published once per seat, already
 redacted for it, as ``(v, text)``: ``v`` its version in the stream, ``text``
 the JSON envelope.
 
+Beside the numbered streams, :meth:`Fanout.broadcast` sends a message that
+is not part of any stream (chat, the room's state) to every listener of a
+table, spectators included.
+
 A reconnecting client asks for what came after its last version
 (:meth:`Fanout.since`): the hub answers with the missed messages while its
 bounded buffer still holds them, else ``None`` and the client gets a snapshot.
@@ -22,43 +26,67 @@ from typing import Protocol
 
 from ..seats import Seat
 
-__all__ = ["BUFFER_SIZE", "Deliver", "Fanout", "MemoryHub", "Subscription"]
+__all__ = [
+    "BUFFER_SIZE",
+    "Deliver",
+    "Direct",
+    "Fanout",
+    "MemoryHub",
+    "StreamKey",
+    "Subscription",
+]
 
 BUFFER_SIZE = 1024
 """Messages kept per seat for resuming (a whole match of four players is
 about 100 messages a deal)."""
 
 
+StreamKey = Seat | None
+"""A stream: a seat's, or the spectators' (``None``)."""
+
 Deliver = Callable[[int, str], None]
 """A listener's callback: ``deliver(v, text)`` for each new message.  It must
 not block (it runs inside :meth:`Fanout.publish`)."""
 
+Direct = Callable[[str | None, str], None]
+"""A listener's callback for broadcasts: ``direct(sender, text)``
+(``sender``: the seat letter a chat line comes from, so that a listener can
+mute it; else ``None``).  It must not block."""
+
 
 @dataclass(eq=False, frozen=True)
 class Subscription:
-    """One listener (a socket) of ``seat``'s stream at ``table_id``."""
+    """One listener (a socket) of ``seat``'s stream at ``table_id``
+    (``seat`` ``None``: the spectators' stream)."""
 
     table_id: str
-    seat: Seat
+    seat: StreamKey
     deliver: Deliver
+    direct: Direct | None = None
 
 
 class Fanout(Protocol):
     """What the tables and sockets need from the fan-out."""
 
-    def publish(self, table_id: str, seat: Seat, v: int, text: str) -> None:
+    def publish(self, table_id: str, seat: StreamKey, v: int, text: str) -> None:
         """Send message ``v`` of ``seat``'s stream to its listeners and keep it
         for resuming."""
         ...
 
-    def since(self, table_id: str, seat: Seat, last_v: int) -> list[tuple[int, str]] | None:
+    def since(self, table_id: str, seat: StreamKey, last_v: int) -> list[tuple[int, str]] | None:
         """The messages after ``last_v``, or ``None`` when some are no longer
         kept (or ``last_v`` is ahead of the stream)."""
         ...
 
-    def subscribe(self, table_id: str, seat: Seat, deliver: Deliver) -> Subscription:
+    def subscribe(
+        self, table_id: str, seat: StreamKey, deliver: Deliver, direct: Direct | None = None
+    ) -> Subscription:
         """A new listener of ``seat``'s stream: ``deliver`` gets every message
-        published from now on."""
+        published from now on, ``direct`` every broadcast."""
+        ...
+
+    def broadcast(self, table_id: str, text: str, sender: str | None = None) -> None:
+        """Send ``text`` (outside the streams) to every listener of the table."""
         ...
 
     def unsubscribe(self, subscription: Subscription) -> None:
@@ -86,16 +114,18 @@ class MemoryHub:
 
     def __init__(self, buffer_size: int = BUFFER_SIZE) -> None:
         self.buffer_size = buffer_size
-        self._streams: dict[tuple[str, Seat], _Stream] = {}
+        self._streams: dict[tuple[str, StreamKey], _Stream] = {}
+        self._keys: dict[str, set[StreamKey]] = {}
 
-    def _stream(self, table_id: str, seat: Seat) -> _Stream:
+    def _stream(self, table_id: str, seat: StreamKey) -> _Stream:
         key = (table_id, seat)
         stream = self._streams.get(key)
         if stream is None:
             stream = self._streams[key] = _Stream(self.buffer_size)
+            self._keys.setdefault(table_id, set()).add(seat)
         return stream
 
-    def publish(self, table_id: str, seat: Seat, v: int, text: str) -> None:
+    def publish(self, table_id: str, seat: StreamKey, v: int, text: str) -> None:
         """See :meth:`Fanout.publish`."""
         stream = self._stream(table_id, seat)
         stream.buffer.append((v, text))
@@ -103,7 +133,7 @@ class MemoryHub:
         for listener in list(stream.listeners):
             listener.deliver(v, text)
 
-    def since(self, table_id: str, seat: Seat, last_v: int) -> list[tuple[int, str]] | None:
+    def since(self, table_id: str, seat: StreamKey, last_v: int) -> list[tuple[int, str]] | None:
         """See :meth:`Fanout.since`."""
         stream = self._stream(table_id, seat)
         if last_v > stream.last:
@@ -114,11 +144,23 @@ class MemoryHub:
             return None
         return [(v, text) for v, text in stream.buffer if v > last_v]
 
-    def subscribe(self, table_id: str, seat: Seat, deliver: Deliver) -> Subscription:
+    def subscribe(
+        self, table_id: str, seat: StreamKey, deliver: Deliver, direct: Direct | None = None
+    ) -> Subscription:
         """See :meth:`Fanout.subscribe`."""
-        subscription = Subscription(table_id, seat, deliver)
+        subscription = Subscription(table_id, seat, deliver, direct)
         self._stream(table_id, seat).listeners.add(subscription)
         return subscription
+
+    def broadcast(self, table_id: str, text: str, sender: str | None = None) -> None:
+        """See :meth:`Fanout.broadcast`."""
+        for seat in list(self._keys.get(table_id, ())):
+            stream = self._streams.get((table_id, seat))
+            if stream is None:
+                continue
+            for listener in list(stream.listeners):
+                if listener.direct is not None:
+                    listener.direct(sender, text)
 
     def unsubscribe(self, subscription: Subscription) -> None:
         """See :meth:`Fanout.unsubscribe`."""
@@ -128,13 +170,18 @@ class MemoryHub:
 
     def forget(self, table_id: str) -> None:
         """See :meth:`Fanout.forget`."""
-        for key in [k for k in self._streams if k[0] == table_id]:
+        for seat in list(self._keys.get(table_id, ())):
+            key = (table_id, seat)
             stream = self._streams[key]
             stream.buffer.clear()
+            stream.last = 0
             if not stream.listeners:
                 del self._streams[key]
+                self._keys[table_id].discard(seat)
+        if not self._keys.get(table_id):
+            self._keys.pop(table_id, None)
 
-    def listeners(self, table_id: str, seat: Seat) -> int:
+    def listeners(self, table_id: str, seat: StreamKey) -> int:
         """How many listeners ``seat``'s stream has (for tests and metrics)."""
         stream = self._streams.get((table_id, seat))
         return 0 if stream is None else len(stream.listeners)

@@ -21,11 +21,22 @@ Client -> server (``t``):
   when the rules make it a choice (seed 001).  ``seat``, if given, must be the
   token's own seat.
 - ``sync``: ask for a fresh snapshot.  ``ping``: the server answers ``pong``.
+- ``chat`` ``{"text": str}``: say something to the table (at most
+  :data:`CHAT_MAX_CHARS` characters; rate-limited).
+- ``mute`` ``{"seat": "N", "muted": bool}``: stop (or resume) showing that
+  seat's chat to this player.
+- ``back``: "I am here": the computer player standing in for this seat
+  stops (so does any action of the seat).
+- ``leave``: leave the table (before the start: free the seat; during a
+  match: the match is lost for this player and a computer player takes the
+  seat for good).
 
 Server -> client: ``snapshot`` (:class:`Snapshot`), ``event`` (one of the
 :data:`EventData` models, told apart by ``kind``), ``error``
-(:class:`ErrorData`, to the client that caused it alone; nothing changed) and
-``pong``.
+(:class:`ErrorData`, to the client that caused it alone; nothing changed),
+``pong``, and outside the numbered stream (``v`` null): ``room``
+(:class:`RoomData`: seats, host, who is connected, countdowns), ``chat``
+(:class:`ChatData`) and ``chat_history`` (:class:`ChatHistory`).
 
 :func:`parse_client_message` validates everything at the edge and raises
 :class:`ProtocolError` with a stable ``code``.
@@ -47,20 +58,27 @@ from pydantic import (
 
 __all__ = [
     "BOT_LEVELS",
+    "CHAT_MAX_CHARS",
     "CLIENT_TYPES",
     "MAX_MESSAGE_BYTES",
     "SPEED_DELAYS",
     "ActData",
     "ActMessage",
     "AllPassedEvent",
+    "BackMessage",
     "BeloteEvent",
     "BidEvent",
     "BotLevel",
     "CancelledEvent",
     "CardEvent",
+    "ChatData",
+    "ChatHistory",
+    "ChatMessage",
+    "ChatText",
     "ClientMessage",
     "CompletedEvent",
     "ContractEvent",
+    "Countdown",
     "CreateTable",
     "CreatedTable",
     "CurrentTable",
@@ -74,15 +92,22 @@ __all__ = [
     "EventData",
     "HelloData",
     "HelloMessage",
+    "LeaveMessage",
     "MatchEndEvent",
     "MatchInfo",
     "MatchStartEvent",
+    "MuteData",
+    "MuteMessage",
+    "MutedData",
     "PatternEvent",
     "PingMessage",
     "PresetInfo",
     "ProtocolError",
+    "RoomData",
+    "RoomSeat",
     "RuleHelp",
     "RulesInfo",
+    "SeatEvent",
     "SeatInfo",
     "SeatLetter",
     "SheetLine",
@@ -105,6 +130,9 @@ __all__ = [
 
 MAX_MESSAGE_BYTES = 4096
 """The largest client message the server reads (bytes of UTF-8 JSON)."""
+
+CHAT_MAX_CHARS = 300
+"""The longest chat line, in characters."""
 
 SeatLetter = Annotated[str, StringConstraints(pattern=r"^[NWSE]$")]
 """A seat as one letter ``N W S E`` (the engine's :class:`~rebelote.seats.Seat` names)."""
@@ -168,6 +196,52 @@ class _Empty(_Strict):
     pass
 
 
+class ChatText(_Strict):
+    """``chat``: the line to say (1 to :data:`CHAT_MAX_CHARS` characters)."""
+
+    text: str = Field(min_length=1, max_length=CHAT_MAX_CHARS)
+
+
+class MuteData(_Strict):
+    """``mute``: the ``seat`` whose chat to hide (``muted`` false: show it
+    again)."""
+
+    seat: SeatLetter
+    muted: bool = True
+
+
+class ChatMessage(_Strict):
+    """``{"t": "chat", "d": {"text": ...}}``."""
+
+    t: Literal["chat"]
+    d: ChatText
+    v: int | None = None
+
+
+class MuteMessage(_Strict):
+    """``{"t": "mute", "d": {"seat": "N", "muted": true}}``."""
+
+    t: Literal["mute"]
+    d: MuteData
+    v: int | None = None
+
+
+class BackMessage(_Strict):
+    """``{"t": "back"}``: the player is here again."""
+
+    t: Literal["back"]
+    d: _Empty | None = None
+    v: int | None = None
+
+
+class LeaveMessage(_Strict):
+    """``{"t": "leave"}``: leave the table."""
+
+    t: Literal["leave"]
+    d: _Empty | None = None
+    v: int | None = None
+
+
 class HelloMessage(_Strict):
     """``{"t": "hello", "d": HelloData}``."""
 
@@ -200,20 +274,36 @@ class SyncMessage(_Strict):
     v: int | None = None
 
 
-ClientMessage: TypeAlias = Annotated[
-    HelloMessage | ActMessage | PingMessage | SyncMessage, Field(discriminator="t")
-]
-"""Any message a client may send."""
-
-CLIENT_TYPES: tuple[str, ...] = ("hello", "act", "ping", "sync")
-"""The values of ``t`` a client may send."""
-
-_CLIENT_ADAPTER: TypeAdapter[HelloMessage | ActMessage | PingMessage | SyncMessage] = TypeAdapter(
-    ClientMessage
+AnyClientMessage: TypeAlias = (
+    HelloMessage
+    | ActMessage
+    | PingMessage
+    | SyncMessage
+    | ChatMessage
+    | MuteMessage
+    | BackMessage
+    | LeaveMessage
 )
 
+ClientMessage: TypeAlias = Annotated[AnyClientMessage, Field(discriminator="t")]
+"""Any message a client may send."""
 
-def parse_client_message(raw: str | bytes) -> HelloMessage | ActMessage | PingMessage | SyncMessage:
+CLIENT_TYPES: tuple[str, ...] = (
+    "hello",
+    "act",
+    "ping",
+    "sync",
+    "chat",
+    "mute",
+    "back",
+    "leave",
+)
+"""The values of ``t`` a client may send."""
+
+_CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(raw: str | bytes) -> AnyClientMessage:
     """Read one client message.
 
     Raises :class:`ProtocolError` with code ``too_large`` (over
@@ -260,6 +350,14 @@ class TableOptions(_Strict):
     - ``auto_play_forced``: the server plays the player's only legal card.
     - ``speed``: the computer players' pace (:data:`SPEED_DELAYS`).
     - ``auto_next``: start the next deal without waiting for ``next``.
+    - ``move_clock``: seconds a player has for each decision (null: no
+      clock, the default of friendly tables); past it, a computer player of
+      intermediate level stands in until the player is back.
+    - ``hold``: seconds a disconnected player's seat is held (the others
+      see a countdown) before a computer player stands in.
+    - ``leave_after``: seconds away (disconnected, or stood in for) after
+      which the player has left the match (seed 003: he gains nothing; his
+      rating counts a loss).
     """
 
     player_cuts: bool = False
@@ -267,6 +365,9 @@ class TableOptions(_Strict):
     auto_play_forced: bool = True
     speed: Speed = "normal"
     auto_next: bool = False
+    move_clock: int | None = Field(default=None, ge=5, le=600)
+    hold: int = Field(default=30, ge=0, le=600)
+    leave_after: int = Field(default=600, ge=10, le=3600)
 
 
 class CreateTable(_Strict):
@@ -296,10 +397,11 @@ class CreatedTable(_Strict):
 
 
 class SeatInfo(_Strict):
-    """Who sits at a seat: a ``human`` (``level`` null) or a ``bot``."""
+    """Who sits at a seat: a ``human`` (``level`` null), a ``bot``, or nobody
+    yet (``open``: a table waiting for its players)."""
 
     seat: SeatLetter
-    kind: Literal["human", "bot"]
+    kind: Literal["human", "bot", "open"]
     name: str
     level: str | None
 
@@ -373,14 +475,15 @@ class MatchInfo(_Strict):
 
 
 class TablePublic(_Strict):
-    """``GET /api/tables/{id}``: what anyone may know of a table."""
+    """``GET /api/tables/{id}``: what anyone may know of a table (``match``
+    null while the table waits for its players: status ``open``)."""
 
     id: str
-    status: Literal["playing", "finished"]
+    status: Literal["open", "playing", "finished"]
     rules: RulesInfo
     options: TableOptions
     seats: list[SeatInfo]
-    match: MatchInfo
+    match: MatchInfo | None
 
 
 class CurrentTable(_Strict):
@@ -401,7 +504,9 @@ class ErrorData(_Strict):
     ``bad_token``, ``not_authenticated``, ``table_not_found``,
     ``not_your_seat``, ``not_your_turn``, ``bad_action`` (not an action at all),
     ``illegal`` (an action, but not allowed now), ``belote_choice_required``,
-    ``internal``.
+    ``internal``; network play adds ``spectator`` (a spectator may only
+    watch), ``rate_limited`` (chat too fast), ``left`` (the token's player
+    left the match), ``not_started`` (the table waits for its players).
     """
 
     code: str
@@ -584,6 +689,18 @@ class MatchEndEvent(_Event):
     sheet: list[SheetLine]
 
 
+class SeatEvent(_Event):
+    """From now on ``seat`` is played by ``player`` (``human`` or ``bot``)
+    named ``name`` (``level`` for a computer player): a player who left the
+    match is replaced by a computer player."""
+
+    kind: Literal["seat"] = "seat"
+    seat: SeatLetter
+    player: Literal["human", "bot"]
+    name: str
+    level: str | None
+
+
 class TurnData(_Strict):
     """Who is to act.
 
@@ -632,6 +749,7 @@ EventData: TypeAlias = Annotated[
     | TrickEvent
     | DealEndEvent
     | MatchEndEvent
+    | SeatEvent
     | TurnEvent,
     Field(discriminator="kind"),
 ]
@@ -663,17 +781,99 @@ class Snapshot(_Strict):
 
 
 class SnapshotTable(_Strict):
-    """The table part of a :class:`Snapshot`."""
+    """The table part of a :class:`Snapshot` (``you`` null for a
+    spectator)."""
 
     id: str
-    you: SeatLetter
+    you: SeatLetter | None
     seats: list[SeatInfo]
     rules: RulesInfo
     options: TableOptions
-    status: Literal["playing", "finished"]
+    status: Literal["open", "playing", "finished"]
 
 
 Snapshot.model_rebuild()
+
+
+class Countdown(_Strict):
+    """A countdown the table shows: ``reason`` ``move`` (the per-move clock
+    of the seat to act), ``hold`` (a disconnected player's seat is held
+    before a computer player stands in) or ``leave`` (the player will have
+    left the match); ``deadline`` in Unix seconds; ``seconds`` left when
+    sent."""
+
+    reason: Literal["move", "hold", "leave"]
+    deadline: float
+    seconds: float
+
+
+class RoomSeat(_Strict):
+    """A seat as the room shows it: who sits there (``kind`` ``human``,
+    ``bot``, ``open``), whether its player is ``connected``, ``away`` (a
+    computer player stands in), has ``left`` the match, and its running
+    ``countdowns``."""
+
+    seat: SeatLetter
+    kind: Literal["human", "bot", "open"]
+    name: str
+    level: str | None
+    connected: bool
+    away: bool
+    left: bool
+    countdowns: list[Countdown]
+
+
+class RoomData(_Strict):
+    """``room`` (outside the numbered stream): the table around the game.
+
+    ``status`` ``open`` (waiting for players), ``playing``, ``finished``,
+    ``closed`` (everyone left before the start); ``host``: the seat of the
+    player who may fill seats with computer players and start;
+    ``visibility`` ``solo`` / ``public`` / ``private``; ``invite``: the
+    invitation code of a private table (only a private table's players get
+    its room: spectators watch public tables only); ``spectators``: how many
+    watch.  The same message goes to every listener."""
+
+    id: str
+    name: str
+    status: Literal["open", "playing", "finished", "closed"]
+    visibility: Literal["solo", "public", "private"]
+    ranked: bool
+    host: SeatLetter | None
+    rules: RulesInfo
+    options: TableOptions
+    seats: list[RoomSeat]
+    invite: str | None
+    spectators: int
+
+
+class MutedData(_Strict):
+    """``muted``: the seats whose chat this player hides now (the answer to
+    ``mute``)."""
+
+    seats: list[SeatLetter]
+
+
+class ChatData(_Strict):
+    """``chat`` (outside the numbered stream): a line said at the table.
+    ``text`` is the line as typed (control characters removed): show it as
+    text, never as HTML; ``html`` is the same line HTML-escaped, for a client
+    that inserts markup.  ``at``: Unix seconds."""
+
+    id: int
+    seat: SeatLetter
+    name: str
+    text: str
+    html: str
+    at: float
+
+
+class ChatHistory(_Strict):
+    """``chat_history``: the table's last lines, oldest first (sent on
+    connection, without the lines of muted seats)."""
+
+    lines: list[ChatData]
+
 
 _EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(EventData)
 
@@ -693,4 +893,8 @@ def protocol_schema() -> dict[str, Any]:
         "event": _EVENT_ADAPTER.json_schema(),
         "snapshot": Snapshot.model_json_schema(),
         "error": ErrorData.model_json_schema(),
+        "room": RoomData.model_json_schema(),
+        "chat": ChatData.model_json_schema(),
+        "chat_history": ChatHistory.model_json_schema(),
+        "muted": MutedData.model_json_schema(),
     }

@@ -12,6 +12,7 @@ seat alone.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,9 +21,9 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from ..cards import CardMask, bit, card_name, cards_of, parse_card
-from ..observation import PlayerView
+from ..observation import PlayerView, observe
 from ..seats import Seat
-from ..state import Event
+from ..state import Event, State
 from .protocol import (
     AllPassedEvent,
     BeloteEvent,
@@ -49,6 +50,7 @@ __all__ = [
     "event_data",
     "last_trick",
     "legal_texts",
+    "public_view",
     "turn_data",
     "view_json",
     "visible_mask",
@@ -76,6 +78,16 @@ def visible_mask(view: PlayerView) -> CardMask:
     for _, card, _ in view.belotes:
         mask |= bit(card)
     return mask
+
+
+def public_view(state: State) -> PlayerView:
+    """What a spectator may know of a deal: the view of a seat with its hand,
+    its possible declarations and its legal actions taken out (so the public
+    part alone: bids, the turned card, declarations made, belotes said,
+    cards played, tricks, hand sizes).  Its ``seat`` is a placeholder: give
+    ``spectator=True`` to :func:`event_data`."""
+    view = observe(state, state.seats[0])
+    return dataclasses.replace(view, hand=0, own_declarations=(), legal=())
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -178,16 +190,19 @@ def turn_data(
     )
 
 
-def event_data(event: Event, view: PlayerView, *, match: int, deal: int) -> BaseModel | None:
+def event_data(
+    event: Event, view: PlayerView, *, match: int, deal: int, spectator: bool = False
+) -> BaseModel | None:
     """The protocol form of one engine ``event`` for ``view``'s seat (the
     view taken after the action), or ``None`` when the seat is not told
     (another seat's private event; ``scored``, for which the table sends
     ``deal_end``).  The cards dealt to a seat go to that seat only; the
-    other seats learn how many."""
+    other seats learn how many.  ``spectator``: the view is
+    :func:`public_view`'s, and no event is the viewer's own."""
     kind = event.kind
     seat = "" if event.seat is None else event.seat.letter  # "" fails validation
     common: dict[str, Any] = {"match": match, "deal": deal}
-    mine = event.seat == view.seat
+    mine = event.seat == view.seat and not spectator
     if event.private and not mine and kind not in ("dealt", "completed"):
         return None
     if kind == "cut":

@@ -2,7 +2,9 @@
 and rebuilds them from storage.
 
 A server holds many tables (ids from ``secrets.token_urlsafe``, one secret
-token per human seat); ``rebelote play`` simply opens one.  At start,
+token per human seat); ``rebelote play`` simply opens one (a ``solo`` table:
+the player at South, computer players elsewhere); the lobby opens tables that
+wait for their players (:meth:`TableManager.open_table`).  At start,
 :meth:`TableManager.restore_unfinished` rebuilds every unfinished table by
 replaying its event log (and refills each seat's stream buffer, so clients
 resume with their last version); any other table is loaded on first use.
@@ -18,9 +20,10 @@ from ..rules import PRESETS, Rules
 from ..seats import SEATS_3, SEATS_4, Seat
 from .game import SeatSpec, TableGame, derive_seed
 from .hub import BUFFER_SIZE, Fanout
-from .protocol import CreatedTable, CreateTable, ProtocolError
-from .storage import Store, StoredSeat, hash_token
-from .table import Table, game_from_stored, stored_event
+from .protocol import CreatedTable, CreateTable, ProtocolError, TableOptions
+from .room import Room
+from .storage import Store, StoredSeat, StoredTable, TableMeta, hash_token
+from .table import game_from_stored, stored_event
 
 __all__ = ["HUMAN_SEAT", "TableManager", "ws_path"]
 
@@ -56,23 +59,113 @@ class TableManager:
         self.bot_delay = bot_delay
         self.seed = seed
         self._created = 0
-        self._tables: dict[str, Table] = {}
+        self._tables: dict[str, Room] = {}
         self._loading = asyncio.Lock()
 
-    def _table(self, game: TableGame, seats: tuple[StoredSeat, ...]) -> Table:
-        tokens = {Seat[s.seat]: s.token_hash for s in seats if s.token_hash is not None}
-        return Table(game, store=self.store, hub=self.hub, tokens=tokens, bot_delay=self.bot_delay)
+    def _table(
+        self,
+        game: TableGame,
+        seats: tuple[StoredSeat, ...],
+        meta: TableMeta | None = None,
+        *,
+        closed: bool = False,
+    ) -> Room:
+        return Room(
+            game,
+            store=self.store,
+            hub=self.hub,
+            seats={Seat[s.seat]: s for s in seats},
+            meta=meta,
+            bot_delay=self.bot_delay,
+            closed=closed,
+        )
 
-    async def create(self, request: CreateTable) -> CreatedTable:
+    def _seed(self) -> int:
+        self._created += 1
+        if self.seed is None:
+            return secrets.randbits(62)
+        return derive_seed(self.seed, "table", self._created)
+
+    @staticmethod
+    def _rules(preset: str, target: int | None) -> Rules:
+        base = PRESETS.get(preset)
+        if base is None:
+            known = ", ".join(PRESETS)
+            raise ProtocolError("bad_request", f"unknown preset {preset!r}: use {known}")
+        return base if target is None else base.replace(target=target)
+
+    async def open_table(
+        self,
+        *,
+        name: str,
+        preset: str,
+        target: int | None,
+        visibility: str,
+        ranked: bool,
+        seat: str,
+        options: TableOptions,
+        user_id: int,
+        user_name: str,
+    ) -> tuple[Room, str]:
+        """A lobby table waiting for its players, with its creator (the
+        host) at ``seat``; returns the table and the host's token.  Raises
+        :class:`ProtocolError` ``bad_request``."""
+        rules = self._rules(preset, target)
+        order = SEATS_3 if rules.players == 3 else SEATS_4
+        if seat not in {s.letter for s in order}:
+            raise ProtocolError("bad_request", f"no seat {seat} at a {rules.players}-player table")
+        token = secrets.token_urlsafe(24)
+        table_id = secrets.token_urlsafe(9)
+        meta = TableMeta(
+            name=name,
+            visibility=visibility,
+            ranked=ranked,
+            host=seat,
+            invite=secrets.token_urlsafe(12) if visibility == "private" else None,
+        )
+        seats = tuple(
+            StoredSeat(s.letter, "human", user_name, None, hash_token(token), user_id)
+            if s.letter == seat
+            else StoredSeat(s.letter, "open", "", None, None)
+            for s in order
+        )
+        specs = {
+            Seat[r.seat]: SeatSpec(Seat[r.seat], "human" if r.kind == "human" else "open", r.name)
+            for r in seats
+        }
+        game = TableGame(table_id, rules, options, self._seed(), specs)
+        await asyncio.to_thread(
+            self.store.create_table,
+            table_id=table_id,
+            rules=rules.to_record(),
+            options=options.model_dump(mode="json"),
+            seed=game.seed,
+            seats=seats,
+            events=[],
+            status="open",
+            meta=meta,
+        )
+        table = self._table(game, seats, meta)
+        self._tables[table_id] = table
+        return table, token
+
+    async def lobby(self) -> list[Room]:
+        """The public tables not finished: open ones first."""
+        ids = await asyncio.to_thread(self.store.lobby)
+        tables = []
+        for table_id in ids:
+            table = await self.get(table_id)
+            if table is not None:
+                tables.append(table)
+        return tables
+
+    async def create(self, request: CreateTable, *, user_id: int | None = None) -> CreatedTable:
         """A new table with the player at South and computers elsewhere.
 
         Raises :class:`ProtocolError` (``bad_request``) for an unknown preset
-        or a level for a seat that is not at the table."""
-        base = PRESETS.get(request.preset)
-        if base is None:
-            known = ", ".join(PRESETS)
-            raise ProtocolError("bad_request", f"unknown preset {request.preset!r}: use {known}")
-        rules: Rules = base if request.target is None else base.replace(target=request.target)
+        or a level for a seat that is not at the table.  ``user_id``: the
+        logged-in player, if any (for his history)."""
+        rules = self._rules(request.preset, request.target)
         order = SEATS_3 if rules.players == 3 else SEATS_4
         others = [s for s in order if s != HUMAN_SEAT]
         extra = set(request.levels) - {s.letter for s in others}
@@ -83,11 +176,7 @@ class TableManager:
             )
         token = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
-        self._created += 1
-        if self.seed is None:
-            seed = secrets.randbits(62)
-        else:
-            seed = derive_seed(self.seed, "table", self._created)
+        seed = self._seed()
         specs = {HUMAN_SEAT: SeatSpec(HUMAN_SEAT, "human", request.name.strip() or "You")}
         for s in others:
             specs[s] = SeatSpec(s, "bot", SEAT_NAMES[s], request.levels.get(s.letter, "beginner"))
@@ -105,6 +194,7 @@ class TableManager:
                 specs[s].name,
                 specs[s].level,
                 hash_token(token) if s == HUMAN_SEAT else None,
+                user_id if s == HUMAN_SEAT else None,
             )
             for s in order
         )
@@ -130,7 +220,7 @@ class TableManager:
             ws_url=f"{ws_path(table_id)}?token={token}",
         )
 
-    async def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str) -> Room | None:
         """The live table ``table_id``, loaded from storage if need be, or
         ``None`` when there is no such table."""
         table = self._tables.get(table_id)
@@ -144,17 +234,22 @@ class TableManager:
                 table = await self._load(table_id)
         return table
 
-    async def _load(self, table_id: str) -> Table | None:
-        stored = await asyncio.to_thread(self.store.load, table_id)
+    async def _load(self, table_id: str) -> Room | None:
+        stored: StoredTable | None = await asyncio.to_thread(self.store.load, table_id)
         if stored is None:
             return None
         game, outs = game_from_stored(stored)
-        table = self._table(game, stored.seats)
+        meta = stored.meta
+        if meta.host == "":
+            meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)
+        table = self._table(game, stored.seats, meta, closed=stored.status == "closed")
         self.hub.forget(table_id)
         table.publish(outs[-BUFFER_SIZE:])
         self._tables[table_id] = table
         async with table.lock:
             table.kick()
+            # nobody is connected yet: every human's seat is held
+            table.hold_absent()
         return table
 
     async def restore_unfinished(self) -> list[str]:

@@ -26,35 +26,44 @@ import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
     String,
     create_engine,
     event,
+    false,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+from .orm import Base, now
+from .people import PeopleStore
 
 __all__ = [
     "Base",
     "EventRow",
     "SeatRow",
     "Store",
+    "StoredEvent",
+    "StoredSeat",
     "StoredTable",
+    "TableMeta",
     "TableRow",
     "alembic_config",
     "default_database_url",
+    "engine_url",
     "hash_token",
 ]
 
@@ -76,17 +85,21 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'rebelote.db'}"
 
 
+def engine_url(url: str) -> str:
+    """``url`` with PostgreSQL's plain scheme (``postgresql://``,
+    ``postgres://``) pointed at the psycopg 3 driver the project ships."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url.removeprefix(plain)
+    return url
+
+
 def hash_token(token: str) -> str:
     """The SHA-256 hex digest of a seat token (what the database keeps)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class Base(DeclarativeBase):
-    """The declarative base of the server's tables."""
+_now = now
 
 
 class TableRow(Base):
@@ -101,6 +114,11 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     status: Mapped[str] = mapped_column(String(16), index=True)
+    name: Mapped[str] = mapped_column(String(60), default="", server_default="")
+    visibility: Mapped[str] = mapped_column(String(8), default="solo", server_default="solo")
+    ranked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    host: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    invite: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -116,6 +134,8 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    left: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class EventRow(Base):
@@ -136,13 +156,31 @@ class EventRow(Base):
 
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
-    """A seat as stored."""
+    """A seat as stored: ``kind`` is ``human``, ``bot`` or ``open`` (a free
+    seat of a table not started yet); ``user_id`` the player's account (or
+    guest) when known; ``left`` once its player left the match."""
 
     seat: str
     kind: str
     name: str
     level: str | None
     token_hash: str | None
+    user_id: int | None = None
+    left: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeta:
+    """What the lobby knows of a table: its ``name``, ``visibility``
+    (``solo``: a single player's table from ``POST /api/tables``; ``public``;
+    ``private``: reached by its invitation), ``ranked``, the ``host`` seat and
+    the ``invite`` code of a private table."""
+
+    name: str = ""
+    visibility: str = "solo"
+    ranked: bool = False
+    host: str | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +205,7 @@ class StoredTable:
     status: str
     seats: tuple[StoredSeat, ...]
     events: tuple[StoredEvent, ...]
+    meta: TableMeta = TableMeta()
 
 
 def alembic_config(url: str) -> Any:
@@ -184,11 +223,13 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store:
-    """The server's database.  ``url``: any SQLAlchemy URL.  Call
+class Store(PeopleStore):
+    """The server's database (tables here; people, chat and results from
+    :class:`~rebelote.server.people.PeopleStore`).  ``url``: any SQLAlchemy URL.  Call
     :meth:`migrate` before use (``rebelote play`` does it on start)."""
 
     def __init__(self, url: str) -> None:
+        url = engine_url(url)
         self.url = url
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
@@ -227,26 +268,94 @@ class Store:
         seats: Sequence[StoredSeat],
         events: Sequence[StoredEvent],
         status: str,
+        meta: TableMeta | None = None,
     ) -> None:
         """Store a new table with its seats and first log entries, in one
         transaction."""
+        m = meta or TableMeta()
         with self._session() as session, session.begin():
             session.add(
-                TableRow(id=table_id, rules=rules, options=options, seed=seed, status=status)
+                TableRow(
+                    id=table_id,
+                    rules=rules,
+                    options=options,
+                    seed=seed,
+                    status=status,
+                    name=m.name,
+                    visibility=m.visibility,
+                    ranked=m.ranked,
+                    host=m.host,
+                    invite=m.invite,
+                )
             )
             session.flush()
-            for s in seats:
-                session.add(
-                    SeatRow(
-                        table_id=table_id,
-                        seat=s.seat,
-                        kind=s.kind,
-                        name=s.name,
-                        level=s.level,
-                        token_hash=s.token_hash,
-                    )
-                )
+            self._put_seats(session, table_id, seats)
             self._add_events(session, table_id, events)
+
+    @staticmethod
+    def _put_seats(session: Session, table_id: str, seats: Sequence[StoredSeat]) -> None:
+        for s in seats:
+            session.merge(
+                SeatRow(
+                    table_id=table_id,
+                    seat=s.seat,
+                    kind=s.kind,
+                    name=s.name,
+                    level=s.level,
+                    token_hash=s.token_hash,
+                    user_id=s.user_id,
+                    left=s.left,
+                )
+            )
+
+    def update_table(
+        self,
+        table_id: str,
+        *,
+        seats: Sequence[StoredSeat] = (),
+        host: str | None = None,
+        set_host: bool = False,
+        status: str | None = None,
+        events: Sequence[StoredEvent] = (),
+    ) -> None:
+        """Change seats (each given seat replaces its row), the host seat
+        (when ``set_host``), the status, and append log entries, in one
+        transaction."""
+        with self._session() as session, session.begin():
+            self._put_seats(session, table_id, seats)
+            values: dict[str, Any] = {"updated": _now()}
+            if set_host:
+                values["host"] = host
+            if status is not None:
+                values["status"] = status
+            self._add_events(session, table_id, events)
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    def lobby(self, limit: int = 200) -> list[str]:
+        """The ids of the public tables not finished (open first, newest
+        first)."""
+        with self._session() as session:
+            rows = session.execute(
+                select(TableRow.id, TableRow.status)
+                .where(TableRow.visibility == "public")
+                .where(TableRow.status.in_(("open", "playing")))
+                .order_by(TableRow.updated.desc())
+                .limit(limit)
+            ).all()
+        return [r[0] for r in sorted(rows, key=lambda r: r[1] != "open")]
+
+    def tables_of_user(self, user_id: int, limit: int = 100) -> list[tuple[str, str, str]]:
+        """``(table_id, seat, status)`` of the tables where ``user_id`` holds
+        or held a seat, newest first."""
+        with self._session() as session:
+            rows = session.execute(
+                select(SeatRow.table_id, SeatRow.seat, TableRow.status)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.user_id == user_id)
+                .order_by(TableRow.updated.desc())
+                .limit(limit)
+            ).all()
+        return [(r[0], r[1], r[2]) for r in rows]
 
     @staticmethod
     def _add_events(session: Session, table_id: str, events: Sequence[StoredEvent]) -> None:
@@ -292,20 +401,31 @@ class Store:
                 seed=row.seed,
                 status=row.status,
                 seats=tuple(
-                    StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in seats
+                    StoredSeat(
+                        s.seat, s.kind, s.name, s.level, s.token_hash, s.user_id, bool(s.left)
+                    )
+                    for s in seats
                 ),
                 events=tuple(
                     StoredEvent(e.seq, e.deal, e.kind, e.seat, dict(e.payload)) for e in events
                 ),
+                meta=TableMeta(
+                    name=row.name,
+                    visibility=row.visibility,
+                    ranked=bool(row.ranked),
+                    host=row.host,
+                    invite=row.invite,
+                ),
             )
 
     def unfinished(self) -> list[str]:
-        """The ids of the tables whose match is not over, oldest first."""
+        """The ids of the tables whose match is not over (or not started),
+        oldest first."""
         with self._session() as session:
             return list(
                 session.scalars(
                     select(TableRow.id)
-                    .where(TableRow.status == "playing")
+                    .where(TableRow.status.in_(("playing", "open")))
                     .order_by(TableRow.created)
                 ).all()
             )

@@ -11,6 +11,11 @@ A driver task does what the server does by itself (computer players, the
 player's automatic cut or pattern, his forced card, the next deal when
 ``auto_next``), each after the delay of the table's speed (``bot_delay``
 overrides it: 0 in tests).
+
+Network play (tables of the lobby, not ``solo`` ones) adds the room around
+the game, in :class:`~rebelote.server.room.Room`: players taking and
+leaving seats before the start, the host, presence and clocks, chat,
+results.
 """
 
 from __future__ import annotations
@@ -20,15 +25,15 @@ import contextlib
 import hmac
 import logging
 from collections.abc import Iterable, Mapping
-from typing import cast
+from typing import Literal, cast
 
 from ..rules import Rules
 from ..seats import Seat
 from .game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
-from .hub import Fanout
+from .hub import Fanout, StreamKey
 from .players import choose_action
 from .protocol import SPEED_DELAYS, ProtocolError, Snapshot, TableOptions, envelope
-from .storage import Store, StoredEvent, StoredTable, hash_token
+from .storage import Store, StoredEvent, StoredSeat, StoredTable, TableMeta, hash_token
 
 __all__ = ["Table", "game_from_stored", "stored_event"]
 
@@ -37,24 +42,33 @@ log = logging.getLogger(__name__)
 NEXT_DEAL_FACTOR = 4.0
 """The pause before an automatic next deal, in computer-action delays."""
 
+_KINDS: dict[str, Literal["human", "bot", "open"]] = {
+    "human": "human",
+    "bot": "bot",
+    "open": "open",
+}
 
-def game_from_stored(stored: StoredTable) -> tuple[TableGame, list[Outgoing]]:
+
+def game_from_stored(
+    stored: StoredTable, *, keep_deals: bool = False
+) -> tuple[TableGame, list[Outgoing]]:
     """Rebuild a table's game by replaying its stored log; also returns the
-    messages the replay produced (the table's whole stream)."""
+    messages the replay produced (the table's whole stream).
+    ``keep_deals``: keep every finished deal in ``game.finished``."""
     rules = Rules.from_record(stored.rules)
     options = TableOptions.model_validate(stored.options)
     seats = {
-        Seat[s.seat]: SeatSpec(
-            Seat[s.seat], "human" if s.kind == "human" else "bot", s.name, s.level
-        )
+        Seat[s.seat]: SeatSpec(Seat[s.seat], _KINDS.get(s.kind, "bot"), s.name, s.level)
         for s in stored.seats
     }
     game = TableGame(stored.id, rules, options, stored.seed, seats)
+    if keep_deals:
+        game.finished = []
     out: list[Outgoing] = []
     for e in stored.events:
         if e.seq != game.entries:
             raise ValueError(f"table {stored.id}: log entry {e.seq} where {game.entries} was due")
-        if e.kind not in ("match", "deal", "act"):
+        if e.kind not in ("match", "deal", "act", "seat"):
             raise ValueError(f"table {stored.id}: unknown log entry kind {e.kind!r}")
         kind = cast(EntryKind, e.kind)
         entry = Entry(kind, None if e.seat is None else Seat[e.seat], e.payload)
@@ -74,8 +88,10 @@ def stored_event(entry: Entry, seq: int, deal: int) -> StoredEvent:
 
 
 class Table:
-    """A live table.  ``tokens`` maps each human seat to the SHA-256 of its
-    token; ``bot_delay`` (seconds) overrides the speed option when given."""
+    """A live table.  ``seats`` are the stored seats (tokens' hashes,
+    accounts, who left); ``meta`` the lobby's data; ``bot_delay`` (seconds)
+    overrides the speed option when given; ``closed``: everyone left before
+    the start."""
 
     def __init__(
         self,
@@ -83,30 +99,47 @@ class Table:
         *,
         store: Store,
         hub: Fanout,
-        tokens: Mapping[Seat, str],
+        seats: Mapping[Seat, StoredSeat],
+        meta: TableMeta | None = None,
         bot_delay: float | None = None,
+        closed: bool = False,
     ) -> None:
         self.game = game
         self.store = store
         self.hub = hub
-        self.tokens = dict(tokens)
+        self.seat_rows: dict[Seat, StoredSeat] = dict(seats)
+        self.meta = meta or TableMeta()
         self.bot_delay = bot_delay
+        self.closed = closed
         self.lock = asyncio.Lock()
         self._driver: asyncio.Task[None] | None = None
         self._closed = False
+        self.connections: dict[StreamKey, int] = {}
+        self._status_before = game.status
 
     @property
     def id(self) -> str:
         """The table id."""
         return self.game.id
 
+    @property
+    def networked(self) -> bool:
+        """A lobby table (public or private), not a single player's."""
+        return self.meta.visibility != "solo"
+
+    @property
+    def status(self) -> Literal["open", "playing", "finished", "closed"]:
+        """The game's status, or ``closed``."""
+        return "closed" if self.closed else self.game.status
+
     def seat_of(self, token: str) -> Seat | None:
         """The seat whose token is ``token``, or ``None``."""
         digest = hash_token(token)
-        for seat, stored in self.tokens.items():
-            if hmac.compare_digest(stored, digest):
-                return seat
-        return None
+        found = None
+        for seat, row in self.seat_rows.items():
+            if row.token_hash is not None and hmac.compare_digest(row.token_hash, digest):
+                found = seat
+        return found
 
     # ---------------------------------------------------------------- stream
 
@@ -122,8 +155,9 @@ class Table:
                     text = texts[key] = envelope("event", model, v)
                 self.hub.publish(self.id, seat, v, text)
 
-    def snapshot_text(self, seat: Seat) -> tuple[int, str]:
-        """The version and JSON text of ``seat``'s snapshot (call under the lock)."""
+    def snapshot_text(self, seat: StreamKey) -> tuple[int, str]:
+        """The version and JSON text of ``seat``'s snapshot, or the
+        spectators' (call under the lock; the match must have started)."""
         snap: Snapshot = self.game.snapshot(seat)
         v = self.game.versions[seat]
         return v, envelope("snapshot", snap, v)
@@ -134,8 +168,16 @@ class Table:
         """Apply ``seat``'s request (an action, ``next`` or ``rematch``).
         Raises :class:`ProtocolError`; then nothing changed."""
         async with self.lock:
+            self._check_can_act(seat)
             entries = self.game.request(seat, action, belote)
             await self._commit(entries)
+
+    def _check_can_act(self, seat: Seat) -> None:
+        row = self.seat_rows.get(seat)
+        if row is not None and row.left:
+            raise ProtocolError("left", "you left this match; a computer player has your seat")
+        if self.game.match is None:
+            raise ProtocolError("not_started", "the table waits for its players and the host")
 
     async def _commit(self, entries: list[Entry]) -> None:
         """Apply, store, publish (call under the lock)."""
@@ -163,14 +205,22 @@ class Table:
             await self._reload()
             raise ProtocolError("internal", "the server could not save that; try again") from None
         self.publish(outs)
+        await self.changed()
         self.kick()
+
+    async def changed(self) -> None:
+        """Called under the lock after every stored change: a hook for the
+        room (clocks, results); the plain table does nothing."""
+        self._status_before = self.game.status
 
     async def _reload(self) -> None:
         """Rebuild the game from the stored log (after a failed change)."""
         stored = await asyncio.to_thread(self.store.load, self.id)
         if stored is None:  # pragma: no cover - the table row never goes away
             raise ProtocolError("internal", "the table is gone")
+        away = self.game.away
         self.game, _ = game_from_stored(stored)
+        self.game.away = away
 
     # ---------------------------------------------------------------- driver
 
@@ -204,18 +254,22 @@ class Table:
                     job = None
                     if step.kind == "bot":
                         assert step.seat is not None
-                        level = self.game.seats[step.seat].level or "random"
-                        job = (level, self.game.view(step.seat), self.game.decision_seed(step.seat))
+                        job = (
+                            self.game.bot_level(step.seat),
+                            self.game.view(step.seat),
+                            self.game.decision_seed(step.seat),
+                        )
                 await asyncio.sleep(self._delay(step))
                 action = None
                 if job is not None:
                     action = await asyncio.to_thread(choose_action, *job)
                 async with self.lock:
-                    if self.game.entries != version or self._closed:
+                    if self.game.entries != version or self._closed or self.game.pending() != step:
                         continue
                     if action is not None:
                         assert step.seat is not None
-                        entries = [self.game.action_entry(step.seat, action, "bot")]
+                        by = "bot" if self.game.seats[step.seat].kind == "bot" else "standin"
+                        entries = [self.game.action_entry(step.seat, action, by)]
                     else:
                         entries = self.game.automatic_entry(step)
                     await self._commit(entries)

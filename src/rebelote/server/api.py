@@ -1,0 +1,651 @@
+"""The REST endpoints of network play: accounts and sessions, the lobby,
+history, replays and exports, the leaderboard.
+
+Every body is a strict pydantic model (unknown fields refused, lengths
+bounded); every refusal is ``{"detail": {"code", "message"}}`` with its
+status, and changes nothing.  A request that changes something on the
+strength of the session cookie must carry the session's CSRF token in the
+``X-CSRF-Token`` header (:mod:`rebelote.server.accounts`).
+
+Accounts: ``POST /api/auth/signup`` ``{name, password}``, ``POST
+/api/auth/login``, ``POST /api/auth/guest`` ``{name}``, ``POST
+/api/auth/logout``, ``POST /api/auth/password`` ``{old, new}``, ``GET
+/api/me``.  Lobby: ``GET /api/lobby``, ``POST /api/lobby/tables``, ``GET
+/api/lobby/tables/{id}``, ``POST /api/lobby/tables/{id}/join`` | ``token`` |
+``leave`` | ``bot`` | ``fill`` | ``start``.  History: ``GET
+/api/me/history``, ``GET /api/users/{id}``, ``GET /api/leaderboard``, ``GET
+/api/tables/{id}/replay``, ``GET /api/tables/{id}/record``.  See
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..seats import Seat
+from .accounts import (
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    SESSION_LIFETIME,
+    Session,
+    check_csrf,
+    clean_name,
+    hash_password,
+    new_session,
+    session_hash,
+    verify_password,
+)
+from .history import deal_record, match_record, replay_data
+from .people import NameTakenError, User
+from .protocol import BotLevel, ProtocolError, RoomData, SeatLetter, TableOptions
+from .ratings import level_of, level_threshold
+from .registry import TableManager, ws_path
+from .room import Room
+from .storage import Store, hash_token
+
+__all__ = ["router"]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Credentials(_Body):
+    """``POST /api/auth/signup`` and ``/login``."""
+
+    name: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=200)
+
+
+class GuestBody(_Body):
+    """``POST /api/auth/guest``: the name to play under."""
+
+    name: str = Field(min_length=1, max_length=40)
+
+
+class PasswordChange(_Body):
+    """``POST /api/auth/password``."""
+
+    old: str = Field(min_length=1, max_length=200)
+    new: str = Field(min_length=1, max_length=200)
+
+
+class UserInfo(_Body):
+    """A player as others may see him: ``rating`` is the displayed
+    OpenSkill ordinal (``mu - 3 sigma``); ``level`` from ``xp``
+    (``docs/ratings.md``)."""
+
+    id: int
+    name: str
+    guest: bool
+    rating: float
+    mu: float
+    sigma: float
+    rated: int
+    matches: int
+    xp: int
+    level: int
+    next_level_xp: int
+
+
+class Me(_Body):
+    """``GET /api/me`` and the answer of ``/api/auth/*``: the user (null when
+    not logged in) and the CSRF token to send in ``X-CSRF-Token``."""
+
+    user: UserInfo | None
+    csrf: str | None
+
+
+class CreateLobbyTable(_Body):
+    """``POST /api/lobby/tables``: a table waiting for players, its creator
+    (the host) at ``seat``.  ``options.move_clock`` defaults to 60 seconds on
+    a ranked table, off on a friendly one."""
+
+    name: str = Field(default="", max_length=60)
+    preset: str = Field(default="ffb", max_length=40)
+    target: int | None = Field(default=None, ge=1, le=100_000)
+    visibility: Literal["public", "private"] = "public"
+    ranked: bool = False
+    seat: SeatLetter = "S"
+    options: TableOptions = Field(default_factory=TableOptions)
+
+
+class JoinBody(_Body):
+    """``POST /api/lobby/tables/{id}/join``: the free seat to take, and the
+    invitation code of a private table."""
+
+    seat: SeatLetter
+    invite: str | None = Field(default=None, max_length=64)
+
+
+class BotBody(_Body):
+    """``POST /api/lobby/tables/{id}/bot``: a computer player of ``level`` at
+    ``seat`` (``level`` null: empty the seat again)."""
+
+    seat: SeatLetter
+    level: BotLevel | None
+
+
+class FillBody(_Body):
+    """``POST /api/lobby/tables/{id}/fill``: computer players of ``level`` in
+    every empty seat."""
+
+    level: BotLevel = "intermediate"
+
+
+class SeatToken(_Body):
+    """A seat and its secret token (give it to the WebSocket: ``ws_url``)."""
+
+    table_id: str
+    seat: SeatLetter
+    token: str
+    ws_url: str
+    invite: str | None = None
+
+
+class HistoryTable(_Body):
+    """One table in a player's history: the seat he holds, the status, the
+    room (seats, rules)."""
+
+    table_id: str
+    seat: SeatLetter
+    status: str
+    room: RoomData
+
+
+class ResultInfo(_Body):
+    """One finished (or left) match of a player."""
+
+    table_id: str
+    match: int
+    seat: SeatLetter
+    side: str
+    won: bool
+    left: bool
+    ranked: bool
+    rating_before: float | None
+    rating_after: float | None
+    xp: int
+    deals: int
+    at: float
+
+
+class History(_Body):
+    """``GET /api/me/history``: running tables and finished matches."""
+
+    running: list[HistoryTable]
+    results: list[ResultInfo]
+
+
+MIN_PASSWORD = 8
+"""The shortest password accepted at sign-up and change."""
+
+router = APIRouter(prefix="/api")
+
+
+def _err(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status, {"code": code, "message": message})
+
+
+def _refused(exc: ProtocolError) -> HTTPException:
+    status = {
+        "table_not_found": 404,
+        "not_host": 403,
+        "seat_taken": 409,
+        "account_required": 403,
+    }.get(exc.code, 400)
+    return _err(status, exc.code, exc.message)
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def _tables(request: Request) -> TableManager:
+    tables: TableManager = request.app.state.tables
+    return tables
+
+
+def user_info(user: User) -> UserInfo:
+    """The public :class:`UserInfo` of ``user``."""
+    level = level_of(user.xp)
+    return UserInfo(
+        id=user.id,
+        name=user.name,
+        guest=user.guest,
+        rating=round(user.ordinal, 2),
+        mu=round(user.mu, 3),
+        sigma=round(user.sigma, 3),
+        rated=user.rated,
+        matches=user.matches,
+        xp=user.xp,
+        level=level,
+        next_level_xp=level_threshold(level + 1),
+    )
+
+
+async def optional_session(request: Request) -> Session | None:
+    """The session of the request's cookie, if valid."""
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not cookie or len(cookie) > 128:
+        return None
+    found = await asyncio.to_thread(_store(request).session_user, session_hash(cookie))
+    if found is None:
+        return None
+    return Session(found[0], found[1])
+
+
+async def session_for_change(
+    request: Request,
+    csrf: Annotated[str | None, Header(alias=CSRF_HEADER, max_length=128)] = None,
+) -> Session:
+    """The session of a request that changes something: logged in (401
+    ``not_logged_in``) and carrying the CSRF token (403 ``csrf``)."""
+    session = await optional_session(request)
+    if session is None:
+        raise _err(401, "not_logged_in", "log in or play as a guest first")
+    if not check_csrf(session, csrf):
+        raise _err(403, "csrf", f"missing or wrong {CSRF_HEADER} header")
+    return session
+
+
+Changing = Annotated[Session, Depends(session_for_change)]
+Viewing = Annotated[Session | None, Depends(optional_session)]
+
+
+def _login(response: Response, session: Session) -> Me:
+    assert session.cookie is not None
+    response.set_cookie(
+        SESSION_COOKIE,
+        session.cookie,
+        max_age=int(SESSION_LIFETIME),
+        httponly=True,
+        samesite="lax",
+    )
+    response.set_cookie(CSRF_COOKIE, session.csrf, max_age=int(SESSION_LIFETIME), samesite="lax")
+    return Me(user=user_info(session.user), csrf=session.csrf)
+
+
+def _name(text: str) -> str:
+    try:
+        return clean_name(text)
+    except ValueError as exc:
+        raise _err(400, "bad_name", str(exc)) from None
+
+
+# ------------------------------------------------------------------ accounts
+
+
+@router.post("/auth/signup", status_code=201)
+async def signup(body: Credentials, request: Request, response: Response) -> Me:
+    """Create an account and log in."""
+    name = _name(body.name)
+    if len(body.password) < MIN_PASSWORD:
+        raise _err(400, "weak_password", f"a password has at least {MIN_PASSWORD} characters")
+    store = _store(request)
+    digest = await asyncio.to_thread(hash_password, body.password)
+    try:
+        user = await asyncio.to_thread(store.create_user, name, digest, guest=False)
+    except NameTakenError as exc:
+        raise _err(409, "name_taken", str(exc)) from None
+    return _login(response, await asyncio.to_thread(new_session, store, user))
+
+
+@router.post("/auth/login")
+async def login(body: Credentials, request: Request, response: Response) -> Me:
+    """Log in to an account."""
+    store = _store(request)
+    user = await asyncio.to_thread(store.user_by_name, body.name)
+    ok, rehashed = await asyncio.to_thread(
+        verify_password, None if user is None else user.password_hash, body.password
+    )
+    if user is None or not ok:
+        raise _err(401, "bad_credentials", "wrong name or password")
+    if rehashed is not None:
+        await asyncio.to_thread(store.set_password, user.id, rehashed)
+    return _login(response, await asyncio.to_thread(new_session, store, user))
+
+
+@router.post("/auth/guest")
+async def guest(body: GuestBody, request: Request, response: Response) -> Me:
+    """Play as a guest under a chosen name (unranked tables only)."""
+    name = _name(body.name)
+    store = _store(request)
+    user = await asyncio.to_thread(store.create_user, name, None, guest=True)
+    return _login(response, await asyncio.to_thread(new_session, store, user))
+
+
+@router.post("/auth/logout")
+async def logout(session: Changing, request: Request, response: Response) -> Me:
+    """End this session."""
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    await asyncio.to_thread(_store(request).delete_session, session_hash(cookie))
+    response.delete_cookie(SESSION_COOKIE)
+    response.delete_cookie(CSRF_COOKIE)
+    return Me(user=None, csrf=None)
+
+
+@router.post("/auth/password")
+async def change_password(body: PasswordChange, session: Changing, request: Request) -> Me:
+    """Change the password (the old one is asked again); every other
+    session of the account is logged out."""
+    store = _store(request)
+    user = await asyncio.to_thread(store.user, session.user.id)
+    assert user is not None
+    if user.guest:
+        raise _err(400, "guest", "a guest has no password")
+    ok, _ = await asyncio.to_thread(verify_password, user.password_hash, body.old)
+    if not ok:
+        raise _err(401, "bad_credentials", "the old password is wrong")
+    if len(body.new) < MIN_PASSWORD:
+        raise _err(400, "weak_password", f"a password has at least {MIN_PASSWORD} characters")
+    digest = await asyncio.to_thread(hash_password, body.new)
+    await asyncio.to_thread(store.set_password, user.id, digest)
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    await asyncio.to_thread(store.delete_sessions_of, user.id, session_hash(cookie))
+    return Me(user=user_info(user), csrf=session.csrf)
+
+
+@router.get("/me")
+async def me(session: Viewing) -> Me:
+    """Who is logged in, with the CSRF token."""
+    if session is None:
+        return Me(user=None, csrf=None)
+    return Me(user=user_info(session.user), csrf=session.csrf)
+
+
+# ------------------------------------------------------------------ lobby
+
+
+async def _room(request: Request, table_id: str) -> Room:
+    if len(table_id) > 32:
+        raise _err(404, "table_not_found", "no such table")
+    table = await _tables(request).get(table_id)
+    if table is None or not table.networked:
+        raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
+    return table
+
+
+def _may_see(table: Room, session: Session | None, invite: str | None) -> bool:
+    if table.meta.visibility == "public":
+        return True
+    if session is not None and table.seat_of_user(session.user.id) is not None:
+        return True
+    code = table.meta.invite
+    return bool(invite and code and hmac.compare_digest(invite, code))
+
+
+def _seat_token(table: Room, seat: Seat, token: str) -> SeatToken:
+    return SeatToken(
+        table_id=table.id,
+        seat=seat.letter,
+        token=token,
+        ws_url=f"{ws_path(table.id)}?token={token}",
+        invite=table.meta.invite,
+    )
+
+
+def _public_room(table: Room) -> RoomData:
+    return table.room_data().model_copy(update={"invite": None})
+
+
+@router.get("/lobby")
+async def lobby(request: Request) -> list[RoomData]:
+    """The public tables: open ones (waiting for players) first, then those
+    playing (to watch)."""
+    return [_public_room(t) for t in await _tables(request).lobby()]
+
+
+@router.post("/lobby/tables", status_code=201)
+async def open_table(body: CreateLobbyTable, session: Changing, request: Request) -> SeatToken:
+    """Open a table; the creator hosts it and sits at ``seat``."""
+    if body.ranked and session.user.guest:
+        raise _err(403, "account_required", "a ranked table needs an account")
+    options = body.options
+    if body.ranked and "move_clock" not in options.model_fields_set:
+        options = options.model_copy(update={"move_clock": 60})
+    name = " ".join(body.name.split()) or f"{session.user.name}'s table"
+    try:
+        table, token = await _tables(request).open_table(
+            name=name[:60],
+            preset=body.preset,
+            target=body.target,
+            visibility=body.visibility,
+            ranked=body.ranked,
+            seat=body.seat,
+            options=options,
+            user_id=session.user.id,
+            user_name=session.user.name,
+        )
+    except ProtocolError as exc:
+        raise _refused(exc) from None
+    return _seat_token(table, Seat[body.seat], token)
+
+
+@router.get("/lobby/tables/{table_id}")
+async def lobby_table(
+    table_id: str,
+    request: Request,
+    session: Viewing,
+    invite: Annotated[str | None, Query(max_length=64)] = None,
+) -> RoomData:
+    """A lobby table's room (a private one: with its invitation code, or to
+    its players)."""
+    table = await _room(request, table_id)
+    if not _may_see(table, session, invite):
+        raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
+    room = table.room_data()
+    return room if table.meta.visibility == "private" else _public_room(table)
+
+
+@router.post("/lobby/tables/{table_id}/join")
+async def join(table_id: str, body: JoinBody, session: Changing, request: Request) -> SeatToken:
+    """Take a free seat before the start."""
+    table = await _room(request, table_id)
+    if not _may_see(table, session, body.invite):
+        raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
+    try:
+        token = await table.join(
+            body.seat, user_id=session.user.id, name=session.user.name, guest=session.user.guest
+        )
+    except ProtocolError as exc:
+        raise _refused(exc) from None
+    return _seat_token(table, Seat[body.seat], token)
+
+
+@router.post("/lobby/tables/{table_id}/token")
+async def seat_token(table_id: str, session: Changing, request: Request) -> SeatToken:
+    """A fresh token for the seat the user holds (e.g. on another device);
+    the old token stops working."""
+    table = await _room(request, table_id)
+    try:
+        seat, token = await table.new_token(session.user.id)
+    except ProtocolError as exc:
+        raise _refused(exc) from None
+    return _seat_token(table, seat, token)
+
+
+def _host_seat(table: Room, session: Session) -> Seat | None:
+    return table.seat_of_user(session.user.id)
+
+
+@router.post("/lobby/tables/{table_id}/leave")
+async def leave(table_id: str, session: Changing, request: Request) -> RoomData:
+    """Leave: before the start the seat is free again; during a match the
+    match is lost for the leaver and a computer player takes the seat."""
+    table = await _room(request, table_id)
+    seat = table.seat_of_user(session.user.id)
+    if seat is None:
+        raise _err(400, "bad_request", "you hold no seat at this table")
+    try:
+        await table.leave(seat)
+    except ProtocolError as exc:
+        raise _refused(exc) from None
+    return table.room_data()
+
+
+@router.post("/lobby/tables/{table_id}/bot")
+async def set_bot(table_id: str, body: BotBody, session: Changing, request: Request) -> RoomData:
+    """The host puts (or removes) a computer player at an empty seat."""
+    table = await _room(request, table_id)
+    try:
+        await table.set_bot(_host_seat(table, session), body.seat, body.level)
+    except ProtocolError as exc:
+        raise _refused(exc) from None
+    return table.room_data()
+
+
+@router.post("/lobby/tables/{table_id}/fill")
+async def fill(table_id: str, body: FillBody, session: Changing, request: Request) -> RoomData:
+    """The host fills every empty seat with computer players."""
+    table = await _room(request, table_id)
+    try:
+        await table.fill(_host_seat(table, session), body.level)
+    except ProtocolError as exc:
+        raise _refused(exc) from None
+    return table.room_data()
+
+
+@router.post("/lobby/tables/{table_id}/start")
+async def start(table_id: str, session: Changing, request: Request) -> RoomData:
+    """The host starts the match."""
+    table = await _room(request, table_id)
+    try:
+        await table.start(_host_seat(table, session))
+    except ProtocolError as exc:
+        raise _refused(exc) from None
+    return table.room_data()
+
+
+# ------------------------------------------------------------------ history
+
+
+@router.get("/me/history")
+async def history(session: Viewing, request: Request) -> History:
+    """The player's running tables and finished matches."""
+    if session is None:
+        raise _err(401, "not_logged_in", "log in or play as a guest first")
+    store = _store(request)
+    tables = await asyncio.to_thread(store.tables_of_user, session.user.id)
+    running = []
+    for table_id, seat, status in tables:
+        if status not in ("open", "playing"):
+            continue
+        table = await _tables(request).get(table_id)
+        if table is None or table.seat_rows[Seat[seat]].left:
+            continue
+        running.append(
+            HistoryTable(table_id=table_id, seat=seat, status=status, room=table.room_data())
+        )
+    results = await asyncio.to_thread(store.results_of_user, session.user.id)
+    return History(
+        running=running,
+        results=[
+            ResultInfo(
+                table_id=r.table_id,
+                match=r.match,
+                seat=r.seat,
+                side=r.side,
+                won=r.won,
+                left=r.left,
+                ranked=r.ranked,
+                rating_before=r.mu_before,
+                rating_after=r.mu_after,
+                xp=r.xp,
+                deals=r.deals,
+                at=r.at,
+            )
+            for r in results
+        ],
+    )
+
+
+@router.get("/users/{user_id}")
+async def user_profile(user_id: int, request: Request) -> UserInfo:
+    """A player's public profile."""
+    user = await asyncio.to_thread(_store(request).user, user_id)
+    if user is None:
+        raise _err(404, "user_not_found", f"no user {user_id}")
+    return user_info(user)
+
+
+@router.get("/leaderboard")
+async def leaderboard(
+    request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 100
+) -> list[UserInfo]:
+    """Accounts with a rated match, best rating first."""
+    users = await asyncio.to_thread(_store(request).leaderboard, limit)
+    return [user_info(u) for u in users]
+
+
+async def _stored_for(
+    request: Request, table_id: str, session: Session | None, token: str | None
+) -> Any:
+    """The stored table, if the requester may see its finished deals: any
+    public or solo table (solo tables by their seat token or player), a
+    private one to its players."""
+    if len(table_id) > 32:
+        raise _err(404, "table_not_found", "no such table")
+    stored = await asyncio.to_thread(_store(request).load, table_id)
+    if stored is None:
+        raise _err(404, "table_not_found", f"no table {table_id!r}")
+    if stored.meta.visibility == "public":
+        return stored
+    digest = hash_token(token) if token else None
+    for s in stored.seats:
+        if session is not None and s.user_id == session.user.id:
+            return stored
+        if (
+            digest is not None
+            and s.token_hash is not None
+            and hmac.compare_digest(s.token_hash, digest)
+        ):
+            return stored
+    raise _err(404, "table_not_found", f"no table {table_id!r}")
+
+
+@router.get("/tables/{table_id}/replay")
+async def replay(
+    table_id: str,
+    request: Request,
+    session: Viewing,
+    match: Annotated[int | None, Query(ge=1)] = None,
+    token: Annotated[str | None, Query(max_length=128)] = None,
+) -> dict[str, Any]:
+    """Every finished deal of the table (or of one match), with all hands,
+    bids and tricks, for the replay viewer."""
+    stored = await _stored_for(request, table_id, session, token)
+    return await asyncio.to_thread(replay_data, stored, match)
+
+
+@router.get("/tables/{table_id}/record")
+async def record(
+    table_id: str,
+    request: Request,
+    session: Viewing,
+    match: Annotated[int, Query(ge=1)] = 1,
+    deal: Annotated[int | None, Query(ge=1)] = None,
+    token: Annotated[str | None, Query(max_length=128)] = None,
+) -> dict[str, Any]:
+    """The record (``rebelote replay`` reads it) of a finished deal, or of
+    a match's finished deals."""
+    stored = await _stored_for(request, table_id, session, token)
+    if deal is None:
+        data = await asyncio.to_thread(match_record, stored, match)
+    else:
+        data = await asyncio.to_thread(deal_record, stored, match, deal)
+    if data is None:
+        raise _err(404, "not_finished", "no finished deal there")
+    return data
+
+
+def install(app: FastAPI) -> None:
+    """Add the network play endpoints to ``app``."""
+    app.include_router(router)

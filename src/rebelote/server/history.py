@@ -1,0 +1,101 @@
+"""Finished deals of a table: the replay viewer's data and exports in the
+rules core's record format.
+
+Both are rebuilt from the stored log (the truth): the log is replayed and
+each finished deal's final :class:`~rebelote.state.State` kept.  Only
+finished deals are given, with every hand (they are over); the deal in
+progress never is.  An export is a deal record or a match record
+(:mod:`rebelote.record`, format 1) that ``rebelote replay`` reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import CardSet, card_name
+from ..record import FORMAT, deal_summary, state_to_record
+from ..state import State
+from .storage import StoredTable
+from .table import game_from_stored
+
+__all__ = ["deal_record", "finished_deals", "match_record", "replay_data"]
+
+
+def finished_deals(stored: StoredTable) -> list[tuple[int, int, State]]:
+    """``(match, deal, state)`` of every finished deal of the table."""
+    game, _ = game_from_stored(stored, keep_deals=True)
+    return list(game.finished or [])
+
+
+def _hands(state: State) -> dict[str, list[str]]:
+    """Each seat's eight cards as dealt (its cards played plus those left)."""
+    hands = {s: state.hands[s] for s in state.seats}
+    for trick in state.tricks:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            hands[seat] |= 1 << card
+    return {s.letter: str(CardSet(m)).split() for s, m in hands.items()}
+
+
+def _deal_view(match: int, deal: int, state: State) -> dict[str, Any]:
+    summary = deal_summary(state)
+    return {
+        "match": match,
+        "deal": deal,
+        "dealer": state.dealer.letter,
+        "hands": _hands(state),
+        "turned": None if state.turned is None else card_name(state.turned),
+        "bids": [[s.letter, b.text] for s, b in state.auction.bids] if state.auction else [],
+        "contract": None if state.contract is None else state.contract.text,
+        "declarations": [[s.letter, [d.text for d in ds]] for s, ds in state.declared],
+        "belotes": [[s.letter, card_name(c), w] for s, c, w in state.belotes],
+        "tricks": [
+            {
+                "number": i + 1,
+                "leader": t.leader.letter,
+                "seats": [s.letter for s in t.seats],
+                "cards": [card_name(c) for c in t.cards],
+                "winner": t.winner.letter,
+                "points": t.points,
+            }
+            for i, t in enumerate(state.tricks)
+        ],
+        "result": summary["result"],
+        "score": summary["score"],
+        "summary": summary,
+    }
+
+
+def replay_data(stored: StoredTable, match: int | None = None) -> dict[str, Any]:
+    """The replay viewer's data: the table's seats and every finished deal
+    (of ``match`` only, when given) with all hands, bids and tricks."""
+    deals = [
+        _deal_view(m, d, s) for m, d, s in finished_deals(stored) if match is None or m == match
+    ]
+    return {
+        "table_id": stored.id,
+        "rules": stored.rules,
+        "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in stored.seats],
+        "deals": deals,
+    }
+
+
+def deal_record(stored: StoredTable, match: int, deal: int) -> dict[str, Any] | None:
+    """The record of one finished deal, or ``None``."""
+    for m, d, state in finished_deals(stored):
+        if (m, d) == (match, deal):
+            return state_to_record(state)
+    return None
+
+
+def match_record(stored: StoredTable, match: int) -> dict[str, Any] | None:
+    """The match record of match ``match`` (its finished deals), or
+    ``None`` when it has none."""
+    states = [s for m, _, s in finished_deals(stored) if m == match]
+    if not states:
+        return None
+    deals = []
+    for state in states:
+        record = state_to_record(state)
+        record.pop("rules", None)
+        deals.append(record)
+    return {"format": FORMAT, "rules": states[0].rules.to_record(), "deals": deals}

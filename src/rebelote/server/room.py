@@ -1,0 +1,651 @@
+"""The room around a table's game: seats and host before the start,
+presence and clocks, chat, leaving, results.
+
+- **Before the start** (status ``open``) players take free seats
+  (:meth:`Room.join`) and leave them (:meth:`Room.leave`); the host puts
+  computer players in empty seats (:meth:`Room.set_bot`, :meth:`Room.fill`)
+  and starts (:meth:`Room.start`).  When the host leaves, the table passes to
+  the next human in seat order; when the last human leaves, the table is
+  ``closed``.  Seat changes before the start are stored in the ``seats``
+  rows; from the start on, every change is a log entry.
+- **Presence** (lobby tables only): a seat with no connection is held for
+  ``options.hold`` seconds (the others see a countdown), then a computer
+  player of intermediate level stands in for it until its player is back
+  (a new connection, a ``back`` message or an action).  With the per-move
+  clock on (``options.move_clock``), a player who lets it run out is stood
+  in for in the same way.  Away (disconnected or stood in for) for
+  ``options.leave_after`` seconds, the player has left.
+- **Leaving** during a match: the seat passes to a computer player for good
+  (a ``seat`` log entry), the leaver's result is stored at once (a loss,
+  rated when the match is ranked), and the match gives nobody experience or
+  rating (seed 003).
+- **Chat**: cleaned, stored, rate-limited per seat, broadcast to every
+  listener with the sender's seat so that each listener can mute it.
+
+Everything here runs on the event loop; the lock of the :class:`Table`
+guards every change of the game or the seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from ..seats import Seat
+from .chat import RateLimiter, chat_data, clean_chat
+from .game import STANDIN_LEVEL, SeatSpec
+from .hub import StreamKey
+from .people import ResultLine
+from .protocol import (
+    BOT_LEVELS,
+    ChatData,
+    Countdown,
+    ProtocolError,
+    RoomData,
+    RoomSeat,
+    envelope,
+)
+from .ratings import Rated, bot_rating, match_xp, rate
+from .storage import StoredSeat, TableMeta, hash_token
+from .table import Table
+
+__all__ = ["BOT_NAMES", "Room", "bot_name"]
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = {Seat.N: "North", Seat.W: "West", Seat.S: "South", Seat.E: "East"}
+"""The default names of computer players, by seat."""
+
+Reason = str  # "move", "hold", "leave"
+
+
+def bot_name(seat: Seat) -> str:
+    """The name of a computer player at ``seat``."""
+    return BOT_NAMES[seat]
+
+
+class Room(Table):
+    """A :class:`Table` with its room (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.mutes: dict[Seat, set[str]] = {}
+        self.limiter = RateLimiter()
+        self._timers: dict[tuple[Seat | None, Reason], asyncio.TimerHandle] = {}
+        self._deadlines: dict[tuple[Seat | None, Reason], float] = {}
+        self._move_key: tuple[Seat | None, int] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ---------------------------------------------------------------- room
+
+    def room_data(self) -> RoomData:
+        """The room as every listener sees it."""
+        game = self.game
+        seats = []
+        for s in game.order:
+            spec = game.seats[s]
+            row = self.seat_rows.get(s)
+            countdowns = [
+                Countdown(
+                    reason=reason,  # type: ignore[arg-type]
+                    deadline=round(deadline, 3),
+                    seconds=round(max(0.0, deadline - time.time()), 1),
+                )
+                for (seat, reason), deadline in sorted(
+                    self._deadlines.items(), key=lambda kv: kv[1]
+                )
+                if seat == s
+            ]
+            seats.append(
+                RoomSeat(
+                    seat=s.letter,
+                    kind=spec.kind,
+                    name=spec.name,
+                    level=spec.level,
+                    connected=self.connections.get(s, 0) > 0,
+                    away=s in game.away,
+                    left=bool(row and row.left),
+                    countdowns=countdowns,
+                )
+            )
+        meta = self.meta
+        return RoomData(
+            id=self.id,
+            name=meta.name,
+            status=self.status,
+            visibility=meta.visibility,  # type: ignore[arg-type]
+            ranked=meta.ranked,
+            host=meta.host,
+            rules=game.rules_info(),
+            options=game.options,
+            seats=seats,
+            invite=meta.invite,
+            spectators=self.connections.get(None, 0),
+        )
+
+    def room_text(self) -> str:
+        """The ``room`` message."""
+        return envelope("room", self.room_data())
+
+    def broadcast_room(self) -> None:
+        """Send the room to every listener (lobby tables only: a single
+        player's table has no room)."""
+        if self.networked:
+            self.hub.broadcast(self.id, self.room_text())
+
+    # ------------------------------------------------------------ presence
+
+    def attach(self, key: StreamKey) -> None:
+        """A connection of ``key`` (a seat, or a spectator) opened."""
+        self.connections[key] = self.connections.get(key, 0) + 1
+        if key is not None:
+            self._cancel(key, "hold")
+            self.back(key, quiet=True)
+        self.broadcast_room()
+
+    def detach(self, key: StreamKey) -> None:
+        """A connection of ``key`` closed."""
+        n = self.connections.get(key, 0) - 1
+        if n > 0:
+            self.connections[key] = n
+        else:
+            self.connections.pop(key, None)
+            if key is not None:
+                self._dropped(key)
+        self.broadcast_room()
+
+    def _present(self, seat: Seat) -> bool:
+        return self.connections.get(seat, 0) > 0
+
+    def _watched(self, seat: Seat) -> bool:
+        """Whether presence rules apply to ``seat``: a human's seat at a
+        lobby table whose match is on."""
+        row = self.seat_rows.get(seat)
+        return (
+            self.networked
+            and self.game.status == "playing"
+            and self.game.seats[seat].kind == "human"
+            and not (row and row.left)
+        )
+
+    def _dropped(self, seat: Seat) -> None:
+        if not self._watched(seat):
+            return
+        hold = self.game.options.hold
+        if hold <= 0:
+            self._stand_in(seat)
+        else:
+            self._arm(seat, "hold", hold, lambda: self._stand_in(seat))
+        self._arm_leave(seat)
+
+    def _arm_leave(self, seat: Seat) -> None:
+        if self._deadline(seat, "leave") is None:
+            self._arm(
+                seat,
+                "leave",
+                self.game.options.leave_after,
+                lambda: self._spawn(self._leave_away(seat)),
+            )
+
+    def _stand_in(self, seat: Seat) -> None:
+        """A computer player stands in for ``seat`` from now on."""
+        self._cancel(seat, "hold")
+        self._cancel(seat, "move")
+        if not self._watched(seat):
+            return
+        self.game.away.add(seat)
+        self._arm_leave(seat)
+        self.broadcast_room()
+        self.kick()
+
+    def back(self, seat: Seat, *, quiet: bool = False) -> None:
+        """``seat``'s player is here: the stand-in stops, the countdowns
+        for him end."""
+        changed = seat in self.game.away or self._deadline(seat, "leave") is not None
+        self.game.away.discard(seat)
+        if self._present(seat):
+            self._cancel(seat, "leave")
+            self._cancel(seat, "hold")
+        if changed:
+            self._arm_clock()
+            if not quiet:
+                self.broadcast_room()
+
+    async def _leave_away(self, seat: Seat) -> None:
+        with contextlib.suppress(ProtocolError):
+            await self.leave(seat)
+
+    # -------------------------------------------------------------- clocks
+
+    def _deadline(self, seat: Seat | None, reason: Reason) -> float | None:
+        return self._deadlines.get((seat, reason))
+
+    def _arm(
+        self, seat: Seat | None, reason: Reason, seconds: float, fire: Callable[[], None]
+    ) -> None:
+        self._cancel(seat, reason)
+        loop = asyncio.get_running_loop()
+
+        def run() -> None:
+            self._timers.pop((seat, reason), None)
+            self._deadlines.pop((seat, reason), None)
+            fire()
+
+        self._timers[(seat, reason)] = loop.call_later(seconds, run)
+        self._deadlines[(seat, reason)] = time.time() + seconds
+
+    def _cancel(self, seat: Seat | None, reason: Reason) -> None:
+        handle = self._timers.pop((seat, reason), None)
+        self._deadlines.pop((seat, reason), None)
+        if handle is not None:
+            handle.cancel()
+
+    def _arm_clock(self) -> None:
+        """(Re)start the per-move clock for the human to decide now, if the
+        table has one."""
+        clock = self.game.options.move_clock
+        game = self.game
+        target: tuple[Seat | None, int] | None = None
+        if clock and self.networked and game.status == "playing":
+            if game.waiting == "action" and game.pending() is None and game.state is not None:
+                current = game.state.current
+                if current is not None and current not in game.away:
+                    target = (current, game.entries)
+            elif game.waiting == "next" and game.pending() is None:
+                target = (None, game.entries)
+        if target == self._move_key:
+            return
+        if self._move_key is not None:
+            self._cancel(self._move_key[0], "move")
+        self._move_key = target
+        if target is None or clock is None:
+            return
+        seat, entries = target
+
+        def fire() -> None:
+            self._move_key = None
+            if self.game.entries != entries:
+                return
+            if seat is None:
+                self._spawn(self._auto_next(entries))
+            else:
+                self._stand_in(seat)
+
+        self._arm(seat, "move", clock, fire)
+        self.broadcast_room()
+
+    async def _auto_next(self, entries: int) -> None:
+        async with self.lock:
+            if self.game.entries == entries and self.game.waiting == "next":
+                await self._commit(self.game.next_deal_entries())
+
+    def _spawn(self, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def changed(self) -> None:
+        """After each stored change: the clock, and the results once a
+        match is over."""
+        before = self._status_before
+        await super().changed()
+        if before == "playing" and self.game.status == "finished":
+            try:
+                await asyncio.to_thread(self._record_results, self.game.match_number)
+            except Exception:
+                log.exception("table %s: cannot record the results", self.id)
+            for seat in list(self._deadlines):
+                self._cancel(*seat)
+            self.game.away.clear()
+            self.broadcast_room()
+        self._arm_clock()
+
+    # ----------------------------------------------------------------- chat
+
+    async def chat(self, seat: StreamKey, text: str) -> None:
+        """``seat`` says ``text`` to the table.  Raises :class:`ProtocolError`
+        (``spectator``, ``bad_message``, ``rate_limited``)."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators watch; only players chat")
+        row = self.seat_rows.get(seat)
+        if row is None or row.kind != "human" or row.left:
+            raise ProtocolError("left", "only the players at the table chat")
+        line = clean_chat(text)
+        now = time.time()
+        self.limiter.take(seat.letter, now)
+        name = row.name
+        line_id = await asyncio.to_thread(
+            self.store.add_chat, self.id, seat.letter, name, line, now
+        )
+        data: ChatData = chat_data(line_id, seat.letter, name, line, now)
+        self.hub.broadcast(self.id, envelope("chat", data), sender=seat.letter)
+
+    def mute(self, seat: StreamKey, target: str, muted: bool) -> list[str]:
+        """``seat`` mutes (or unmutes) ``target``'s chat; returns the seats it
+        mutes now.  Spectators cannot mute (they cannot be told apart)."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators cannot mute")
+        if target == seat.letter:
+            raise ProtocolError("bad_message", "you cannot mute yourself")
+        mutes = self.mutes.setdefault(seat, set())
+        if muted:
+            mutes.add(target)
+        else:
+            mutes.discard(target)
+        return sorted(mutes)
+
+    def muted_by(self, seat: StreamKey) -> set[str]:
+        """The seats ``seat`` mutes."""
+        return set() if seat is None else self.mutes.get(seat, set())
+
+    async def chat_history(self, seat: StreamKey) -> list[ChatData]:
+        """The table's last chat lines, without those ``seat`` mutes."""
+        lines = await asyncio.to_thread(self.store.chat, self.id)
+        hidden = self.muted_by(seat)
+        return [
+            chat_data(line.id, line.seat, line.name, line.text, line.at)
+            for line in lines
+            if line.seat not in hidden
+        ]
+
+    # ---------------------------------------------------- seats before start
+
+    def _require_open(self) -> None:
+        if self.status != "open":
+            raise ProtocolError("bad_request", f"the table is {self.status}: seats are settled")
+
+    def _require_host(self, seat: Seat | None) -> None:
+        if seat is None or self.meta.host != seat.letter:
+            raise ProtocolError("not_host", "only the host may do that")
+
+    def _seat(self, letter: str) -> Seat:
+        seat = Seat[letter] if letter in ("N", "W", "S", "E") else None
+        if seat is None or seat not in self.game.order:
+            raise ProtocolError("bad_request", f"no seat {letter!r} at this table")
+        return seat
+
+    async def _store_seats(self, *seats: Seat, status: str | None = None) -> None:
+        await asyncio.to_thread(
+            self.store.update_table,
+            self.id,
+            seats=[self.seat_rows[s] for s in seats],
+            host=self.meta.host,
+            set_host=True,
+            status=status,
+        )
+
+    def _put(self, row: StoredSeat) -> None:
+        seat = Seat[row.seat]
+        self.seat_rows[seat] = row
+        kind: Literal["human", "bot", "open"] = (
+            "human" if row.kind == "human" else ("bot" if row.kind == "bot" else "open")
+        )
+        self.game.seats[seat] = SeatSpec(seat, kind, row.name, row.level)
+
+    def seat_of_user(self, user_id: int) -> Seat | None:
+        """The seat ``user_id`` holds here (not left), or ``None``."""
+        for seat, row in self.seat_rows.items():
+            if row.user_id == user_id and row.kind == "human" and not row.left:
+                return seat
+        return None
+
+    async def join(self, letter: str, *, user_id: int, name: str, guest: bool) -> str:
+        """Seat ``user_id`` at the free seat ``letter``; returns the seat's
+        new token.  Raises :class:`ProtocolError` (``bad_request``,
+        ``seat_taken``, ``account_required``)."""
+        async with self.lock:
+            self._require_open()
+            seat = self._seat(letter)
+            if self.seat_of_user(user_id) is not None:
+                raise ProtocolError("bad_request", "you already hold a seat at this table")
+            if self.seat_rows[seat].kind != "open":
+                raise ProtocolError("seat_taken", f"the seat {letter} is taken")
+            if self.meta.ranked and guest:
+                raise ProtocolError("account_required", "a ranked table needs an account")
+            token = secrets.token_urlsafe(24)
+            self._put(StoredSeat(letter, "human", name, None, hash_token(token), user_id))
+            if self.meta.host is None:
+                self.meta = _with(self.meta, host=letter)
+            await self._store_seats(seat)
+        self.broadcast_room()
+        return token
+
+    async def new_token(self, user_id: int) -> tuple[Seat, str]:
+        """A fresh token for the seat ``user_id`` holds (the old one stops
+        working).  Raises :class:`ProtocolError` ``bad_request``."""
+        async with self.lock:
+            seat = self.seat_of_user(user_id)
+            if seat is None:
+                raise ProtocolError("bad_request", "you hold no seat at this table")
+            token = secrets.token_urlsafe(24)
+            row = self.seat_rows[seat]
+            self.seat_rows[seat] = _row(row, token_hash=hash_token(token))
+            await self._store_seats(seat)
+            return seat, token
+
+    async def set_bot(self, by: Seat | None, letter: str, level: str | None) -> None:
+        """The host puts a computer player of ``level`` at the empty seat
+        ``letter`` (``level`` None: empties a computer player's seat)."""
+        async with self.lock:
+            self._require_open()
+            self._require_host(by)
+            seat = self._seat(letter)
+            row = self.seat_rows[seat]
+            if row.kind == "human":
+                raise ProtocolError("seat_taken", f"a player sits at {letter}")
+            if level is None:
+                self._put(StoredSeat(letter, "open", "", None, None))
+            else:
+                if level not in BOT_LEVELS:
+                    raise ProtocolError("bad_request", f"unknown level {level!r}")
+                self._put(StoredSeat(letter, "bot", bot_name(seat), level, None))
+            await self._store_seats(seat)
+        self.broadcast_room()
+
+    async def fill(self, by: Seat | None, level: str) -> None:
+        """The host puts computer players of ``level`` in every empty seat."""
+        if level not in BOT_LEVELS:
+            raise ProtocolError("bad_request", f"unknown level {level!r}")
+        async with self.lock:
+            self._require_open()
+            self._require_host(by)
+            changed = []
+            for seat in self.game.order:
+                if self.seat_rows[seat].kind == "open":
+                    self._put(StoredSeat(seat.letter, "bot", bot_name(seat), level, None))
+                    changed.append(seat)
+            await self._store_seats(*changed)
+        self.broadcast_room()
+
+    async def start(self, by: Seat | None) -> None:
+        """The host starts the match (every seat taken)."""
+        async with self.lock:
+            self._require_open()
+            self._require_host(by)
+            empty = [s.letter for s in self.game.order if self.seat_rows[s].kind == "open"]
+            if empty:
+                raise ProtocolError(
+                    "bad_request", f"seats {' '.join(empty)} are empty: fill them first"
+                )
+            await self._commit(self.game.start_entries())
+            self.hold_absent()
+        self.broadcast_room()
+
+    def hold_absent(self) -> None:
+        """Start holding the seat of every human not connected (at the
+        start, and when the server restarts a table)."""
+        for seat in self.game.order:
+            if self.game.seats[seat].kind == "human" and not self._present(seat):
+                self._dropped(seat)
+
+    # --------------------------------------------------------------- leaving
+
+    async def leave(self, seat: Seat) -> None:
+        """``seat``'s player leaves: before the start, the seat is free
+        again; during a match, he has left it (see the module docstring)."""
+        async with self.lock:
+            row = self.seat_rows.get(seat)
+            if row is None or row.kind != "human" or row.left:
+                raise ProtocolError("bad_request", "nobody to leave that seat")
+            for reason in ("hold", "leave", "move"):
+                self._cancel(seat, reason)
+            self.game.away.discard(seat)
+            if self.status == "open":
+                self._put(StoredSeat(seat.letter, "open", "", None, None))
+                self._pass_host(seat)
+                status = None
+                if not any(r.kind == "human" for r in self.seat_rows.values()):
+                    self.closed = True
+                    status = "closed"
+                await self._store_seats(seat, status=status)
+            elif self.status in ("playing", "finished"):
+                if self.status == "playing":
+                    await asyncio.to_thread(self._record_leaver, seat)
+                self.seat_rows[seat] = _row(row, left=True)
+                self._pass_host(seat)
+                await self._store_seats(seat)
+                name = f"{row.name} (computer)"[:40]
+                await self._commit([self.game.seat_entry(seat, "bot", name, STANDIN_LEVEL)])
+            else:
+                raise ProtocolError("bad_request", "the table is closed")
+        self.broadcast_room()
+
+    def _pass_host(self, leaving: Seat) -> None:
+        if self.meta.host != leaving.letter:
+            return
+        for seat in self.game.order:
+            row = self.seat_rows[seat]
+            if seat != leaving and row.kind == "human" and not row.left:
+                self.meta = _with(self.meta, host=seat.letter)
+                return
+        self.meta = _with(self.meta, host=None)
+
+    # --------------------------------------------------------------- results
+
+    def _teams(self) -> list[list[Seat]]:
+        if self.game.rules.players == 3:
+            return [[s] for s in self.game.order]
+        return [[Seat.N, Seat.S], [Seat.W, Seat.E]]
+
+    def _rated(self, seat: Seat) -> Rated:
+        row = self.seat_rows[seat]
+        spec = self.game.seats[seat]
+        if spec.kind == "human" and row.user_id is not None:
+            user = self.store.user(row.user_id)
+            if user is not None and not user.guest:
+                return Rated(user.id, user.mu, user.sigma)
+        return bot_rating(spec.level if spec.kind == "bot" else STANDIN_LEVEL)
+
+    def _record_leaver(self, seat: Seat) -> None:
+        """Store the leaver's result: a loss, rated when the table is ranked
+        (synchronous: in a thread, under the lock)."""
+        game = self.game
+        row = self.seat_rows[seat]
+        teams = self._teams()
+        side = next(i for i, team in enumerate(teams) if seat in team)
+        me = self._rated(seat)
+        ratings: list[tuple[int, float, float, bool]] = []
+        mu_after = sigma_after = None
+        if self.meta.ranked and me.user_id is not None:
+            rated = [[self._rated(s) for s in team] for team in teams]
+            ranks = [2 if i == side else 1 for i in range(len(teams))]
+            new = rate(rated, ranks)
+            mu_after, sigma_after = new[me.user_id]
+            ratings.append((me.user_id, mu_after, sigma_after, True))
+        line = ResultLine(
+            table_id=self.id,
+            match=game.match_number,
+            seat=seat.letter,
+            user_id=row.user_id,
+            name=row.name,
+            side=game.sides[side],
+            won=False,
+            left=True,
+            ranked=self.meta.ranked,
+            mu_before=me.mu if me.user_id is not None else None,
+            mu_after=mu_after,
+            sigma_after=sigma_after,
+            xp=0,
+            deals=game.deal_number,
+            at=time.time(),
+        )
+        self.store.record_results([line], ratings)
+
+    def _record_results(self, number: int) -> None:
+        """Store every seat's result of the finished match ``number``, the
+        new ratings (ranked, nobody left) and the experience gained
+        (synchronous: in a thread)."""
+        game = self.game
+        match = game.match
+        if match is None or match.winner is None:
+            return
+        earlier = self.store.results_of_match(self.id, number)
+        done = {r.seat for r in earlier}
+        someone_left = any(r.left for r in earlier)
+        teams = self._teams()
+        totals = match.totals
+        winner = match.winner
+        ranks = [
+            1
+            if i == winner
+            else 2 + sum(1 for j, t in enumerate(totals) if j != winner and t > totals[i])
+            for i in range(len(teams))
+        ]
+        ranked = self.meta.ranked and not someone_left
+        new: dict[int, tuple[float, float]] = {}
+        rated = [[self._rated(s) for s in team] for team in teams]
+        if ranked:
+            new = rate(rated, ranks)
+        lines = []
+        for i, team in enumerate(teams):
+            for seat, r in zip(team, rated[i], strict=True):
+                if seat.letter in done:
+                    continue
+                row = self.seat_rows[seat]
+                human = game.seats[seat].kind == "human"
+                won = winner == i
+                after = new.get(r.user_id) if r.user_id is not None else None
+                lines.append(
+                    ResultLine(
+                        table_id=self.id,
+                        match=number,
+                        seat=seat.letter,
+                        user_id=row.user_id if human else None,
+                        name=game.seats[seat].name,
+                        side=game.sides[i],
+                        won=won,
+                        left=False,
+                        ranked=ranked,
+                        mu_before=r.mu if r.user_id is not None else None,
+                        mu_after=None if after is None else after[0],
+                        sigma_after=None if after is None else after[1],
+                        xp=0
+                        if someone_left or not human
+                        else match_xp(deals=game.deal_number, won=won),
+                        deals=game.deal_number,
+                        at=time.time(),
+                    )
+                )
+        self.store.record_results(lines, [(uid, mu, sg, True) for uid, (mu, sg) in new.items()])
+
+    async def close(self) -> None:
+        """Stop the driver and the clocks."""
+        for key in list(self._timers):
+            self._cancel(*key)
+        for task in list(self._tasks):
+            task.cancel()
+        await super().close()
+
+
+def _row(row: StoredSeat, **changes: Any) -> StoredSeat:
+    return dataclasses.replace(row, **changes)
+
+
+def _with(meta: TableMeta, **changes: Any) -> TableMeta:
+    return dataclasses.replace(meta, **changes)
