@@ -100,7 +100,7 @@ def test_three_players_and_unknown_levels_are_refused() -> None:
     with pytest.raises(ArenaError, match="two teams of two"):
         run_arena(ArenaSettings("intermediate", "random", "three-players", 1), 1)
     with pytest.raises(ArenaError, match="unknown bot level"):
-        run_arena(ArenaSettings("expert", "random", "ffb", 1), 1)
+        run_arena(ArenaSettings("grandmaster", "random", "ffb", 1), 1)
 
 
 def test_summary_statistics() -> None:

@@ -32,6 +32,9 @@ from rebelote.state import IllegalActionError, State
 from rebelote.trump import Strain
 
 BUDGET = Budget()
+TINY = Budget(worlds=2, nodes=20_000)
+"""The expert's budget in these tests: two worlds, few nodes (fast, deterministic)."""
+HEURISTIC_LEVELS = ("random", "beginner", "intermediate")
 
 
 def _pack(players: int, rng: random.Random) -> list[int]:
@@ -41,7 +44,7 @@ def _pack(players: int, rng: random.Random) -> list[int]:
 
 
 def play_seeded(
-    rules_name: str, bots: dict[Seat, Bot], seed: int
+    rules_name: str, bots: dict[Seat, Bot], seed: int, budget: Budget = BUDGET
 ) -> tuple[State, list[tuple[Seat, Action]], list[int], Seat, str]:
     """A whole deal from a pack, dealer and pattern drawn from ``seed``, the
     seats played by ``bots``; returns the finished state, the actions, the
@@ -60,7 +63,7 @@ def play_seeded(
         legal = state.legal_actions()
         view = observe(state, seat)
         action = bots[seat].act(
-            view, legal, seed=decision_seed(seed, seat, len(actions)), budget=BUDGET
+            view, legal, seed=decision_seed(seed, seat, len(actions)), budget=budget
         )
         assert action in legal, (rules_name, seat, action, legal)
         state.apply(action, seat)
@@ -77,7 +80,7 @@ def _all(level: str, rules_name: str) -> dict[Seat, Bot]:
 
 
 def test_registry_levels_and_unknown() -> None:
-    assert BOT_LEVELS == ("random", "beginner", "intermediate")
+    assert BOT_LEVELS == ("random", "beginner", "intermediate", "expert", "expert-bidder")
     for level in BOT_LEVELS:
         bot = make_bot(level)
         assert bot.level == level
@@ -98,7 +101,7 @@ def test_decision_seed_is_stable_and_spread() -> None:
 PRESET_NAMES = sorted(PRESETS)
 
 
-@pytest.mark.parametrize("level", BOT_LEVELS)
+@pytest.mark.parametrize("level", HEURISTIC_LEVELS)
 @pytest.mark.parametrize("rules_name", PRESET_NAMES)
 def test_every_level_plays_every_preset_legally(level: str, rules_name: str) -> None:
     for seed in range(12):
@@ -206,14 +209,15 @@ def _redeal(
     return state
 
 
-@pytest.mark.parametrize("level", ["beginner", "intermediate", "random"])
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "random", "expert"])
 @pytest.mark.parametrize("rules_name", ["ffb", "coinche", "seed003", "seed000-tout-atout"])
 def test_no_peeking(level: str, rules_name: str) -> None:
     rng = random.Random(7)
+    budget = TINY if level == "expert" else BUDGET
     checked = 0
     for seed in range(4):
         bots = _all(level, rules_name)
-        _, actions, pack, dealer, pattern = play_seeded(rules_name, bots, 300 + seed)
+        _, actions, pack, dealer, pattern = play_seeded(rules_name, bots, 300 + seed, budget)
         for upto in range(0, len(actions), 3):
             # Replay to the decision and look from the seat to act.
             original = State.from_deck(preset(rules_name), dealer, pack, pattern)
@@ -223,7 +227,7 @@ def test_no_peeking(level: str, rules_name: str) -> None:
             view = observe(original, seat)
             legal = original.legal_actions()
             dseed = decision_seed(seed, seat, upto)
-            expected = bots[seat].act(view, legal, seed=dseed, budget=BUDGET)
+            expected = bots[seat].act(view, legal, seed=dseed, budget=budget)
             for _ in range(3):
                 other = None
                 for _attempt in range(30):
@@ -234,7 +238,7 @@ def test_no_peeking(level: str, rules_name: str) -> None:
                     continue
                 other_view = observe(other, seat)
                 assert other_view == view
-                got = bots[seat].act(other_view, other.legal_actions(), seed=dseed, budget=BUDGET)
+                got = bots[seat].act(other_view, other.legal_actions(), seed=dseed, budget=budget)
                 assert got == expected
                 checked += 1
     assert checked > 40

@@ -36,10 +36,17 @@ class Budget:
 
     ``time_ms``: wall-clock milliseconds (``None``: no limit).  The heuristic
     levels decide in well under a millisecond or two and ignore it; searching
-    bots must return within it.
+    bots must return within it (the expert treats it as a safety net).
+
+    ``worlds``: for the sampling levels (``expert``), the number of sampled
+    worlds of a decision (``None``: the level's default); ``nodes``: a cap on
+    the solver's nodes per world (``None``: none).  Both keep a decision
+    deterministic for its seed, unlike a time limit.
     """
 
     time_ms: float | None = None
+    worlds: int | None = None
+    nodes: int | None = None
 
 
 DEFAULT_BUDGET = Budget()
@@ -110,18 +117,35 @@ def _intermediate() -> Bot:
     return HeuristicBot.intermediate()
 
 
+def _expert() -> Bot:
+    from .expert import ExpertBot
+
+    return ExpertBot()
+
+
+def _expert_bidder() -> Bot:
+    from .expert import ExpertBot
+
+    return ExpertBot(card_play=False)
+
+
 _REGISTRY: dict[str, Callable[[], Bot]] = {
     "random": _random,
     "beginner": _beginner,
     "intermediate": _intermediate,
+    "expert": _expert,
+    "expert-bidder": _expert_bidder,
 }
 
 BOT_LEVELS: tuple[str, ...] = tuple(_REGISTRY)
-"""The levels :func:`make_bot` knows, weakest first."""
+"""The levels :func:`make_bot` knows, weakest first (``expert-bidder``: the
+expert's bidding with the intermediate's card play, for measuring the
+bidding alone)."""
 
 
 def make_bot(level: str) -> Bot:
-    """A bot of the named level (``random``, ``beginner``, ``intermediate``).
+    """A bot of the named level (``random``, ``beginner``, ``intermediate``,
+    ``expert``, ``expert-bidder``).
 
     Raises :class:`UnknownBotError` (a ``ValueError``) for any other name.
     """

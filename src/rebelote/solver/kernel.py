@@ -14,8 +14,8 @@ on every rule set and every kind of trick, and the kernel's values against
 the pure path's.  The card tables themselves come from
 :func:`~rebelote.trump.strain_tables`.
 
-Compilation takes a few seconds the first time; the machine code is cached
-on disk (numba's ``cache=True``) for the next processes.
+Compilation takes about 7 seconds, once per process (the first solve);
+it is not cached on disk (see :func:`_jit`).
 
 Transposition table: 2^20 entries (one slot per hash, always replaced),
 13 MB, made once per process and shared by the solves of that process; a
@@ -52,9 +52,13 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _jit(f: _F) -> _F:
-    """Compile ``f`` with numba (cached on disk); ``f`` itself without numba."""
+    """Compile ``f`` with numba when first called; ``f`` itself without numba.
+
+    Not cached on disk: numba's cache of a recursive function loaded back in
+    a new process crashes it (numba 0.68, seen here), and a cached function
+    is not recompiled when a function it calls changes."""
     if AVAILABLE:
-        return cast(_F, _nb.njit(cache=True, nogil=True)(f))
+        return cast(_F, _nb.njit(cache=False, nogil=True)(f))
     return f
 
 
