@@ -1,7 +1,15 @@
-"""Fixtures: a live server on a fresh SQLite file."""
+"""Fixtures: a live server on a fresh database, SQLite and PostgreSQL.
+
+Every server test runs against SQLite, and against PostgreSQL when
+``TEST_DATABASE_URL`` names a server where the test user may create
+databases (``.ci/run`` starts one): each test gets a database of its own,
+dropped afterwards.  Without it the PostgreSQL runs are skipped, except in
+CI (``CI=true``), where they fail."""
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,10 +17,38 @@ import pytest
 
 from .live import LiveServer
 
+PG_ENV = "TEST_DATABASE_URL"
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'rebelote.db'}"
+
+def _postgres_database() -> Iterator[str]:
+    base = os.environ.get(PG_ENV)
+    if not base:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the PostgreSQL tests: set {PG_ENV}")
+        pytest.skip(f"no PostgreSQL: set {PG_ENV} (e.g. postgresql://user:pw@127.0.0.1/db)")
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base.replace("postgresql://", "postgresql+psycopg://", 1))
+    name = f"rebelote_test_{secrets.token_hex(6)}"
+    admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database URL: SQLite in a temporary folder, or a new
+    PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'rebelote.db'}"
+    else:
+        yield from _postgres_database()
 
 
 @pytest.fixture

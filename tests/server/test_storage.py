@@ -5,7 +5,6 @@ text), from which it replays to the same state."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -18,14 +17,45 @@ from rebelote.server.table import game_from_stored
 from .live import LiveServer, play_match
 
 
-def test_migrations_match_the_models(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+def test_migrations_match_the_models(db_url: str) -> None:
+    store = Store(db_url)
     store.migrate()
     store.migrate()  # idempotent
     with store.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
         names = set(inspect(connection).get_table_names())
-    assert {"tables", "seats", "events", "alembic_version"} <= names
+    assert {"tables", "seats", "events", "users", "sessions", "chat", "results"} <= names
+    assert "alembic_version" in names
+    store.close()
+
+
+def test_migrations_go_down_and_up_again(db_url: str) -> None:
+    from alembic import command
+
+    from rebelote.server.storage import alembic_config
+
+    store = Store(db_url)
+    store.migrate()
+    created = {"table_id": "t1"}
+    store.create_table(
+        table_id=created["table_id"],
+        rules="ffb",
+        options={},
+        seed=1,
+        seats=[],
+        events=[],
+        status="playing",
+    )
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "r0001")
+    with store.engine.connect() as connection:
+        names = set(inspect(connection).get_table_names())
+    assert "users" not in names and "tables" in names
+    store.migrate()
+    loaded = store.load("t1")
+    assert loaded is not None and loaded.meta.visibility == "solo"  # the row survived
     store.close()
 
 

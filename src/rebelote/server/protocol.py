@@ -365,9 +365,9 @@ class TableOptions(_Strict):
     auto_play_forced: bool = True
     speed: Speed = "normal"
     auto_next: bool = False
-    move_clock: int | None = Field(default=None, ge=5, le=600)
-    hold: int = Field(default=30, ge=0, le=600)
-    leave_after: int = Field(default=600, ge=10, le=3600)
+    move_clock: float | None = Field(default=None, ge=0.5, le=600)
+    hold: float = Field(default=30, ge=0, le=600)
+    leave_after: float = Field(default=600, ge=1, le=3600)
 
 
 class CreateTable(_Strict):

@@ -1,0 +1,305 @@
+"""Accounts, sessions and CSRF; the lobby's rules; refusals at the edge
+(each a clear error to that client alone, nothing changed); replays and
+exports of finished games."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from rebelote.record import replay as replay_record
+from rebelote.server.ratings import (
+    Rated,
+    bot_rating,
+    level_of,
+    level_threshold,
+    match_xp,
+    rate,
+)
+
+from .live import LiveServer
+from .net import Player, Seated, lobby_table, play_together
+
+FAST = {"speed": "instant", "auto_next": True, "auto_play_forced": False}
+
+
+def _code(r: Any) -> str:
+    code: str = r.json()["detail"]["code"]
+    return code
+
+
+# ------------------------------------------------------------------ accounts
+
+
+def test_accounts_sessions_and_csrf(server: LiveServer) -> None:
+    ada = Player(server).signup("Ada Lovelace")
+    assert ada.user is not None and ada.user["name"] == "Ada Lovelace" and not ada.user["guest"]
+    assert ada.user["level"] == 1 and ada.user["rating"] == 0.0
+    assert ada.http.cookies.get("rebelote_session") and ada.csrf
+    me = ada.http.get("/api/me").json()
+    assert me["user"]["id"] == ada.user["id"] and me["csrf"] == ada.csrf
+    other = Player(server)
+    r = other.http.post("/api/auth/signup", json={"name": "ada lovelace", "password": "x" * 9})
+    assert r.status_code == 409 and _code(r) == "name_taken"
+    r = other.http.post("/api/auth/signup", json={"name": "<script>", "password": "x" * 9})
+    assert r.status_code == 400 and _code(r) == "bad_name"
+    r = other.http.post("/api/auth/signup", json={"name": "Bob", "password": "short"})
+    assert r.status_code == 400 and _code(r) == "weak_password"
+    r = other.http.post("/api/auth/signup", json={"name": "Bob", "password": "x" * 9, "x": 1})
+    assert r.status_code == 422
+    r = other.http.post("/api/auth/login", json={"name": "Ada Lovelace", "password": "wrong!!!"})
+    assert r.status_code == 401 and _code(r) == "bad_credentials"
+    # CSRF: a change without the header is refused, and changes nothing
+    r = ada.post("/api/lobby/tables", {"preset": "ffb"}, csrf=False)
+    assert r.status_code == 403 and _code(r) == "csrf"
+    r = ada.http.post("/api/lobby/tables", json={}, headers={"X-CSRF-Token": "forged"})
+    assert r.status_code == 403
+    assert ada.http.get("/api/lobby").json() == []
+    r = other.post("/api/lobby/tables", {})
+    assert r.status_code == 401 and _code(r) == "not_logged_in"
+    # password change: the old one is asked; other sessions end
+    second = Player(server).login("Ada Lovelace")
+    r = ada.post("/api/auth/password", {"old": "nope", "new": "a new passphrase"})
+    assert r.status_code == 401
+    ada.ok("/api/auth/password", {"old": "correct horse", "new": "a new passphrase"})
+    assert second.http.get("/api/me").json()["user"] is None
+    assert ada.http.get("/api/me").json()["user"]["name"] == "Ada Lovelace"
+    Player(server).login("Ada Lovelace", "a new passphrase")
+    r = Player(server).http.post(
+        "/api/auth/login", json={"name": "Ada Lovelace", "password": "correct horse"}
+    )
+    assert r.status_code == 401
+    ada.ok("/api/auth/logout")
+    assert ada.http.get("/api/me").json() == {"user": None, "csrf": None}
+    # guests: a name, no password, never ranked
+    guest = Player(server).guest("Zoe")
+    assert guest.user is not None and guest.user["guest"]
+    r = guest.post("/api/lobby/tables", {"ranked": True})
+    assert r.status_code == 403 and _code(r) == "account_required"
+    for p in (ada, other, second, guest):
+        p.close()
+
+
+def test_password_is_stored_hashed(server: LiveServer) -> None:
+    Player(server).signup("Hashy", "my secret words")
+    user = server.app.state.store.user_by_name("hashy")
+    assert user.password_hash.startswith("$argon2id$")
+    assert "my secret words" not in user.password_hash
+
+
+# ------------------------------------------------------------------ lobby
+
+
+def test_lobby_rules(server: LiveServer) -> None:
+    host = Player(server).guest("Host")
+    guest = Player(server).guest("Guest")
+    third = Player(server).guest("Third")
+    private = host.open_table(visibility="private", preset="ffb", name="friends")
+    assert private["invite"]
+    public = guest.open_table(preset="coinche", target=1000, seat="N")
+    lobby = third.http.get("/api/lobby").json()
+    assert [t["id"] for t in lobby] == [public["table_id"]]  # private tables are not listed
+    assert lobby[0]["rules"]["preset"] == "coinche" and lobby[0]["invite"] is None
+    tid = private["table_id"]
+    r = third.http.get(f"/api/lobby/tables/{tid}")
+    assert r.status_code == 404  # a private table needs its invitation
+    r = third.post(f"/api/lobby/tables/{tid}/join", {"seat": "N"})
+    assert r.status_code == 404
+    room = third.http.get(f"/api/lobby/tables/{tid}", params={"invite": private["invite"]}).json()
+    assert room["status"] == "open" and room["host"] == "S"
+    third.join(tid, "N", private["invite"])
+    r = guest.post(f"/api/lobby/tables/{tid}/join", {"seat": "N", "invite": private["invite"]})
+    assert r.status_code == 409 and _code(r) == "seat_taken"
+    r = third.post(f"/api/lobby/tables/{tid}/join", {"seat": "W", "invite": private["invite"]})
+    assert r.status_code == 400  # one seat each
+    r = third.post(f"/api/lobby/tables/{tid}/start")
+    assert r.status_code == 403 and _code(r) == "not_host"
+    r = host.post(f"/api/lobby/tables/{tid}/start")
+    assert r.status_code == 400 and "empty" in r.json()["detail"]["message"]
+    r = host.post(f"/api/lobby/tables/{tid}/bot", {"seat": "N", "level": "beginner"})
+    assert r.status_code == 409  # a player sits there
+    host.ok(f"/api/lobby/tables/{tid}/bot", {"seat": "W", "level": "beginner"})
+    host.ok(f"/api/lobby/tables/{tid}/bot", {"seat": "W", "level": None})
+    r = host.post(f"/api/lobby/tables/{tid}/bot", {"seat": "W", "level": "grandmaster"})
+    assert r.status_code == 422
+    # the host leaves before the start: the table passes to the other human
+    room = host.ok(f"/api/lobby/tables/{tid}/leave")
+    assert room["host"] == "N" and {s["seat"]: s["kind"] for s in room["seats"]}["S"] == "open"
+    r = host.post(f"/api/lobby/tables/{tid}/fill", {"level": "random"})
+    assert r.status_code == 403  # no longer the host
+    third.ok(f"/api/lobby/tables/{tid}/fill", {"level": "random"})
+    room = third.ok(f"/api/lobby/tables/{tid}/start")
+    assert room["status"] == "playing"
+    r = third.post(f"/api/lobby/tables/{tid}/bot", {"seat": "W", "level": None})
+    assert r.status_code == 400  # seats are settled
+    # the last human leaves an open table: it closes
+    guest.ok(f"/api/lobby/tables/{public['table_id']}/leave")
+    assert third.http.get("/api/lobby").json() == []
+    # spectators may not watch a private table
+    ws = server.connect(tid, None, watch=1)
+    err = ws.recv()
+    assert err["t"] == "error" and err["d"]["code"] == "bad_token"
+    with pytest.raises(ConnectionClosed):
+        ws.recv()
+    for p in (host, guest, third):
+        p.close()
+
+
+def test_new_token_for_the_same_seat(server: LiveServer) -> None:
+    table_id, players = lobby_table(server, ["Tom"], bots="random", options=FAST)
+    tom = players[0]
+    old = tom.token
+    fresh = tom.ok(f"/api/lobby/tables/{table_id}/token")
+    assert fresh["seat"] == "S" and fresh["token"] != old
+    ws = server.connect(table_id, old)
+    assert ws.recv()["d"]["code"] == "bad_token"
+    ws.close()
+    with server.connect(table_id, fresh["token"]) as client:
+        assert client.recv()["t"] == "snapshot"
+
+
+# ------------------------------------------------------------------ refusals
+
+
+def test_refusals_change_nothing(server: LiveServer) -> None:
+    table_id, players = lobby_table(
+        server, ["Ana", "Bob"], bots="random", options={**FAST, "speed": "slow"}
+    )
+    game = server.manager._tables[table_id].game
+    s = Seated("S", players[0].connect(table_id))
+    n = Seated("N", players[1].connect(table_id))
+    spectator = Seated(None, server.connect(table_id, None, watch=1))
+    for x in (s, n, spectator):
+        x.drain(timeout=0.5)
+    before = (game.entries, dict(game.versions))
+
+    def refused(x: Seated, raw: Any, code: str) -> None:
+        if isinstance(raw, (str, bytes)):
+            x.client.send_raw(raw)
+        else:
+            x.client.send(*raw)
+        err = x.client.error()
+        assert err["code"] == code, err
+        assert (game.entries, dict(game.versions)) == before
+
+    refused(s, "{not json", "bad_json")
+    refused(s, json.dumps({"t": "act", "d": {"action": "x" * 5000}}), "too_large")
+    refused(s, json.dumps({"t": "fly"}), "unknown_type")
+    refused(s, json.dumps({"t": "act", "d": {"action": "JS", "extra": 1}}), "bad_message")
+    refused(s, ("act", {"action": "JS", "seat": "N"}), "not_your_seat")
+    turn = s.client.turn or {}
+    who = turn.get("seat")
+    out_of_turn = n if who != "N" else s
+    refused(out_of_turn, ("act", {"action": "pass"}), "not_your_turn")
+    refused(spectator, ("act", {"action": "pass"}), "spectator")
+    refused(spectator, ("chat", {"text": "hi"}), "spectator")
+    refused(s, ("chat", {"text": "x" * 301}), "bad_message")
+    refused(s, ("chat", {"text": "   \u0000\u200b  "}), "bad_message")
+    refused(s, ("mute", {"seat": "S"}), "bad_message")
+    # a seat's token used for another table, a made-up token
+    other_table, others = lobby_table(server, ["Cat"], bots="random", options=FAST)
+    ws = server.connect(other_table, players[0].token)
+    assert ws.recv()["d"]["code"] == "bad_token"
+    ws.close()
+    ws = server.connect(table_id, "forged-token")
+    assert ws.recv()["d"]["code"] == "bad_token"
+    ws.close()
+    # chat: rate-limited, and HTML arrives as text with its escaped form
+    s.client.send("chat", {"text": "<img src=x onerror=alert(1)>"})
+    for _ in range(5):
+        s.client.send("chat", {"text": "spam"})
+    err = s.client.error()
+    assert err["code"] == "rate_limited"
+    n.drain(timeout=0.5)
+    line = next(c for c in n.chat if c["text"].startswith("<img"))
+    assert line["html"] == "&lt;img src=x onerror=alert(1)&gt;"
+    assert (game.entries, dict(game.versions)) == before
+    for x in (s, n, spectator):
+        x.client.close()
+    for p in (*players, *others):
+        p.close()
+
+
+# ------------------------------------------------------------------ history
+
+
+def test_replay_and_export_of_a_finished_match(server: LiveServer, tmp_path: Path) -> None:
+    table_id, players = lobby_table(server, ["Rex"], bots="random", target=200, options=FAST)
+    rex = players[0]
+    s = Seated("S", rex.connect(table_id))
+    play_together(
+        [s],
+        random.Random(4),
+        until=lambda: any(e["kind"] == "match_end" for e in s.client.events),
+        timeout=240,
+    )
+    end = next(e for e in s.client.events if e["kind"] == "match_end")
+    data = rex.http.get(f"/api/tables/{table_id}/replay").json()
+    deals = data["deals"]
+    assert len(deals) == len(end["sheet"])
+    for deal in deals:
+        if deal["result"] not in ("passed", "cancelled"):
+            assert all(len(h) == 8 for h in deal["hands"].values())
+            assert len(deal["tricks"]) == 8
+    record = rex.http.get(f"/api/tables/{table_id}/record", params={"match": 1}).json()
+    summary = replay_record(record)
+    assert summary["totals"] == end["totals"] and summary["winner"] == end["winner"]
+    one = rex.http.get(f"/api/tables/{table_id}/record", params={"match": 1, "deal": 1}).json()
+    assert replay_record(one)["result"] == end["sheet"][0]["result"]
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    out = subprocess.run(
+        [sys.executable, "-m", "rebelote", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout)["totals"] == end["totals"]
+    r = rex.http.get(f"/api/tables/{table_id}/record", params={"match": 2})
+    assert r.status_code == 404 and _code(r) == "not_finished"
+    history = rex.http.get("/api/me/history").json()
+    assert history["results"][0]["table_id"] == table_id
+    s.client.close()
+
+
+def test_a_running_private_game_is_not_exported_to_others(server: LiveServer) -> None:
+    host = Player(server).guest("Pia")
+    created = host.open_table(visibility="private")
+    host.ok(f"/api/lobby/tables/{created['table_id']}/fill", {"level": "random"})
+    host.ok(f"/api/lobby/tables/{created['table_id']}/start")
+    stranger = Player(server).guest("Stranger")
+    r = stranger.http.get(f"/api/tables/{created['table_id']}/replay")
+    assert r.status_code == 404
+    data = host.http.get(f"/api/tables/{created['table_id']}/replay").json()
+    assert data["deals"] == []  # the deal in progress is never given
+
+
+# ------------------------------------------------------------------ ratings
+
+
+def test_experience_and_levels_formula() -> None:
+    assert [level_threshold(n) for n in (1, 2, 3, 4, 5)] == [0, 100, 300, 600, 1000]
+    assert [level_of(x) for x in (0, 99, 100, 299, 300, 599, 600, 1000)] == [1, 1, 2, 2, 3, 3, 4, 5]
+    assert match_xp(deals=6, won=False) == 50
+    assert match_xp(deals=6, won=True) == 80
+
+
+def test_openskill_ratings_with_computer_players() -> None:
+    me = Rated(1, 25.0, 25 / 3)
+    partner = bot_rating("beginner")
+    foes = [bot_rating("intermediate"), bot_rating("intermediate")]
+    won = rate([[me, partner], foes], [1, 2])
+    lost = rate([[me, partner], foes], [2, 1])
+    assert set(won) == {1}  # computer players never change
+    assert won[1][0] > 25 > lost[1][0]
+    assert won[1][1] < 25 / 3 and lost[1][1] < 25 / 3  # surer either way
+    # beating stronger players is worth more
+    weak = rate([[me, partner], [bot_rating("random"), bot_rating("random")]], [1, 2])
+    assert won[1][0] > weak[1][0]
