@@ -1,17 +1,24 @@
 """The expert (issue #6): legal play of every preset with a tiny budget,
-worlds that agree with the view, determinism and the plan of
-worlds.  (The no-peeking test of the bots issue
+worlds that agree with the view, determinism, the plan of
+worlds and ``rebelote hint``.  (The no-peeking test of the bots issue
 covers the expert too: ``tests/test_bots.py::test_no_peeking``.)"""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rebelote.actions import Action
 from rebelote.bots import Bot, Budget, decision_seed, make_bot
 from rebelote.bots.expert import ExpertBot, plan_worlds
+from rebelote.bots.hint import HintError, hint
 from rebelote.bots.knowledge import infer
 from rebelote.bots.sampling import sample_worlds
 from rebelote.cards import DECK_24, DECK_32, cards_of
@@ -110,3 +117,74 @@ def test_worlds_agree_with_the_view(rules_name: str) -> None:
             state.apply(action, seat)
             index += 1
     assert checked > 50
+
+
+# ------------------------------------------------------------------- hint
+
+RECORD: dict[str, Any] = {
+    "format": 1,
+    "rules": "ffb",
+    "dealer": "E",
+    "hands": {
+        "N": ["JH", "9H", "AS", "KS", "AD", "10D", "AC", "7C"],
+        "W": ["AH", "10H", "QS", "10S", "KD", "QD", "KC", "9C"],
+        "S": ["KH", "QH", "JS", "9S", "JD", "9D", "QC", "10C"],
+        "E": ["8H", "7H", "8S", "7S", "8D", "7D", "JC", "8C"],
+    },
+    "turned": "9H",
+    "bids": ["take"],
+    "play": [
+        *("JH", "10H", "KH", "7H"),
+        *("9H", "AH", "QH", "8H"),
+        *("AS", "QS", "9S", "7S"),
+        *("KS", "10S", "JS", "8S"),
+        *("KD", "JD", "8D", "AD"),
+        *("10D", "QD", "9D", "7D"),
+        *("AC", "9C", "QC", "8C"),
+        *("7C", "KC", "10C", "JC"),
+    ],
+}
+
+
+def test_hint_values_every_legal_card() -> None:
+    # After the take and 6 tricks, N leads trick 7 holding AC 7C.
+    report = hint(RECORD, Seat.N, 25, worlds=6, seed=1)
+    assert report["phase"] == "playing" and report["trick"] == 7
+    assert {v["action"] for v in report["values"]} == {"AC", "7C"}
+    assert all(v["value"] is not None for v in report["values"])
+    assert report["best"] == report["values"][0]["action"]
+    assert report["worlds"] == 6
+    assert hint(RECORD, Seat.N, 25, worlds=6, seed=1) == report
+
+
+def test_hint_values_bids() -> None:
+    report = hint(RECORD, Seat.N, 0, worlds=2, seed=1)
+    assert report["phase"] == "bidding"
+    texts = {v["action"] for v in report["values"]}
+    assert texts == {"pass", "take"}
+    assert report["expert"] in texts
+
+
+def test_hint_refuses_other_seats_and_out_of_range() -> None:
+    with pytest.raises(HintError, match="turn"):
+        hint(RECORD, Seat.W, 25)
+    with pytest.raises(HintError, match="out of range"):
+        hint(RECORD, Seat.N, 99)
+
+
+def test_hint_command(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(RECORD), encoding="utf-8")
+    args = [sys.executable, "-m", "rebelote", "hint", str(path), "--seat", "N", "--after", "25"]
+    env = {**os.environ, "REBELOTE_SOLVER": "python"}
+    done = subprocess.run(
+        [*args, "--json", "--worlds", "3"], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["seat"] == "N" and len(report["values"]) == 2
+    bad = subprocess.run(
+        [*args[:-1], "26", "--json"], capture_output=True, text=True, env=env, check=False
+    )
+    assert bad.returncode == 2
+    assert json.loads(bad.stdout)["error"] == "no hint"

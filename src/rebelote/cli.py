@@ -1,6 +1,7 @@
 """The ``rebelote`` command.
 
 Commands: ``play`` (the browser table: a match against computer players),
+``hint FILE --seat S --after N`` (the expert's value of each legal action),
 ``demo`` (a deal by random legal moves, trick by trick), ``rules``
 (the presets and their options), ``replay FILE [--json]``, ``record --seed N``,
 ``bench engine``, ``arena`` (duplicate boards between two bot levels).
@@ -318,6 +319,52 @@ def arena(
             f"{name}: {t['median']:.3f} ms median, {t['p95']:.3f} ms p95 per decision "
             f"({t['decisions']} decisions)"
         )
+
+
+@app.command()
+def hint(
+    file: Annotated[str, typer.Argument(help="A deal record (JSON); '-' for stdin.")],
+    seat: Annotated[str, typer.Option(help="The seat to advise: N, W, S or E.")],
+    after: Annotated[int, typer.Option(help="Actions of the record played (bids, then cards).")],
+    worlds: Annotated[int, typer.Option(help="Sampled worlds (bids: deals per bid).")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The expert's value of each legal action of SEAT after N actions of a
+    deal record: cards by sampled worlds solved double-dummy, bids by
+    simulation (the seat's side's score minus the other's, in points)."""
+    from .bots.hint import HintError
+    from .bots.hint import hint as run_hint
+    from .record import RecordError
+    from .seats import parse_seat
+
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail({"error": "cannot read file", "message": str(exc)}, as_json)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail({"error": "malformed record", "message": f"not JSON: {exc}"}, as_json)
+    if not isinstance(data, dict) or "deals" in data:
+        _fail({"error": "malformed record", "message": "hint reads one deal record"}, as_json)
+    try:
+        report = run_hint(data, parse_seat(seat), after, worlds=worlds, seed=seed)
+    except ValueError as exc:
+        if isinstance(exc, RecordError | HintError):
+            _fail(exc.payload, as_json)
+        _fail({"error": "bad input", "message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False))
+        return
+    trick = f", trick {report['trick']}" if report["trick"] else ""
+    print(
+        f"{report['seat']} after {after} actions ({report['phase']}{trick}), "
+        f"{report['worlds']} worlds; expert plays {report['expert']}"
+    )
+    for item in report["values"]:
+        value = "-" if item["value"] is None else f"{item['value']:+.1f}"
+        print(f"  {item['action']:>10}  {value}")
 
 
 @app.command()

@@ -42,7 +42,7 @@ from ..cards import DECK_24, DECK_32, Card, CardMask, Rank, bit, cards_of
 from ..declarations import best_declaration
 from ..observation import PlayerView, observe
 from ..seats import SEATS_3, SEATS_4, Seat, next_seat
-from ..solver import Position, SearchLimitError, kernel_available, solve_moves
+from ..solver import Position, SearchLimitError, kernel_available, solve_moves, warm_up
 from ..state import State
 from ..trump import Strain, strain_tables
 from .base import Budget, decision_seed
@@ -132,20 +132,30 @@ class ExpertBot:
     # ------------------------------------------------------------- card play
 
     def card_values(
-        self, view: PlayerView, legal_cards: CardMask, *, seed: int, budget: Budget
+        self,
+        view: PlayerView,
+        legal_cards: CardMask,
+        *,
+        seed: int,
+        budget: Budget,
+        count: int | None = None,
     ) -> tuple[dict[Card, float], int]:
         """The mean score for the seat's side of each legal card over the
         sampled worlds, and the number of worlds solved (0: none, the plan
-        gives no world here).  Values are deal scores (see :func:`_utility`)."""
+        gives no world here).  Values are the deal's score for the seat's
+        side minus the other side's (see :class:`_Utility`).  ``count``
+        overrides the plan of worlds."""
         worlds_budget = budget.worlds if budget.worlds is not None else DEFAULT_WORLDS
         tricks_left = view.hand.bit_count()
-        count = plan_worlds(worlds_budget, tricks_left, self.compiled)
+        if count is None:
+            count = plan_worlds(worlds_budget, tricks_left, self.compiled)
         if count == 0:
             return {}, 0
         try:
             worlds = sample_worlds(view, count, seed)
         except NoWorldError:
             return {}, 0
+        warm_up()
         deadline = time.perf_counter() + (budget.time_ms or SAFETY_MS) / 1000.0
         contract = view.contract
         assert contract is not None
@@ -213,11 +223,25 @@ class ExpertBot:
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> Action:
         """The bid with the best simulated mean score (see the module)."""
+        default = self._heuristic.choose_bid(view, legal)
+        means = self.bid_values(view, legal, seed=seed, budget=budget)
+        if len(means) <= 1:
+            return default
+        best_text = max(means, key=lambda t: means[t])
+        # Prefer the intermediate's bid unless another is clearly better.
+        if means[best_text] < means[default.text] + 4.0:
+            return default
+        return next(a for a in legal if isinstance(a, Bid) and a.text == best_text)
+
+    def bid_values(
+        self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
+    ) -> dict[str, float]:
+        """The simulated mean score (the seat's side minus the other side)
+        of each candidate bid, by its text; empty when no deal could be
+        sampled.  Bids that are not candidates are not valued."""
         bids = [a for a in legal if isinstance(a, Bid)]
         default = self._heuristic.choose_bid(view, legal)
         candidates = _candidates(view, bids, default)
-        if len(candidates) <= 1:
-            return default
         count = budget.worlds if budget.worlds is not None else DEFAULT_BID_WORLDS
         count = max(1, min(count, DEFAULT_BID_WORLDS * 4))
         deadline = time.perf_counter() + (budget.time_ms or SAFETY_MS) / 1000.0
@@ -225,7 +249,7 @@ class ExpertBot:
         try:
             deals = [_bidding_deal(view, rng) for _ in range(count * 3)]
         except NoWorldError:
-            return default
+            return {}
         # Keep the deals that best explain the others' bids.
         weighted = sorted(deals, key=lambda d: -bid_likelihood(view, d[1]) + 1e-12 * rng.random())
         deals = weighted[:count]
@@ -237,12 +261,7 @@ class ExpertBot:
             for cand in candidates:
                 totals[id(cand)] += _simulate(view, pack, cand, decision_seed(seed, 7, i))
             done += 1
-        means = {id(c): totals[id(c)] / done for c in candidates}
-        best = max(candidates, key=lambda c: means[id(c)])
-        # Prefer the intermediate's bid unless another is clearly better.
-        if means[id(best)] < means[id(default)] + 4.0:
-            return default
-        return best
+        return {c.text: totals[id(c)] / done for c in candidates}
 
 
 def pos_points(view: PlayerView) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .position import Position, PositionError, capot_bonus
 from .search import SearchLimitError, SolveResult
-from .solve import kernel_available, solve_moves, solve_value
+from .solve import kernel_available, solve_moves, solve_value, warm_up
 
 __all__ = [
     "Position",
@@ -25,4 +25,5 @@ __all__ = [
     "kernel_available",
     "solve_moves",
     "solve_value",
+    "warm_up",
 ]

@@ -16,7 +16,14 @@ from . import search
 from .position import Position
 from .search import SolveResult
 
-__all__ = ["Kernel", "KernelUnavailableError", "kernel_available", "solve_moves", "solve_value"]
+__all__ = [
+    "Kernel",
+    "KernelUnavailableError",
+    "kernel_available",
+    "solve_moves",
+    "solve_value",
+    "warm_up",
+]
 
 Kernel = Literal["auto", "python", "numba"]
 
@@ -71,3 +78,23 @@ def solve_value(
 
         return k.solve_value(pos, side, max_nodes=max_nodes)
     return search.solve_value(pos, side, max_nodes=max_nodes)
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Compile the kernel now (about 7 seconds, once per process) by solving
+    a one-trick position, so that later solves are timed without it.  Does
+    nothing without numba or after the first call."""
+    global _WARM
+    if _WARM or not _use_kernel("auto"):
+        return
+    from ..rules import preset
+    from ..seats import Seat
+    from ..trump import Strain
+
+    hands = [1 << 0, 1 << 8, 1 << 16, 1 << 24]
+    pos = Position.from_hands(preset("ffb"), Strain.S, hands, turn=Seat.N)
+    solve_moves(pos)
+    _WARM = True
