@@ -1,6 +1,7 @@
 """The ``rebelote`` command.
 
 Commands: ``play`` (the browser table: a match against computer players),
+``serve`` (the multi-table server for network play, with the lobby),
 ``hint FILE --seat S --after N`` (the expert's value of each legal action),
 ``demo`` (a deal by random legal moves, trick by trick), ``rules``
 (the presets and their options), ``replay FILE [--json]``, ``record --seed N``,
@@ -395,6 +396,58 @@ def play(
         raise typer.Exit(EXIT_BAD_INPUT) from None
     except KeyboardInterrupt:  # pragma: no cover - interactive
         pass
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to serve on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL (SQLAlchemy; postgresql://... for PostgreSQL); default: "
+            "DATABASE_URL, else SQLite in the user's data folder."
+        ),
+    ] = None,
+) -> None:
+    """Serve the multi-table server for network play: the lobby, accounts,
+    chat, spectators, ratings (see the README for a reverse proxy with TLS)."""
+    from .server.run import serve as run_server
+
+    try:
+        run_server(host=host, port=port, database_url=db, open_browser=False, lobby=True)
+    except OSError as exc:
+        print(f"error: cannot serve on {host}:{port}: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        pass
+
+
+@bench_app.command("server")
+def bench_server(
+    tables: Annotated[int, typer.Option(help="Tables of four WebSocket players.")] = 50,
+    seconds: Annotated[float, typer.Option(help="Seconds of play measured.")] = 20.0,
+    seed: Annotated[int, typer.Option(help="Seed of the players' random moves.")] = 1,
+    db: Annotated[str | None, typer.Option(help="Database URL (default: a fresh SQLite).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Load: many tables of four WebSocket clients at once against a local
+    server (loopback only; stops by itself): tables held, messages per
+    second, 50th/99th percentile time from an action to its event reaching
+    the other seats."""
+    from .server.loadbench import run_bench
+
+    try:
+        result = run_bench(tables=tables, seconds=seconds, seed=seed, db=db)
+    except (ValueError, RuntimeError) as exc:
+        _fail({"error": "bench failed", "message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
 
 
 def main() -> None:

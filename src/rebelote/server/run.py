@@ -65,10 +65,11 @@ def serve(
     open_browser: bool = True,
     bot_delay: float | None = None,
     echo: Callable[[str], None] = print,
+    lobby: bool = False,
 ) -> None:
     """Serve the game until interrupted (Ctrl-C).  ``echo`` receives the
-    lines to show (the URL first).  Raises ``OSError`` when the port cannot
-    be bound."""
+    lines to show (the URL first; with ``lobby``, the lobby's URL next).
+    Raises ``OSError`` when the port cannot be bound."""
     import uvicorn
 
     from .app import create_app
@@ -83,6 +84,8 @@ def serve(
     )
     server = uvicorn.Server(config)
     echo(f"rebelote is serving at {url}")
+    if lobby:
+        echo(f"lobby: {url}lobby.html (accounts, tables, chat, leaderboard)")
     echo(f"games are stored in {_show_db(url_db)}; press Ctrl-C to stop")
     if open_browser and browser_available():
 
