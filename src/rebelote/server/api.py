@@ -260,16 +260,23 @@ Changing = Annotated[Session, Depends(session_for_change)]
 Viewing = Annotated[Session | None, Depends(optional_session)]
 
 
-def _login(response: Response, session: Session) -> Me:
+def _login(request: Request, response: Response, session: Session) -> Me:
+    """Set the session and CSRF cookies (``Secure`` when the request came
+    over HTTPS, e.g. through a TLS reverse proxy sending
+    ``X-Forwarded-Proto``)."""
     assert session.cookie is not None
+    secure = request.url.scheme == "https"
     response.set_cookie(
         SESSION_COOKIE,
         session.cookie,
         max_age=int(SESSION_LIFETIME),
         httponly=True,
         samesite="lax",
+        secure=secure,
     )
-    response.set_cookie(CSRF_COOKIE, session.csrf, max_age=int(SESSION_LIFETIME), samesite="lax")
+    response.set_cookie(
+        CSRF_COOKIE, session.csrf, max_age=int(SESSION_LIFETIME), samesite="lax", secure=secure
+    )
     return Me(user=user_info(session.user), csrf=session.csrf)
 
 
@@ -295,7 +302,7 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
         user = await asyncio.to_thread(store.create_user, name, digest, guest=False)
     except NameTakenError as exc:
         raise _err(409, "name_taken", str(exc)) from None
-    return _login(response, await asyncio.to_thread(new_session, store, user))
+    return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
 
 @router.post("/auth/login")
@@ -310,7 +317,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
         raise _err(401, "bad_credentials", "wrong name or password")
     if rehashed is not None:
         await asyncio.to_thread(store.set_password, user.id, rehashed)
-    return _login(response, await asyncio.to_thread(new_session, store, user))
+    return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
 
 @router.post("/auth/guest")
@@ -319,7 +326,7 @@ async def guest(body: GuestBody, request: Request, response: Response) -> Me:
     name = _name(body.name)
     store = _store(request)
     user = await asyncio.to_thread(store.create_user, name, None, guest=True)
-    return _login(response, await asyncio.to_thread(new_session, store, user))
+    return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
 
 @router.post("/auth/logout")
