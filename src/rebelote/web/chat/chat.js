@@ -1,0 +1,174 @@
+// <rebelote-chat>: the chat panel of a table (seed 000: "il est possible de
+// dialoguer avec les autres joueurs").
+//
+// Two ways to use it:
+// - fed by a page that already holds the table's WebSocket:
+//     chat.attach((msg) => socket.send(JSON.stringify(msg)), mySeat);
+//     chat.receive(msg)            // for every server message
+// - on its own (`auto` attribute): it reads the table id from the page's
+//   `#/table/ID` (or `?table=ID`) and the seat token from localStorage
+//   ('rebelote.tables'), and opens a socket of its own. The table page then
+//   needs one line:
+//     <script type="module" src="chat/chat.js"></script><rebelote-chat auto></rebelote-chat>
+//
+// Every line is shown with textContent (never as HTML): what a player typed
+// stays text. Players may mute a seat; spectators only read.
+
+const MAX = 300;
+
+const STYLE = `
+:host { display: flex; flex-direction: column; font: 14px system-ui, sans-serif;
+  background: rgba(0, 0, 0, 0.55); color: #fff; border-radius: 8px; min-width: 220px;
+  max-height: 320px; }
+.head { display: flex; justify-content: space-between; align-items: center; padding: 4px 8px;
+  font-weight: 600; }
+.head button { font: inherit; background: none; color: inherit; border: 0; cursor: pointer; }
+ol { list-style: none; margin: 0; padding: 4px 8px; overflow-y: auto; flex: 1; min-height: 60px; }
+li { margin: 2px 0; overflow-wrap: anywhere; }
+.who { font-weight: 600; margin-right: 4px; }
+.mute { font-size: 11px; margin-left: 4px; opacity: 0.7; cursor: pointer; background: none;
+  border: 1px solid #fff6; color: inherit; border-radius: 4px; }
+form { display: flex; gap: 4px; padding: 4px 8px 8px; }
+input { flex: 1; font: inherit; padding: 4px; border-radius: 4px; border: 0; }
+.err { color: #ffb4b4; padding: 0 8px; font-size: 12px; min-height: 14px; }
+:host([collapsed]) ol, :host([collapsed]) form, :host([collapsed]) .err { display: none; }
+`;
+
+export class RebeloteChat extends HTMLElement {
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: 'open' });
+    this.lines = new Map(); // id -> line
+    this.muted = new Set();
+    this.seat = null;
+    this.sendFn = null;
+    this.socket = null;
+    this.names = {};
+  }
+
+  connectedCallback() {
+    const style = document.createElement('style');
+    style.textContent = STYLE;
+    const head = document.createElement('div');
+    head.className = 'head';
+    const title = document.createElement('span');
+    title.textContent = this.getAttribute('title') || 'Chat';
+    const toggle = document.createElement('button');
+    toggle.type = 'button';
+    toggle.textContent = '–';
+    toggle.setAttribute('aria-label', 'show or hide the chat');
+    toggle.addEventListener('click', () => this.toggleAttribute('collapsed'));
+    head.append(title, toggle);
+    this.list = document.createElement('ol');
+    this.list.setAttribute('aria-live', 'polite');
+    this.error = document.createElement('div');
+    this.error.className = 'err';
+    this.form = document.createElement('form');
+    this.input = document.createElement('input');
+    this.input.maxLength = MAX;
+    this.input.placeholder = 'Say something…';
+    this.input.setAttribute('aria-label', 'chat message');
+    this.input.name = 'chat';
+    const send = document.createElement('button');
+    send.type = 'submit';
+    send.textContent = 'Send';
+    this.form.append(this.input, send);
+    this.form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const text = this.input.value.trim();
+      if (!text || !this.sendFn) return;
+      this.sendFn({ t: 'chat', d: { text: text.slice(0, MAX) } });
+      this.input.value = '';
+    });
+    this.root.append(style, head, this.list, this.error, this.form);
+    if (this.hasAttribute('auto')) this.autoConnect();
+  }
+
+  disconnectedCallback() {
+    if (this.socket) this.socket.close();
+    this.socket = null;
+  }
+
+  /** Use the page's socket: `send(msg)` sends one client message. */
+  attach(send, seat) {
+    this.sendFn = send;
+    this.seat = seat;
+    this.form.hidden = seat == null; // spectators read only
+  }
+
+  /** Feed every server message; chat ones are shown. */
+  receive(msg) {
+    if (msg.t === 'chat') this.add(msg.d);
+    else if (msg.t === 'chat_history') msg.d.lines.forEach((l) => this.add(l));
+    else if (msg.t === 'muted') {
+      this.muted = new Set(msg.d.seats);
+      this.redraw();
+    } else if (msg.t === 'room') {
+      for (const s of msg.d.seats) this.names[s.seat] = s.name;
+    } else if (msg.t === 'error' && ['rate_limited', 'bad_message', 'spectator'].includes(msg.d.code)) {
+      this.error.textContent = msg.d.message;
+      setTimeout(() => { this.error.textContent = ''; }, 4000);
+    }
+  }
+
+  add(line) {
+    if (this.lines.has(line.id)) return;
+    this.lines.set(line.id, line);
+    if (this.lines.size > 200) this.lines.delete(this.lines.keys().next().value);
+    this.redraw();
+  }
+
+  redraw() {
+    const items = [];
+    for (const line of this.lines.values()) {
+      if (this.muted.has(line.seat)) continue;
+      const li = document.createElement('li');
+      li.dataset.seat = line.seat;
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.textContent = `${line.name} (${line.seat})`;
+      const text = document.createElement('span');
+      text.className = 'text';
+      text.textContent = line.text; // never innerHTML
+      li.append(who, text);
+      if (this.sendFn && this.seat && line.seat !== this.seat) {
+        const mute = document.createElement('button');
+        mute.type = 'button';
+        mute.className = 'mute';
+        mute.textContent = 'mute';
+        mute.title = `hide ${line.name}'s messages`;
+        mute.addEventListener('click', () => this.sendFn({ t: 'mute', d: { seat: line.seat, muted: true } }));
+        li.append(mute);
+      }
+      items.push(li);
+    }
+    this.list.replaceChildren(...items);
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  autoConnect() {
+    const fromHash = /#\/table\/([\w-]+)/.exec(location.hash);
+    const tableId = fromHash ? fromHash[1] : new URLSearchParams(location.search).get('table');
+    if (!tableId) return;
+    let tokens = {};
+    try {
+      tokens = JSON.parse(localStorage.getItem('rebelote.tables') || '{}');
+    } catch { /* no storage */ }
+    const token = tokens[tableId];
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const query = token ? `token=${encodeURIComponent(token)}` : 'watch=1';
+    const socket = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?${query}`);
+    this.socket = socket;
+    socket.addEventListener('message', (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.t === 'snapshot') this.attach((m) => socket.send(JSON.stringify(m)), msg.d.table.you);
+      this.receive(msg);
+    });
+    socket.addEventListener('open', () => {
+      if (token) this.attach((m) => socket.send(JSON.stringify(m)), null);
+      this.form.hidden = !token;
+    });
+  }
+}
+
+customElements.define('rebelote-chat', RebeloteChat);

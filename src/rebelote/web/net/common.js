@@ -1,0 +1,113 @@
+// Shared by the network play pages (lobby, table, history, leaderboard):
+// REST calls with the CSRF header, the current user, small DOM helpers.
+// Text from players is always set with textContent, never as HTML.
+
+export const TOKENS_KEY = 'rebelote.tables'; // the table page reads seat tokens here too
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value == null || value === false) continue;
+    if (key === 'text') node.textContent = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  node.append(...children.filter((c) => c != null));
+  return node;
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+function cookie(name) {
+  const m = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+  return m ? decodeURIComponent(m.slice(name.length + 1)) : null;
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** A JSON call; POSTs carry the CSRF token. Throws ApiError. */
+export async function api(path, { method = 'GET', body } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    const csrf = cookie('rebelote_csrf');
+    if (csrf) headers['X-CSRF-Token'] = csrf;
+  }
+  const r = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const data = await r.json().catch(() => null);
+  if (!r.ok) {
+    const detail = data && data.detail;
+    if (detail && detail.code) throw new ApiError(r.status, detail.code, detail.message);
+    const text = Array.isArray(detail) ? detail.map((d) => d.msg).join('; ') : r.statusText;
+    throw new ApiError(r.status, 'bad_request', text);
+  }
+  return data;
+}
+
+export async function currentUser() {
+  const me = await api('/api/me');
+  return me.user;
+}
+
+const SEATS_KEY = 'rebelote.netseats';
+
+function remember(key, tableId, value) {
+  let values = {};
+  try {
+    values = JSON.parse(localStorage.getItem(key) || '{}');
+  } catch { /* ignore */ }
+  values[tableId] = value;
+  try {
+    localStorage.setItem(key, JSON.stringify(values));
+  } catch { /* storage unavailable */ }
+}
+
+/** Keep a seat's token (and which seat it is) for the table pages. */
+export function rememberToken(tableId, token, seat) {
+  remember(TOKENS_KEY, tableId, token);
+  if (seat) remember(SEATS_KEY, tableId, seat);
+}
+
+/** The seat this browser holds at a table, if any. */
+export function seatOf(tableId) {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}')[tableId] || null;
+  } catch {
+    return null;
+  }
+}
+
+export function tokenOf(tableId) {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS_KEY) || '{}')[tableId] || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The top bar: links to the pages, and who is logged in. */
+export function nav(user) {
+  const who = user ? `${user.name}${user.guest ? ' (guest)' : ` · level ${user.level} · rating ${user.rating.toFixed(1)}`}` : 'not logged in';
+  return el('nav', { class: 'topnav' },
+    el('a', { href: '/lobby.html', text: 'Lobby' }),
+    el('a', { href: '/history.html', text: 'My games' }),
+    el('a', { href: '/leaderboard.html', text: 'Leaderboard' }),
+    el('a', { href: '/', text: 'Play against the computer' }),
+    el('span', { class: 'who', text: who }));
+}
+
+export function showError(target, err) {
+  target.textContent = err instanceof ApiError ? `${err.message} (${err.code})` : String(err);
+}

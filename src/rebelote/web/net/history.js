@@ -1,0 +1,102 @@
+// My games: running tables, finished matches, and the replay viewer that
+// steps through a recorded game deal by deal and trick by trick, with all
+// hands (finished deals only), with exports in the record format that
+// `rebelote replay` reads. history.html?table=ID opens a table's replay.
+
+import { $, api, currentUser, el, nav, showError, tokenOf } from './common.js';
+
+const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const label = (c) => `${c.slice(0, -1)}${SUITS[c.slice(-1)] || c.slice(-1)}`;
+const replay = { data: null, deal: 0, trick: 0, tableId: null };
+
+function query(tableId, extra = {}) {
+  const q = new URLSearchParams(extra);
+  const token = tokenOf(tableId);
+  if (token) q.set('token', token);
+  return q.toString();
+}
+
+async function openReplay(tableId) {
+  replay.tableId = tableId;
+  replay.data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay?${query(tableId)}`);
+  replay.deal = 0;
+  replay.trick = 0;
+  $('#replay').hidden = false;
+  drawReplay();
+  $('#replay').scrollIntoView();
+}
+
+function drawReplay() {
+  const deals = replay.data.deals;
+  if (!deals.length) {
+    $('#where').textContent = 'No finished deal yet.';
+    $('#hands').replaceChildren();
+    return;
+  }
+  const deal = deals[replay.deal];
+  const shown = replay.trick; // tricks shown so far
+  $('#replay-title').textContent = `Replay · match ${deal.match}, deal ${deal.deal}`;
+  $('#where').textContent = `deal ${replay.deal + 1}/${deals.length} · trick ${shown}/${deal.tricks.length}`;
+  $('#bids').textContent = `Dealer ${deal.dealer}${deal.turned ? ` · turned ${label(deal.turned)}` : ''} · bids: ${deal.bids.map(([s, b]) => `${s} ${b}`).join(', ') || 'none'}${deal.contract ? ` · contract ${deal.contract}` : ''}`;
+  const played = new Set(deal.tricks.slice(0, shown).flatMap((t) => t.cards));
+  $('#hands').replaceChildren(...Object.entries(deal.hands).map(([seat, cards]) => el('div', { class: 'seat', dataset: { hand: seat } },
+    el('div', { class: 'name', text: seat }),
+    el('div', { class: 'cards' }, ...cards.filter((c) => !played.has(c)).map((c) => el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, text: label(c), dataset: { card: c } }))))));
+  const trick = shown > 0 ? deal.tricks[shown - 1] : null;
+  $('#replay-trick').replaceChildren(...(trick ? trick.cards.map((c, i) => el('div', {}, el('div', { text: trick.seats[i] }), el('span', { class: 'card', text: label(c) }))) : []));
+  $('#deal-result').textContent = shown === deal.tricks.length
+    ? `Result: ${deal.result} · ${Object.entries(deal.score).map(([k, v]) => `${k} ${v}`).join(', ')}`
+    : trick ? `Trick ${trick.number} to ${trick.winner} (${trick.points} points)` : '';
+  const base = `/api/tables/${encodeURIComponent(replay.tableId)}/record`;
+  $('#export-deal').href = `${base}?${query(replay.tableId, { match: deal.match, deal: deal.deal })}`;
+  $('#export-deal').download = `rebelote-${replay.tableId}-m${deal.match}-d${deal.deal}.json`;
+  $('#export-match').href = `${base}?${query(replay.tableId, { match: deal.match })}`;
+  $('#export-match').download = `rebelote-${replay.tableId}-m${deal.match}.json`;
+}
+
+function step(dDeal, dTrick) {
+  const deals = replay.data?.deals || [];
+  if (!deals.length) return;
+  if (dDeal) {
+    replay.deal = Math.max(0, Math.min(deals.length - 1, replay.deal + dDeal));
+    replay.trick = 0;
+  } else {
+    const n = deals[replay.deal].tricks.length;
+    replay.trick += dTrick;
+    if (replay.trick > n && replay.deal < deals.length - 1) { replay.deal += 1; replay.trick = 0; }
+    if (replay.trick < 0 && replay.deal > 0) { replay.deal -= 1; replay.trick = deals[replay.deal].tricks.length; }
+    replay.trick = Math.max(0, Math.min(deals[replay.deal].tricks.length, replay.trick));
+  }
+  drawReplay();
+}
+
+async function main() {
+  const user = await currentUser().catch(() => null);
+  $('#nav').replaceChildren(nav(user));
+  $('#prev').addEventListener('click', () => step(0, -1));
+  $('#next').addEventListener('click', () => step(0, 1));
+  $('#prev-deal').addEventListener('click', () => step(-1, 0));
+  $('#next-deal').addEventListener('click', () => step(1, 0));
+  const table = new URLSearchParams(location.search).get('table');
+  if (table) await openReplay(table).catch((err) => showError($('#error'), err));
+  if (!user) {
+    $('#error').textContent = 'Log in (or play as a guest) in the lobby to see your games.';
+    return;
+  }
+  const history = await api('/api/me/history');
+  $('#running tbody').replaceChildren(...history.running.map((r) => el('tr', {},
+    el('td', { text: r.room.name }), el('td', { text: `${r.room.rules.preset} to ${r.room.rules.target}` }),
+    el('td', { text: `${r.status} · seat ${r.seat}` }),
+    el('td', {}, el('a', { href: r.status === 'open' ? `/lobby.html?table=${r.table_id}` : `/net/table.html?table=${r.table_id}`, text: 'open' }),
+      el('button', { type: 'button', class: 'secondary', text: 'finished deals', onclick: () => openReplay(r.table_id) })))));
+  $('#results tbody').replaceChildren(...history.results.map((r) => el('tr', { dataset: { table: r.table_id } },
+    el('td', { text: new Date(r.at * 1000).toLocaleString() }),
+    el('td', { text: `${r.table_id} · match ${r.match}` }),
+    el('td', { text: `${r.seat} (${r.side})` }),
+    el('td', { text: r.left ? 'left' : r.won ? 'won' : 'lost' }),
+    el('td', { text: r.ranked && r.rating_after != null ? `${r.rating_before.toFixed(1)} → ${r.rating_after.toFixed(1)} (mu)` : '—' }),
+    el('td', { text: String(r.xp) }),
+    el('td', {}, el('button', { type: 'button', class: 'secondary', text: 'replay', onclick: () => openReplay(r.table_id) })))));
+}
+
+main();
