@@ -1,9 +1,11 @@
 """The double-dummy solver compiled with numba (optional: ``pip install
 rebelote[fast]``).
 
-The same search as :mod:`.search` (values, transposition table at trick
-starts, move ordering, killers, history, equivalent cards), on numpy arrays
-and int64 masks, compiled to machine code.  :data:`AVAILABLE` is False when
+The same search as :mod:`.search` (values, MTD(f) at the root,
+transposition table at trick starts, move ordering, killers, history,
+equivalent cards), on int64 masks in two numpy arrays (a workspace and the
+table: few arguments make the recursive calls cheap), compiled to machine
+code.  :data:`AVAILABLE` is False when
 numba cannot be imported; :mod:`.solve` then uses the pure path.
 
 Compiled code cannot call the rules core, so two small functions here,
@@ -44,8 +46,23 @@ try:  # pragma: no cover - depends on the installation
 except ImportError:  # pragma: no cover - depends on the installation
     AVAILABLE = False
 
+MTDF = 1
+"""1: value each root card by MTD(f) null-window searches; 0: one full-window search."""
+
 TT_BITS = 20
 """log2 of the transposition table's entries."""
+
+# Offsets in the workspace array ``w`` of one solve.
+_H = 0  # hands by seat (4)
+_I = 4  # integers (19, see _node)
+_STR = 32  # strength by card (32)
+_HIGH = 64  # higher by card (32)
+_PTS = 96  # points by card (32)
+_R = 128  # ranked: 7 cards above each card, weakest first, -1 padded (224)
+_HIST = 352  # history by card (32)
+_KILL = 384  # killer card by depth (40)
+_BUF = 424  # move buffer: (card, score) pairs, 8 a depth, 33 depths (544)
+_W_SIZE = 968
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -98,14 +115,14 @@ def legal_mask(
     winning: int,
     partner_winning: bool,
     trumps: int,
-    higher: Any,
+    higher_winning: int,
     overtrump_partner: bool,
     partner_exemption: bool,
     undertrump: bool,
 ) -> int:
     """:func:`~rebelote.tricks.legal_play_mask` on raw values: ``led`` and
     ``winning`` are cards (``led < 0`` when leading), ``trumps`` the trump
-    mask, ``higher`` the strain's ``higher`` table as an array, and the
+    mask, ``higher_winning`` the strain's ``higher`` mask of ``winning``, and the
     three flags the rule set's ``overtrump_partner_on_trump_lead``,
     ``partner_winning_exemption`` and ``must_undertrump``."""
     if led < 0:
@@ -116,7 +133,7 @@ def legal_mask(
             return hand
         if partner_winning and not overtrump_partner:
             return follow
-        over: int = follow & higher[winning]
+        over: int = follow & higher_winning
         return over if over else follow
     if follow:
         return follow
@@ -124,7 +141,7 @@ def legal_mask(
     if tr == 0 or (partner_winning and partner_exemption):
         return hand
     if (trumps >> winning) & 1:
-        over = int(tr & higher[winning])
+        over = int(tr & higher_winning)
         if over:
             return over
         return tr if undertrump else hand
@@ -132,10 +149,11 @@ def legal_mask(
 
 
 @_jit
-def beats_card(card: int, best: int, trumps: int, strength: Any) -> bool:
-    """:func:`~rebelote.tricks.beats` on raw values."""
+def beats_card(card: int, best: int, trumps: int, s_card: int, s_best: int) -> bool:
+    """:func:`~rebelote.tricks.beats` on raw values (``s_card``, ``s_best``:
+    the two cards' strengths)."""
     if card >> 3 == best >> 3:
-        return bool(strength[card] > strength[best])
+        return bool(s_card > s_best)
     return bool((trumps >> card) & 1) and not (trumps >> best) & 1
 
 
@@ -153,44 +171,36 @@ def _node(
     beta: int,
     capot: int,
     only: int,
-    hands: Any,
-    ints: Any,
-    tables: Any,
-    ranked: Any,
-    tt_keys: Any,
-    tt_bounds: Any,
-    history: Any,
-    killers: Any,
-    buf: Any,
+    w: Any,
+    tt: Any,
 ) -> int:
     """One node of the search; see :mod:`.search` for the meaning.
 
-    ``ints``: [players, trumps, overtrump_partner, partner_exemption,
-    undertrump, bonus, min_capot, generation, nodes, max_nodes, aborted,
-    is_max N W S E, next N W S E]; ``tables``: rows strength, higher,
-    points (32 each)."""
-    ints[8] += 1
-    if ints[10]:
+    ``w``: the workspace (see :data:`_W_SIZE`): hands, the integers
+    [players, trumps, overtrump_partner, partner_exemption, undertrump,
+    bonus, min_capot, generation, nodes, max_nodes, aborted, is_max N W S E,
+    next N W S E], the strength, higher and points tables, the ranked
+    table, history, killers and the move buffer; ``tt``: the transposition
+    table, three int64 a slot (key, lower bound, upper bound)."""
+    w[_I + 8] += 1
+    if w[_I + 10]:
         return 0
-    if ints[9] > 0 and ints[8] >= ints[9]:
-        ints[10] = 1
+    if w[_I + 9] > 0 and w[_I + 8] >= w[_I + 9]:
+        w[_I + 10] = 1
         return 0
-    players = ints[0]
-    trumps = ints[1]
-    strength = tables[0]
-    higher = tables[1]
-    points = tables[2]
+    players = w[_I + 0]
+    trumps = w[_I + 1]
     a0 = alpha
     b0 = beta
     slot = 0
     key = 0
     if n == 0 and only == 0:
-        key = (rem | (turn << 32) | (capot << 34)) | (ints[7] << 36)
+        key = (rem | (turn << 32) | (capot << 34)) | (w[_I + 7] << 36)
         h = rem * 0x9E3779B1 + turn * 0x85EBCA77 + capot * 0xC2B2AE3D
-        slot = ((h ^ (h >> 29)) & ((1 << 20) - 1)) * 1
-        if tt_keys[slot] == key:
-            lo = tt_bounds[slot, 0]
-            hi = tt_bounds[slot, 1]
+        slot = (h ^ (h >> 29)) & ((1 << 20) - 1)
+        if tt[3 * slot] == key:
+            lo = tt[3 * slot + 1]
+            hi = tt[3 * slot + 2]
             if lo >= beta:
                 return int(lo)
             if hi <= alpha:
@@ -201,17 +211,18 @@ def _node(
                 alpha = lo
             if hi < beta:
                 beta = hi
-    hand = hands[turn]
+    hand = w[_H + turn]
     if n == 0:
         legal = hand
     else:
         partner = players == 4 and ((bseat ^ turn) & 1) == 0
         legal = legal_mask(
-            hand, led, best, partner, trumps, higher, ints[2] != 0, ints[3] != 0, ints[4] != 0
-        )
+            hand, led, best, partner, trumps, w[_HIGH + best],
+            w[_I + 2] != 0, w[_I + 3] != 0, w[_I + 4] != 0,
+        )  # fmt: skip
     if only:
         legal &= only
-    maximizing = ints[11 + turn] != 0
+    maximizing = w[_I + 11 + turn] != 0
     depth = 32 - _popcount(rem)
     base = depth * 8
     count = 0
@@ -222,53 +233,53 @@ def _node(
         x ^= low
         keep = True
         for k in range(7):
-            up = ranked[c, k]
+            up = w[_R + c * 7 + k]
             if up < 0:
                 break
             if (trick_rem >> up) & 1:
-                if (legal >> up) & 1 and points[up] == points[c]:
+                if (legal >> up) & 1 and w[_PTS + up] == w[_PTS + c]:
                     keep = False
                 break
         if keep:
             if n == 0:
-                master = 0 if higher[c] & trick_rem else 1
-                sc = master * 1000 + history[c] - points[c]
+                master = 0 if w[_HIGH + c] & trick_rem else 1
+                sc = master * 1000 + w[_HIST + c] - w[_PTS + c]
             else:
-                mine = (ints[11 + bseat] != 0) == maximizing
-                win = beats_card(c, best, trumps, strength)
+                mine = (w[_I + 11 + bseat] != 0) == maximizing
+                win = beats_card(c, best, trumps, w[_STR + c], w[_STR + best])
                 if mine:
-                    sc = points[c] * 10 - (500 if (trumps >> c) & 1 else 0)
+                    sc = w[_PTS + c] * 10 - (500 if (trumps >> c) & 1 else 0)
                     if win:
                         sc -= 5
                 elif win:
-                    sc = 2000 - strength[c] * 10 + points[c]
+                    sc = 2000 - w[_STR + c] * 10 + w[_PTS + c]
                 else:
-                    sc = -points[c] * 10 - strength[c]
-                sc += history[c]
-            if c == killers[depth]:
+                    sc = -w[_PTS + c] * 10 - w[_STR + c]
+                sc += w[_HIST + c]
+            if c == w[_KILL + depth]:
                 sc += 100000
             # Insertion by score, highest first.
             i = count
-            while i > 0 and buf[base + i - 1, 1] < sc:
-                buf[base + i, 0] = buf[base + i - 1, 0]
-                buf[base + i, 1] = buf[base + i - 1, 1]
+            while i > 0 and w[_BUF + 2 * (base + i - 1) + 1] < sc:
+                w[_BUF + 2 * (base + i)] = w[_BUF + 2 * (base + i - 1)]
+                w[_BUF + 2 * (base + i) + 1] = w[_BUF + 2 * (base + i - 1) + 1]
                 i -= 1
-            buf[base + i, 0] = c
-            buf[base + i, 1] = sc
+            w[_BUF + 2 * (base + i)] = c
+            w[_BUF + 2 * (base + i) + 1] = sc
             count += 1
     bestv = -INF if maximizing else INF
-    nxt_turn = ints[15 + turn]
-    bonus = ints[5]
+    nxt_turn = w[_I + 15 + turn]
+    bonus = w[_I + 5]
     for i in range(count):
-        c = buf[base + i, 0]
+        c = w[_BUF + 2 * (base + i)]
         bit = 1 << c
-        hands[turn] = hand ^ bit
+        w[_H + turn] = hand ^ bit
         rem2 = rem ^ bit
         if n == 0:
             nled = c
             nbest = c
             nseat = turn
-        elif beats_card(c, best, trumps, strength):
+        elif beats_card(c, best, trumps, w[_STR + c], w[_STR + best]):
             nled = led
             nbest = c
             nseat = turn
@@ -276,11 +287,11 @@ def _node(
             nled = led
             nbest = best
             nseat = bseat
-        npts = pts + points[c]
+        npts = pts + w[_PTS + c]
         if n + 1 == players:
             if rem2 == 0:
                 npts += 10
-            if ints[11 + nseat] != 0:
+            if w[_I + 11 + nseat] != 0:
                 s = npts
                 cap = capot | 1
             else:
@@ -290,20 +301,20 @@ def _node(
                 if bonus:
                     if cap == 1:
                         s += bonus
-                    elif cap == 2 and ints[6] != 0:
+                    elif cap == 2 and w[_I + 6] != 0:
                         s -= bonus
                 v = s
             else:
                 v = s + _node(
                     nseat, 0, -1, -1, -1, 0, rem2, rem2, alpha - s, beta - s, cap, 0,
-                    hands, ints, tables, ranked, tt_keys, tt_bounds, history, killers, buf,
+                    w, tt,
                 )  # fmt: skip
         else:
             v = _node(
                 nxt_turn, n + 1, nled, nbest, nseat, npts, rem2, trick_rem, alpha, beta, capot, 0,
-                hands, ints, tables, ranked, tt_keys, tt_bounds, history, killers, buf,
+                w, tt,
             )  # fmt: skip
-        hands[turn] = hand
+        w[_H + turn] = hand
         if maximizing:
             if v > bestv:
                 bestv = v
@@ -315,15 +326,15 @@ def _node(
                 if v < beta:
                     beta = v
         if alpha >= beta:
-            killers[depth] = c
-            history[c] += count
+            w[_KILL + depth] = c
+            w[_HIST + c] += count
             break
-    if n == 0 and only == 0 and ints[10] == 0:
+    if n == 0 and only == 0 and w[_I + 10] == 0:
         lo = -INF
         hi = INF
-        if tt_keys[slot] == key:
-            lo = tt_bounds[slot, 0]
-            hi = tt_bounds[slot, 1]
+        if tt[3 * slot] == key:
+            lo = tt[3 * slot + 1]
+            hi = tt[3 * slot + 2]
         if bestv <= a0:
             hi = min(hi, bestv)
         elif bestv >= b0:
@@ -331,9 +342,9 @@ def _node(
         else:
             lo = bestv
             hi = bestv
-        tt_keys[slot] = key
-        tt_bounds[slot, 0] = lo
-        tt_bounds[slot, 1] = hi
+        tt[3 * slot] = key
+        tt[3 * slot + 1] = lo
+        tt[3 * slot + 2] = hi
     return bestv
 
 
@@ -342,52 +353,67 @@ def _solve_root(
     root: Any,
     cards: Any,
     out: Any,
-    hands: Any,
-    ints: Any,
-    tables: Any,
-    ranked: Any,
-    tt_keys: Any,
-    tt_bounds: Any,
-    history: Any,
-    killers: Any,
-    buf: Any,
+    w: Any,
+    tt: Any,
 ) -> None:
     """Solve each card of ``cards`` (-1 ends the list) from the root
     ``(turn, n, led, best, bseat, pts, rem, trick_rem, capot, only_value)``;
     with ``only_value`` set, solve the position once (no card restriction)
     into ``out[0]``."""
-    turn, n, led, best, bseat, pts, rem, trick_rem, capot, only_value = (
+    turn, n, led, best, bseat, pts, rem, trick_rem, capot, only_value, mtdf = (
         root[0], root[1], root[2], root[3], root[4], root[5], root[6], root[7], root[8], root[9],
+        root[10],
     )  # fmt: skip
     if only_value:
         out[0] = _node(
             turn, n, led, best, bseat, pts, rem, trick_rem, -INF, INF, capot, 0,
-            hands, ints, tables, ranked, tt_keys, tt_bounds, history, killers, buf,
+            w, tt,
         )  # fmt: skip
         return
+    guess = 0
     for i in range(cards.shape[0]):
         c = cards[i]
         if c < 0:
             break
-        out[i] = _node(
-            turn, n, led, best, bseat, pts, rem, trick_rem, -INF, INF, capot, 1 << c,
-            hands, ints, tables, ranked, tt_keys, tt_bounds, history, killers, buf,
-        )  # fmt: skip
+        # MTD(f): null-window searches around a guess (the previous card's
+        # value) until the bounds meet; the table keeps the bounds found.
+        lo = -INF
+        hi = INF
+        g = guess
+        if not mtdf:
+            g = _node(
+                turn, n, led, best, bseat, pts, rem, trick_rem, -INF, INF, capot, 1 << c,
+                w, tt,
+            )  # fmt: skip
+            lo = hi = g
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = _node(
+                turn, n, led, best, bseat, pts, rem, trick_rem, beta - 1, beta, capot, 1 << c,
+                w, tt,
+            )  # fmt: skip
+            if w[_I + 10]:
+                return
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        out[i] = g
+        guess = g
 
 
 class _Workspace:
-    """Arrays reused by every solve of the process."""
+    """The transposition table, reused by every solve of the process."""
 
     def __init__(self) -> None:
         np = _np
-        self.tt_keys = np.full(1 << TT_BITS, -1, dtype=np.int64)
-        self.tt_bounds = np.zeros((1 << TT_BITS, 2), dtype=np.int64)
-        self.buf = np.zeros((33 * 8 + 8, 2), dtype=np.int64)
+        self.tt = np.zeros(3 << TT_BITS, dtype=np.int64)
+        self.tt[0::3] = -1
         self.generation = 0
 
 
 _WORKSPACE: _Workspace | None = None
-_RANKED: dict[tuple[int, ...], Any] = {}
+_RANKED: dict[tuple[int, ...], list[int]] = {}
 
 
 def _workspace() -> _Workspace:
@@ -397,28 +423,35 @@ def _workspace() -> _Workspace:
     return _WORKSPACE
 
 
-def _setup(pos: Position, side: int, max_nodes: int | None) -> tuple[Any, ...]:
-    """The arrays of one solve: root, hands, ints, tables, ranked."""
+def _ranked(strength: tuple[int, ...]) -> list[int]:
+    """For each card, the cards of its suit above it, weakest first (7 a
+    card, -1 padded)."""
+    ranked = _RANKED.get(strength)
+    if ranked is None:
+        ranked = [-1] * (32 * 7)
+        for c in range(32):
+            above = sorted(
+                (o for o in range(c & ~7, (c & ~7) + 8) if strength[o] > strength[c]),
+                key=lambda o: strength[o],
+            )
+            for k, o in enumerate(above):
+                ranked[c * 7 + k] = o
+        _RANKED[strength] = ranked
+    return ranked
+
+
+def _setup(pos: Position, side: int, max_nodes: int | None) -> tuple[Any, Any]:
+    """The root and the workspace of one solve."""
     np = _np
     rules = pos.rules
     t = pos.tables
     ws = _workspace()
     ws.generation = (ws.generation + 1) % (1 << 26)
     if ws.generation == 0:
-        ws.tt_keys.fill(-1)
+        ws.tt[0::3] = -1
         ws.generation = 1
-    ranked = _RANKED.get(t.strength)
-    if ranked is None:
-        ranked = np.full((32, 7), -1, dtype=np.int64)
-        for c in range(32):
-            above = sorted(
-                (o for o in range(c & ~7, (c & ~7) + 8) if t.strength[o] > t.strength[c]),
-                key=lambda o: t.strength[o],
-            )
-            for k, o in enumerate(above):
-                ranked[c, k] = o
-        _RANKED[t.strength] = ranked
-    tables = np.array([t.strength, t.higher, t.points], dtype=np.int64)
+    w = np.zeros(_W_SIZE, dtype=np.int64)
+    w[_H : _H + 4] = pos.hands
     is_max = [1 if s in pos.seats and pos.side_of(s) == side else 0 for s in Seat]
     nxt = [0, 0, 0, 0]
     seats = pos.seats
@@ -427,24 +460,26 @@ def _setup(pos: Position, side: int, max_nodes: int | None) -> tuple[Any, ...]:
     max_won = pos.side_tricks[side] > 0
     min_won = any(v > 0 for i, v in enumerate(pos.side_tricks) if i != side)
     capot = (1 if max_won else 0) | (2 if min_won else 0)
-    ints = np.array(
-        [
-            rules.players,
-            t.trumps,
-            int(rules.overtrump_partner_on_trump_lead),
-            int(rules.partner_winning_exemption),
-            int(rules.must_undertrump),
-            capot_bonus(rules),
-            1 if rules.players == 4 else 0,
-            ws.generation,
-            0,
-            max_nodes or 0,
-            0,
-            *is_max,
-            *nxt,
-        ],
-        dtype=np.int64,
-    )
+    w[_I : _I + 19] = [
+        rules.players,
+        t.trumps,
+        int(rules.overtrump_partner_on_trump_lead),
+        int(rules.partner_winning_exemption),
+        int(rules.must_undertrump),
+        capot_bonus(rules),
+        1 if rules.players == 4 else 0,
+        ws.generation,
+        0,
+        max_nodes or 0,
+        0,
+        *is_max,
+        *nxt,
+    ]
+    w[_STR : _STR + 32] = t.strength
+    w[_HIGH : _HIGH + 32] = t.higher
+    w[_PTS : _PTS + 32] = t.points
+    w[_R : _R + 224] = _ranked(t.strength)
+    w[_KILL : _KILL + 40] = -1
     rem = pos.remaining
     trick_rem = rem
     led = best = bseat = -1
@@ -457,13 +492,10 @@ def _setup(pos: Position, side: int, max_nodes: int | None) -> tuple[Any, ...]:
         elif beats(c, best, t):
             best, bseat = c, int(s)
     root = np.array(
-        [int(pos.turn), len(pos.trick), led, best, bseat, pts, rem, trick_rem, capot, 0],
+        [int(pos.turn), len(pos.trick), led, best, bseat, pts, rem, trick_rem, capot, 0, MTDF],
         dtype=np.int64,
     )
-    hands = np.array(pos.hands, dtype=np.int64)
-    history = np.zeros(32, dtype=np.int64)
-    killers = np.full(40, -1, dtype=np.int64)
-    return root, hands, ints, tables, ranked, history, killers
+    return root, w
 
 
 def solve_moves(pos: Position, *, max_nodes: int | None = None) -> SolveResult:
@@ -475,21 +507,23 @@ def solve_moves(pos: Position, *, max_nodes: int | None = None) -> SolveResult:
     np = _np
     start = time.perf_counter()
     side = pos.side_of(pos.turn)
-    root, hands, ints, tables, ranked, history, killers = _setup(pos, side, max_nodes)
+    root, w = _setup(pos, side, max_nodes)
     ws = _workspace()
     legal = pos.legal_mask()
     points = pos.tables.points
+    ranked = _ranked(pos.tables.strength)
     trick_rem = int(root[7])
     # Equivalent cards at the root, as in the pure path.
     reps: list[int] = []
     same: dict[int, int] = {}
     for c in cards_of(legal):
-        for up in ranked[c]:
+        for k in range(7):
+            up = ranked[c * 7 + k]
             if up < 0:
                 break
-            if trick_rem >> int(up) & 1:
-                if legal >> int(up) & 1 and points[up] == points[c]:
-                    same[c] = int(up)
+            if trick_rem >> up & 1:
+                if legal >> up & 1 and points[up] == points[c]:
+                    same[c] = up
                 break
         if c not in same:
             reps.append(c)
@@ -500,17 +534,14 @@ def solve_moves(pos: Position, *, max_nodes: int | None = None) -> SolveResult:
         same[c] = r
     cards = np.array([*reps, -1], dtype=np.int64)
     out = np.zeros(len(reps) + 1, dtype=np.int64)
-    _solve_root(
-        root, cards, out, hands, ints, tables, ranked, ws.tt_keys, ws.tt_bounds,
-        history, killers, ws.buf,
-    )  # fmt: skip
-    if ints[10]:
+    _solve_root(root, cards, out, w, ws.tt)
+    if w[_I + 10]:
         raise SearchLimitError(f"node limit {max_nodes} reached")
     values = {c: int(out[i]) for i, c in enumerate(reps)}
     for c, r in same.items():
         values[c] = values[r]
     values = {c: values[c] for c in sorted(values)}
-    return SolveResult(values, int(ints[8]), time.perf_counter() - start, "numba")
+    return SolveResult(values, int(w[_I + 8]), time.perf_counter() - start, "numba")
 
 
 def solve_value(pos: Position, side: int | None = None, *, max_nodes: int | None = None) -> int:
@@ -520,14 +551,11 @@ def solve_value(pos: Position, side: int | None = None, *, max_nodes: int | None
     np = _np
     if side is None:
         side = pos.side_of(pos.turn)
-    root, hands, ints, tables, ranked, history, killers = _setup(pos, side, max_nodes)
+    root, w = _setup(pos, side, max_nodes)
     root[9] = 1
     ws = _workspace()
     out = np.zeros(1, dtype=np.int64)
-    _solve_root(
-        root, np.full(1, -1, dtype=np.int64), out, hands, ints, tables, ranked,
-        ws.tt_keys, ws.tt_bounds, history, killers, ws.buf,
-    )  # fmt: skip
-    if ints[10]:
+    _solve_root(root, np.full(1, -1, dtype=np.int64), out, w, ws.tt)
+    if w[_I + 10]:
         raise SearchLimitError(f"node limit {max_nodes} reached")
     return int(out[0])

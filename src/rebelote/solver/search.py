@@ -20,7 +20,9 @@ Legal cards come from the rules' :func:`~rebelote.tricks.legal_play_mask` and
 trick winners from :func:`~rebelote.tricks.beats`: there is no second copy of
 the rules here.
 
-Search: fail-soft alpha-beta, one node per card played; a transposition table
+Search: fail-soft alpha-beta, one node per card played, each root card
+valued by MTD(f) (null-window searches converging on its value); a
+transposition table
 at the start of each trick keyed on (cards still in the hands, leader, capot
 state), holding a lower and an upper bound; move ordering by a card-play
 heuristic (cheapest winner, charging a winning partner, masters first when
@@ -373,11 +375,34 @@ class _Searcher:
             legal, self.hands[turn], trick_rem, self.ranked, pos.tables.points
         )
         out: dict[int, int] = {}
+        guess = 0
         for c in cards_of(legal):
-            if c not in same:
-                out[c] = self.node(
-                    turn, n, led, best, bseat, pts, rem, trick_rem, -INF, INF, self.capot0, 1 << c
+            if c in same:
+                continue
+            # MTD(f): null-window searches around a guess (the previous
+            # card's value) until the bounds meet.
+            lo, hi, g = -INF, INF, guess
+            while lo < hi:
+                beta = g + 1 if g == lo else g
+                g = self.node(
+                    turn,
+                    n,
+                    led,
+                    best,
+                    bseat,
+                    pts,
+                    rem,
+                    trick_rem,
+                    beta - 1,
+                    beta,
+                    self.capot0,
+                    1 << c,
                 )
+                if g < beta:
+                    hi = g
+                else:
+                    lo = g
+            out[c] = guess = g
         for c, r in same.items():
             out[c] = out[r]
         return {c: out[c] for c in sorted(out)}
