@@ -96,6 +96,81 @@ def test_an_interrupted_last_line_is_played_again(tmp_path: Path) -> None:
     assert run_arena(settings, 2, out=out)["boards"] == 2
 
 
+def test_three_resumes_after_a_write_cut_short(tmp_path: Path) -> None:
+    # The last board's line cut short (a killed run), then three resumes:
+    # each must append whole lines, never glue a board to the cut line.
+    out = tmp_path / "run.jsonl"
+    settings = ArenaSettings("random", "beginner", "ffb", 4)
+    run_arena(settings, 2, out=out)
+    text = out.read_text()
+    out.write_text(text[: len(text) - 20])
+    for boards in (3, 4, 5):
+        assert run_arena(settings, boards, out=out)["boards"] == boards
+        lines = out.read_text().splitlines()
+        assert len(lines) == boards + 1
+        assert [json.loads(line)["board"] for line in lines[1:]] == list(range(boards))
+        assert out.read_text().endswith("\n")
+        assert sorted(load_results(out, settings)) == list(range(boards))
+    resumed, fresh = run_arena(settings, 5, out=out), run_arena(settings, 5)
+    assert resumed.pop("decision_ms").keys() == fresh.pop("decision_ms").keys()
+    assert resumed == fresh
+
+
+def test_a_whole_last_line_without_its_newline_is_kept(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    settings = ArenaSettings("random", "beginner", "ffb", 4)
+    run_arena(settings, 2, out=out)
+    out.write_text(out.read_text().rstrip("\n"))
+    assert run_arena(settings, 3, out=out)["boards"] == 3
+    lines = out.read_text().splitlines()
+    assert [json.loads(line)["board"] for line in lines[1:]] == [0, 1, 2]
+
+
+def test_out_must_be_a_file_in_an_existing_folder(tmp_path: Path) -> None:
+    settings = ArenaSettings("random", "beginner", "ffb", 4)
+    with pytest.raises(ArenaError, match="is a directory"):
+        run_arena(settings, 1, out=tmp_path)
+    with pytest.raises(ArenaError, match="does not exist"):
+        run_arena(settings, 1, out=tmp_path / "missing" / "run.jsonl")
+    runner = CliRunner()
+    base = ["arena", "--team1", "random", "--team2", "beginner", "--boards", "1"]
+    for out in (tmp_path, tmp_path / "missing" / "run.jsonl"):
+        result = runner.invoke(app, [*base, "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert "Traceback" not in result.output
+
+
+def test_boards_and_jobs_below_one_are_refused_before_any_progress_bar() -> None:
+    runner = CliRunner()
+    base = ["arena", "--team1", "random", "--team2", "beginner"]
+    for extra in (["--boards", "0"], ["--boards", "1", "--jobs", "0"]):
+        result = runner.invoke(app, [*base, *extra])
+        assert result.exit_code == 2
+        assert "must be at least 1" in result.output
+        assert "random vs beginner" not in result.output  # no progress bar drawn
+    with pytest.raises(ArenaError, match="boards must be at least 1"):
+        run_arena(ArenaSettings("random", "beginner", "ffb", 1), 0)
+
+
+def test_a_single_board_has_a_collapsed_documented_interval() -> None:
+    settings = ArenaSettings("beginner", "random", "ffb", 1)
+    report = summarize(settings, [BoardResult(0, 42, (0, 0), (0, 0), (1.0,), (0.5,))])
+    assert report["ci95"] == [42.0, 42.0]
+    assert report["ci95_defined"] is False
+    assert report["sd"] == 0.0
+    assert json.loads(json.dumps(report, allow_nan=False)) == report
+    two = summarize(
+        settings, [BoardResult(i, d, (0, 0), (0, 0), (), ()) for i, d in enumerate((10, 30))]
+    )
+    assert two["ci95_defined"] is True and two["ci95"][0] < 20 < two["ci95"][1]
+    result = CliRunner().invoke(
+        app, ["arena", "--team1", "beginner", "--team2", "random", "--boards", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "no interval from a single board" in result.output
+
+
 def test_three_players_and_unknown_levels_are_refused() -> None:
     with pytest.raises(ArenaError, match="two teams of two"):
         run_arena(ArenaSettings("intermediate", "random", "three-players", 1), 1)

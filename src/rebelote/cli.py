@@ -276,11 +276,12 @@ def arena(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from .bots.arena import ArenaError, ArenaSettings, load_results, run_arena
+    from .bots.arena import ArenaError, ArenaSettings, check_run, load_results, run_arena
 
     settings = ArenaSettings(team1=team1, team2=team2, rules=rules, seed=seed)
     try:
         settings.check()
+        check_run(boards, jobs, out)
         if out is not None:
             load_results(out, settings)
     except ArenaError as exc:
@@ -310,10 +311,12 @@ def arena(
     lo, hi = report["ci95"]
     print(f"{team1} (team 1) vs {team2} (team 2), rules {rules}, seed {seed}")
     mean, sd = report["mean_diff_per_board"], report["sd"]
-    print(
-        f"boards: {report['boards']}; team 1 minus team 2 per board: "
-        f"{mean:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}; sd {sd:.1f})"
+    spread = (
+        f"95% CI {lo:+.1f} .. {hi:+.1f}; sd {sd:.1f}"
+        if report["ci95_defined"]
+        else "no interval from a single board"
     )
+    print(f"boards: {report['boards']}; team 1 minus team 2 per board: {mean:+.1f} ({spread})")
     print(f"boards won: team 1 {report['team1_board_wins']}, team 2 {report['team2_board_wins']}")
     for name, t in report["decision_ms"].items():
         print(

@@ -17,7 +17,9 @@ same in both deals, so that a level playing itself scores exactly 0.
 
 Results go to a JSONL file, one line per board after a header holding the
 settings, so that a run resumes (boards already in the file are skipped) and
-extends (a larger ``boards`` adds boards to it).  Decision times are the
+extends (a larger ``boards`` adds boards to it).  A last line cut short by
+an interrupted run is removed before new boards are appended, and its board
+is played again.  Decision times are the
 milliseconds each bot spent in :meth:`Bot.act` on decisions with more than
 one legal action (a forced move is not a decision).
 
@@ -51,6 +53,8 @@ __all__ = [
     "BoardResult",
     "board_seed",
     "board_setup",
+    "check_out",
+    "check_run",
     "load_results",
     "play_board",
     "play_deal",
@@ -231,12 +235,41 @@ def _play_board_task(args: tuple[ArenaSettings, int]) -> BoardResult:
     return play_board(*args)
 
 
+def check_out(path: Path) -> None:
+    """Raise :class:`ArenaError` unless ``path`` can be a result file: not a
+    directory, in a folder that exists."""
+    if path.is_dir():
+        raise ArenaError(f"{path} is a directory: --out needs a file name")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ArenaError(f"{path}: the folder {parent} does not exist")
+
+
+def check_run(boards: int, jobs: int, out: Path | None = None) -> None:
+    """Raise :class:`ArenaError` for a run that cannot start: fewer than one
+    board or one job, or an ``out`` that :func:`check_out` refuses."""
+    if boards < 1:
+        raise ArenaError("boards must be at least 1")
+    if jobs < 1:
+        raise ArenaError("jobs must be at least 1")
+    if out is not None:
+        check_out(out)
+
+
 def load_results(path: Path, settings: ArenaSettings) -> dict[int, BoardResult]:
     """The boards already in the result file ``path`` (none if it does not
     exist).  Raises :class:`ArenaError` if the file was made with other
-    settings or is not a result file."""
+    settings, is not a result file, or cannot be read."""
+    check_out(path)
     if not path.exists():
         return {}
+    try:
+        return _load_results(path, settings)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ArenaError(f"cannot read {path}: {exc}") from None
+
+
+def _load_results(path: Path, settings: ArenaSettings) -> dict[int, BoardResult]:
     results: dict[int, BoardResult] = {}
     with path.open(encoding="utf-8") as f:
         lines = [line for line in f if line.strip()]
@@ -265,6 +298,28 @@ def load_results(path: Path, settings: ArenaSettings) -> dict[int, BoardResult]:
     return results
 
 
+def _repair_tail(path: Path) -> None:
+    """Make ``path`` end with a whole line before boards are appended to it.
+
+    A run killed in the middle of a write leaves a last line without its
+    newline: if that line is a whole JSON object, the newline is added; if it
+    was cut short, it is removed (:func:`load_results` already ignored it, so
+    its board is played again).  Appending right after the cut would glue the
+    next board to it and make the file unreadable."""
+    with path.open("rb+") as f:
+        data = f.read()
+        if not data or data.endswith(b"\n"):
+            return
+        start = data.rfind(b"\n") + 1
+        try:
+            json.loads(data[start:])
+        except ValueError:
+            f.truncate(start)
+        else:
+            f.seek(0, 2)
+            f.write(b"\n")
+
+
 def _percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0..1) of sorted ``values``, by linear interpolation."""
     if not values:
@@ -279,13 +334,17 @@ def summarize(settings: ArenaSettings, results: Iterable[BoardResult]) -> dict[s
     """The report: ``boards``, ``mean_diff_per_board`` (team 1 minus team 2,
     points per board of two deals), its sample ``sd`` and ``ci95`` (a pair,
     normal approximation: mean +- 1.96 sd / sqrt(n)), and ``decision_ms`` per
-    bot (``median``, ``p95``, ``mean``, ``decisions``)."""
+    bot (``median``, ``p95``, ``mean``, ``decisions``).
+
+    With a single board the spread cannot be measured: ``sd`` is 0 and
+    ``ci95`` is ``[mean, mean]``, with ``ci95_defined`` false (true from two
+    boards on).  With no board the mean is 0."""
     boards = sorted(results, key=lambda r: r.board)
     n = len(boards)
     diffs = [r.diff for r in boards]
     mean = sum(diffs) / n if n else 0.0
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n) if n > 1 else math.inf
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
     name1, name2 = settings.team1, settings.team2
     if name1 == name2:
         name1, name2 = f"{name1} (team1)", f"{name2} (team2)"
@@ -308,7 +367,8 @@ def summarize(settings: ArenaSettings, results: Iterable[BoardResult]) -> dict[s
         "boards": n,
         "mean_diff_per_board": round(mean, 3),
         "sd": round(sd, 3),
-        "ci95": [round(mean - half, 3), round(mean + half, 3)] if n > 1 else [None, None],
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "ci95_defined": n > 1,
         "team1_board_wins": sum(1 for d in diffs if d > 0),
         "team2_board_wins": sum(1 for d in diffs if d < 0),
         "decision_ms": decision_ms,
@@ -331,20 +391,21 @@ def run_arena(
     :class:`ArenaError` for bad settings or a result file of another run.
     """
     settings.check()
-    if boards < 1:
-        raise ArenaError("boards must be at least 1")
-    if jobs < 1:
-        raise ArenaError("jobs must be at least 1")
+    check_run(boards, jobs, out)
     results = load_results(out, settings) if out is not None else {}
     todo = [b for b in range(boards) if b not in results]
     done = sum(1 for b in results if b < boards)
     sink = None
     if out is not None:
-        fresh = not out.exists() or not out.read_text(encoding="utf-8").strip()
-        sink = out.open("a", encoding="utf-8")
-        if fresh:
-            sink.write(json.dumps(settings.header()) + "\n")
-            sink.flush()
+        try:
+            fresh = not out.exists() or not out.read_text(encoding="utf-8").strip()
+            if fresh:
+                out.write_text(json.dumps(settings.header()) + "\n", encoding="utf-8")
+            else:
+                _repair_tail(out)
+            sink = out.open("a", encoding="utf-8")
+        except OSError as exc:
+            raise ArenaError(f"cannot write {out}: {exc}") from None
     if progress is not None:
         progress(done, boards)
     try:
