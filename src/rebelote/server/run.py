@@ -80,7 +80,12 @@ def serve(
     url = url_of(sock)
     app = create_app(url_db, bot_delay=bot_delay)
     config = uvicorn.Config(
-        app, log_level="warning", lifespan="on", ws_max_size=WS_MAX_SIZE, access_log=False
+        app,
+        log_level="warning",
+        lifespan="on",
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,  # small JSON messages: compressing costs more CPU than it saves
+        access_log=False,
     )
     server = uvicorn.Server(config)
     echo(f"rebelote is serving at {url}")
