@@ -107,6 +107,16 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
         for page in (ana, bob):
             page.wait_for_url(re.compile(r"/net/table\.html\?table="), timeout=15_000)
             expect(page.locator("#head")).to_contain_text("You are")
+        # a third person, not logged in, finds the table in the lobby and watches
+        eve_ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+        eve = eve_ctx.new_page()
+        eve.goto(live.url + "/lobby.html")
+        row = eve.locator("#tables tbody tr", has_text="Ana's friendly")
+        expect(row).to_contain_text("playing")
+        row.get_by_role("link", name="watch").click()
+        eve.wait_for_url(re.compile(r"watch=1"))
+        expect(eve.locator("#head")).to_contain_text("You are watching")
+        expect(eve.locator("#you-panel")).to_be_hidden()
         # the chat: HTML typed is shown as text
         chat_input = ana.locator("rebelote-chat input")
         chat_input.fill("<b>salut</b> Bob")
@@ -128,6 +138,9 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
                 acted = _play_step(page) or acted
             if not acted:
                 ana.wait_for_timeout(100)
+        expect(eve.locator("#log")).to_contain_text("Deal over")
+        assert eve.locator("#hand .card").count() == 0  # a spectator never holds a hand
+        expect(eve.locator("rebelote-chat li .text").first).to_have_text("<b>salut</b> Bob")
         log = ana.locator("#log").inner_text()
         assert "Contract:" in log and "Trick 8" in log
         assert "Deal over" in bob.locator("#log").inner_text()
@@ -135,7 +148,7 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
         ana.screenshot(path=str(shots / "net-table.png"))
         bob.goto(live.url + "/lobby.html")
         bob.screenshot(path=str(shots / "net-lobby.png"))
-        ana_ctx.close()
-        bob_ctx.close()
+        for ctx in (ana_ctx, bob_ctx, eve_ctx):
+            ctx.close()
     finally:
         live.stop()
