@@ -382,3 +382,14 @@ def test_seat_order_of_a_lobby_table(server: LiveServer) -> None:
     room = players[0].http.get(f"/api/lobby/tables/{table_id}").json()
     assert [s["seat"] for s in room["seats"]] == [s.letter for s in Seat]
     assert _seat(room, "S")["name"] == "Una" and _seat(room, "N")["name"] == "Vic"
+
+
+def test_the_last_human_leaving_closes_the_table(server: LiveServer) -> None:
+    table_id, players = lobby_table(server, ["Solo"], bots="random", target=500, options=FAST)
+    room = players[0].ok(f"/api/lobby/tables/{table_id}/leave")
+    assert room["status"] == "closed"
+    entries = server.manager._tables[table_id].game.entries
+    time.sleep(0.3)
+    assert server.manager._tables[table_id].game.entries == entries  # the computers stopped
+    assert players[0].http.get("/api/lobby").json() == []
+    assert server.app.state.store.unfinished() == []

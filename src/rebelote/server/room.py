@@ -512,6 +512,11 @@ class Room(Table):
                 await self._store_seats(seat)
                 name = f"{row.name} (computer)"[:40]
                 await self._commit([self.game.seat_entry(seat, "bot", name, STANDIN_LEVEL)])
+                if not self.game.humans:
+                    # nobody left to play for: the computer players stop here
+                    self.closed = True
+                    self._closed = True
+                    await asyncio.to_thread(self.store.update_table, self.id, status="closed")
             else:
                 raise ProtocolError("bad_request", "the table is closed")
         self.broadcast_room()

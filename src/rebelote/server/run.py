@@ -84,7 +84,8 @@ def serve(
         log_level="warning",
         lifespan="on",
         ws_max_size=WS_MAX_SIZE,
-        ws_per_message_deflate=False,  # small JSON messages: compressing costs more CPU than it saves
+        # small JSON messages: compressing them costs more CPU than it saves
+        ws_per_message_deflate=False,
         access_log=False,
     )
     server = uvicorn.Server(config)
