@@ -146,6 +146,17 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
         assert "Deal over" in bob.locator("#log").inner_text()
         shots = Path(os.environ.get("REBELOTE_SCREENSHOTS") or tmp_path)
         ana.screenshot(path=str(shots / "net-table.png"))
+        # the replay viewer: the finished deal, every hand, trick by trick
+        table_id = ana.url.split("table=")[1].split("&")[0]
+        ana.goto(f"{live.url}/history.html?table={table_id}")
+        expect(ana.locator("#where")).to_contain_text("trick 0/8")
+        assert ana.locator("#hands [data-hand]").count() == 4
+        assert ana.locator("#hands .card").count() == 32
+        ana.locator("#next").click()
+        expect(ana.locator("#where")).to_contain_text("trick 1/8")
+        assert ana.locator("#hands .card").count() == 28
+        expect(ana.locator("#export-match")).to_have_attribute("href", re.compile("record"))
+        ana.screenshot(path=str(shots / "net-replay.png"))
         bob.goto(live.url + "/lobby.html")
         bob.screenshot(path=str(shots / "net-lobby.png"))
         for ctx in (ana_ctx, bob_ctx, eve_ctx):

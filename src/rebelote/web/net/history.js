@@ -43,7 +43,7 @@ function drawReplay() {
     el('div', { class: 'name', text: seat }),
     el('div', { class: 'cards' }, ...cards.filter((c) => !played.has(c)).map((c) => el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, text: label(c), dataset: { card: c } }))))));
   const trick = shown > 0 ? deal.tricks[shown - 1] : null;
-  $('#replay-trick').replaceChildren(...(trick ? trick.cards.map((c, i) => el('div', {}, el('div', { text: trick.seats[i] }), el('span', { class: 'card', text: label(c) }))) : []));
+  $('#replay-trick').replaceChildren(...(trick ? trick.cards.map((c, i) => el('div', {}, el('div', { text: trick.seats[i] }), el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, text: label(c) }))) : []));
   $('#deal-result').textContent = shown === deal.tricks.length
     ? `Result: ${deal.result} · ${Object.entries(deal.score).map(([k, v]) => `${k} ${v}`).join(', ')}`
     : trick ? `Trick ${trick.number} to ${trick.winner} (${trick.points} points)` : '';
