@@ -235,32 +235,48 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--agent-python", required=True, help="Python of colver's venv")
-    parser.add_argument("--out", type=Path, help="write the board results (JSONL) here")
+    parser.add_argument(
+        "--out", type=Path, help="board results (JSONL), appended as they come; a run resumes"
+    )
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
-    tasks = [(args.level, args.seed, b) for b in range(args.boards)]
-    ctx = multiprocessing.get_context("fork")
-    results: list[BoardResult] = []
+    settings = ArenaSettings(args.level, f"colver-{args.colver}", "coinche", args.seed)
+    # Resume: boards already in --out are kept (with their fallback counts).
+    done: dict[int, BoardResult] = {}
     fallbacks = 0
+    if args.out is not None and args.out.exists():
+        lines = [json.loads(x) for x in args.out.read_text(encoding="utf-8").splitlines() if x]
+        if lines and lines[0] != settings.header():
+            raise SystemExit(f"{args.out} holds another run")
+        for line in lines[1:]:
+            done[int(line["board"])] = BoardResult.from_json(line)
+            fallbacks += int(line.get("fallbacks", 0))
+    sink = None
+    if args.out is not None:
+        sink = args.out.open("a", encoding="utf-8")
+        if not done:
+            sink.write(json.dumps(settings.header()) + "\n")
+    tasks = [(args.level, args.seed, b) for b in range(args.boards) if b not in done]
+    ctx = multiprocessing.get_context("fork")
+    results: list[BoardResult] = [r for b, r in done.items() if b < args.boards]
     errors: list[str] = []
     with ctx.Pool(args.jobs, initializer=_init, initargs=(args.agent_python, args.colver)) as pool:
         for result, fb, errs in pool.imap_unordered(_board, tasks, chunksize=2):
             results.append(result)
             fallbacks += fb
             errors += errs
+            if sink is not None:
+                sink.write(json.dumps({**result.to_json(), "fallbacks": fb}) + "\n")
+                sink.flush()
             if len(results) % 50 == 0:
                 print(f"{len(results)}/{args.boards} boards", file=sys.stderr)
-    settings = ArenaSettings(args.level, f"colver-{args.colver}", "coinche", args.seed)
+    if sink is not None:
+        sink.close()
     report = summarize(settings, results)
     report["colver_fallbacks"] = fallbacks
     report["colver_errors"] = sorted(set(errors))[:10]
     report["seconds"] = round(time.perf_counter() - start, 1)
-    if args.out is not None:
-        with args.out.open("w", encoding="utf-8") as f:
-            f.write(json.dumps(settings.header()) + "\n")
-            for r in sorted(results, key=lambda r: r.board):
-                f.write(json.dumps(r.to_json()) + "\n")
     print(json.dumps(report))
 
 
