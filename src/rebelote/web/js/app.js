@@ -1,0 +1,730 @@
+// The application: start page, new-match dialog, rules help, the table and
+// its dialogs, keyboard play.  The server decides everything; this module
+// sends the player's choices (always one of turn.legal) and shows the answers.
+
+import { applyI18n, helpText, lang, preferredLang, setLang, t } from './i18n.js';
+import { backPattern, suitSprite } from './cards.js';
+import { Connection } from './net.js';
+import { TableModel, isCard, parseContract } from './model.js';
+import { TableView, cardElement, h } from './render.js';
+import {
+  LEVEL_KEYS, SEAT_KEYS, cardLabel, contractLabel, declLabel, presetDescription, presetName,
+  resultLabel, seatName, sideName,
+} from './labels.js';
+
+const TOKENS_KEY = 'rebelote.tables';
+const PREFS_KEY = 'rebelote.prefs';
+const PENDING_TIMEOUT = 8000; // ms before an unanswered action is given up
+const TRICK_HOLD = 800; // ms a finished trick stays on the table before the next card
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+const app = {
+  presets: null,
+  conn: null,
+  model: null,
+  view: null,
+  tableId: null,
+  keyboard: false,
+  endShown: null, // "match:deal" of the summary shown (or dismissed)
+  firstRender: false,
+  pendingTimer: null,
+  queue: [], // events held back while a finished trick is shown
+  holdUntil: 0,
+  holdTimer: null,
+};
+
+// ------------------------------------------------------------------ storage
+
+function load(key, fallback) {
+  try {
+    return JSON.parse(localStorage.getItem(key)) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function save(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage unavailable: the cookie still lets the server find the match */
+  }
+}
+
+function rememberToken(tableId, token) {
+  const tokens = load(TOKENS_KEY, {});
+  tokens[tableId] = token;
+  save(TOKENS_KEY, tokens);
+}
+
+// --------------------------------------------------------------------- api
+
+async function api(path, options = {}) {
+  const r = await fetch(path, {
+    credentials: 'same-origin',
+    headers: options.body ? { 'Content-Type': 'application/json' } : {},
+    ...options,
+  });
+  const data = await r.json().catch(() => null);
+  if (!r.ok) {
+    const detail = data?.detail;
+    const message = typeof detail === 'object' && detail?.message ? detail.message : r.statusText;
+    throw new Error(message);
+  }
+  return data;
+}
+
+async function presets() {
+  if (!app.presets) app.presets = await api('api/presets');
+  return app.presets;
+}
+
+// ------------------------------------------------------------------ toasts
+
+let toastTimer = null;
+function toast(text, ms = 3500) {
+  const el = $('#toast');
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), ms);
+}
+
+// --------------------------------------------------------------- routing
+
+function route() {
+  const m = /^#\/table\/([\w-]+)$/.exec(location.hash);
+  if (m) openTable(m[1]);
+  else showStart();
+}
+
+function showPage(id) {
+  for (const p of $$('.page')) p.hidden = p.id !== id;
+  document.body.classList.remove('loading');
+}
+
+// -------------------------------------------------------------- start page
+
+async function showStart() {
+  closeTable();
+  showPage('start-page');
+  const cont = $('[data-action="continue"]');
+  cont.hidden = true;
+  $('[data-action="new"]').focus();
+  renderBrand();
+  const [list, current] = await Promise.all([
+    presets().catch(() => []),
+    api('api/me/current').catch(() => ({ current: null })),
+  ]);
+  renderPresetList(list);
+  if (current.current) {
+    rememberToken(current.current.table_id, current.current.token);
+    cont.dataset.table = current.current.table_id;
+    cont.hidden = false;
+    cont.focus();
+  }
+  document.body.dataset.ready = 'start';
+}
+
+function renderBrand() {
+  const box = $('#brand-cards');
+  if (box.childElementCount) return;
+  for (const c of ['QH', 'KH', 'JH']) box.append(cardElement(c));
+}
+
+function renderPresetList(list) {
+  const ul = $('#preset-list');
+  ul.replaceChildren(
+    ...list.map((p) =>
+      h('li', {},
+        h('button', { type: 'button', class: 'link', 'data-help': p.name, onclick: () => showHelp(p.name) },
+          h('b', { text: presetName(p.name) }),
+          h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+    ),
+  );
+}
+
+// ------------------------------------------------------------- rules help
+
+async function showHelp(name) {
+  const list = await presets();
+  const p = list.find((x) => x.name === name);
+  if (!p) return;
+  $('#help-title').textContent = t('help.title', { name: presetName(p.name) });
+  $('#help-desc').textContent = presetDescription(p.name, p.description);
+  $('#help-lines').replaceChildren(...p.help.map((line) => h('li', { 'data-option': line.option, text: helpText(line.text) })));
+  const dialog = $('#help');
+  dialog.dataset.preset = name;
+  if (!dialog.open) dialog.showModal();
+}
+
+// ---------------------------------------------------------- new-match form
+
+const DEFAULT_PREFS = {
+  preset: 'ffb', target: null, name: '', levels: {},
+  player_cuts: false, player_chooses_pattern: false, auto_play_forced: true,
+  auto_next: false, speed: 'normal',
+};
+
+async function showNewGame() {
+  const list = await presets();
+  const prefs = { ...DEFAULT_PREFS, ...load(PREFS_KEY, {}) };
+  const form = $('#new-game-form');
+  const box = $('#preset-choices');
+  box.replaceChildren(
+    ...list.map((p) =>
+      h('div', { class: 'preset-choice' },
+        h('label', {},
+          h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === prefs.preset, 'data-preset': p.name }),
+          h('span', { class: 'preset-text' },
+            h('b', { text: presetName(p.name) }),
+            h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+        h('button', {
+          type: 'button', class: 'help-btn', 'data-help': p.name, 'aria-label': t('new.rulesOf', { name: presetName(p.name) }),
+          title: t('new.rulesOf', { name: presetName(p.name) }), text: '?', onclick: () => showHelp(p.name),
+        })),
+    ),
+  );
+  if (!form.querySelector('input[name="preset"]:checked')) form.querySelector('input[name="preset"]').checked = true;
+  form.elements.name.value = prefs.name;
+  for (const k of ['player_cuts', 'player_chooses_pattern', 'auto_play_forced', 'auto_next']) form.elements[k].checked = !!prefs[k];
+  form.elements.speed.value = prefs.speed;
+  const chosen = () => list.find((p) => p.name === form.querySelector('input[name="preset"]:checked').value);
+  const refresh = (keepTarget) => {
+    const p = chosen();
+    if (!keepTarget || !form.elements.target.value) form.elements.target.value = String(p.target);
+    renderLevelFields(p.players, prefs.levels);
+  };
+  form.elements.target.value = prefs.preset === chosen().name && prefs.target ? String(prefs.target) : '';
+  refresh(true);
+  box.onchange = () => refresh(false);
+  $('#new-game-error').hidden = true;
+  const dialog = $('#new-game');
+  if (!dialog.open) dialog.showModal();
+  form.elements.name.focus();
+}
+
+function renderLevelFields(players, levels) {
+  const seats = players === 3 ? ['W', 'E'] : ['W', 'N', 'E'];
+  $('#level-fields').replaceChildren(
+    ...seats.map((seat) =>
+      h('label', { class: 'field' },
+        h('span', { text: seat === 'N' ? t('new.partner', { name: t(SEAT_KEYS[seat]) }) : t(SEAT_KEYS[seat]) }),
+        h('select', { name: `level-${seat}`, 'data-level': seat },
+          ...Object.entries(LEVEL_KEYS).map(([value, key]) =>
+            h('option', { value, selected: (levels[seat] || 'beginner') === value, text: t(key) }))))),
+  );
+}
+
+async function startNewGame(event) {
+  event.preventDefault();
+  const form = $('#new-game-form');
+  const f = form.elements;
+  const preset = form.querySelector('input[name="preset"]:checked').value;
+  const levels = {};
+  for (const sel of $$('#level-fields select')) levels[sel.dataset.level] = sel.value;
+  const options = {
+    player_cuts: f.player_cuts.checked,
+    player_chooses_pattern: f.player_chooses_pattern.checked,
+    auto_play_forced: f.auto_play_forced.checked,
+    auto_next: f.auto_next.checked,
+    speed: f.speed.value,
+  };
+  const target = Number(f.target.value);
+  const name = f.name.value.trim();
+  save(PREFS_KEY, { preset, target, name, levels, ...options });
+  const body = { preset, target, levels, options };
+  if (name) body.name = name;
+  const submit = $('[data-action="start"]');
+  submit.disabled = true;
+  try {
+    const created = await api('api/tables', { method: 'POST', body: JSON.stringify(body) });
+    rememberToken(created.table_id, created.token);
+    $('#new-game').close();
+    location.hash = `#/table/${created.table_id}`;
+  } catch (err) {
+    const el = $('#new-game-error');
+    el.textContent = t('new.error', { message: err.message });
+    el.hidden = false;
+  } finally {
+    submit.disabled = false;
+  }
+}
+
+// ------------------------------------------------------------------- table
+
+async function openTable(tableId) {
+  if (app.tableId === tableId && app.conn) return;
+  closeTable();
+  let token = load(TOKENS_KEY, {})[tableId];
+  if (!token) {
+    const current = await api('api/me/current').catch(() => ({ current: null }));
+    if (current.current?.table_id === tableId) token = current.current.token;
+  }
+  if (!token) {
+    toast(t('error.noSeat'));
+    location.hash = '';
+    return;
+  }
+  showPage('table-page');
+  app.tableId = tableId;
+  app.model = new TableModel();
+  app.view = new TableView($('#table-page'), {
+    act: (action, belote) => act(action, belote),
+    card: (card) => clickCard(card),
+    cancelBelote: () => {
+      app.view.ui.beloteAsk = null;
+      render();
+    },
+  });
+  app.endShown = null;
+  app.firstRender = false;
+  app.conn = new Connection({ tableId, token, onMessage, onStatus });
+  app.conn.connect();
+}
+
+function closeTable() {
+  if (app.conn) app.conn.close();
+  app.queue = [];
+  clearTimeout(app.holdTimer);
+  app.holdTimer = null;
+  app.holdUntil = 0;
+  app.conn = null;
+  app.tableId = null;
+  app.model = null;
+  app.view = null;
+  for (const d of $$('dialog[open]')) if (d.id !== 'new-game' && d.id !== 'help') d.close();
+}
+
+function onStatus(status, detail) {
+  const el = $('#conn');
+  if (status === 'open') el.hidden = true;
+  else if (status === 'reconnecting') {
+    el.textContent = t('conn.reconnecting');
+    el.hidden = false;
+  } else if (status === 'fatal') {
+    toast(detail?.code === 4404 ? t('error.noTable') : t('error.noSeat'));
+    location.hash = '';
+  }
+}
+
+// A finished trick stays on the table for TRICK_HOLD ms, however fast the
+// computer players are: the events after it wait in a queue (in order).
+function onMessage(msg) {
+  if (!app.model) return;
+  if (msg.t === 'snapshot') {
+    app.queue = [];
+    app.holdUntil = 0;
+    clearTimeout(app.holdTimer);
+    app.holdTimer = null;
+  } else if (msg.t === 'event' && (app.queue.length || performance.now() < app.holdUntil)) {
+    app.queue.push(msg);
+    scheduleFlush();
+    return;
+  }
+  handle(msg);
+}
+
+function scheduleFlush() {
+  if (app.holdTimer) return;
+  app.holdTimer = setTimeout(flushQueue, Math.max(0, app.holdUntil - performance.now()));
+}
+
+function flushQueue() {
+  app.holdTimer = null;
+  while (app.queue.length && app.model) {
+    if (performance.now() < app.holdUntil) {
+      scheduleFlush();
+      return;
+    }
+    handle(app.queue.shift());
+  }
+}
+
+function handle(msg) {
+  const model = app.model;
+  if (!model) return;
+  if (msg.t === 'snapshot') {
+    model.applySnapshot(msg.d);
+    app.view.ui.beloteAsk = null;
+    render();
+    if (model.summary && model.turn?.waiting !== 'action') showDealEnd(false);
+    if (!app.firstRender) {
+      app.firstRender = true;
+      performance.mark('rb:table-rendered');
+      $('#table-page').dataset.ready = '1';
+    }
+    return;
+  }
+  if (msg.t === 'error') {
+    model.pending = false;
+    clearTimeout(app.pendingTimer);
+    toast(errorText(msg.d));
+    render();
+    return;
+  }
+  const effects = model.applyEvent(msg.d);
+  if (msg.d.kind === 'turn') clearTimeout(app.pendingTimer);
+  if (msg.d.kind === 'trick') app.holdUntil = performance.now() + TRICK_HOLD;
+  if (effects.includes('new_deal')) {
+    const d = $('#deal-end');
+    if (d.open) d.close();
+    app.view.ui.beloteAsk = null;
+  }
+  render();
+  if (effects.includes('deal_end') || effects.includes('match_end')) showDealEnd(true);
+  else if ($('#deal-end').open) renderDealEnd();
+}
+
+const ERROR_KEYS = {
+  illegal: 'error.illegal', not_your_turn: 'error.notYourTurn',
+  belote_choice_required: 'error.beloteChoice', internal: 'error.internal',
+};
+
+function errorText(d) {
+  return ERROR_KEYS[d.code] ? t(ERROR_KEYS[d.code]) : t('error.other', { message: d.message });
+}
+
+function render() {
+  const model = app.model;
+  if (!model || !model.table) return;
+  app.view.render(model);
+  const page = $('#table-page');
+  page.dataset.phase = model.turn?.phase || '';
+  page.dataset.waiting = model.turn?.waiting || '';
+  page.dataset.turn = model.turn?.seat || '';
+  page.dataset.myTurn = String(model.myDecision);
+  page.dataset.pending = String(model.pending);
+  page.dataset.deal = String(model.match?.deal || 0);
+  page.dataset.match = String(model.match?.number || 0);
+  if (app.keyboard && model.myDecision && !document.querySelector('dialog[open]')) {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected || active.disabled;
+    if (lost) focusZone(defaultZone(), 0);
+  }
+}
+
+function act(action, belote) {
+  const model = app.model;
+  if (!model || model.pending) return;
+  if (!model.turn || !model.turn.legal.includes(action)) return; // only what the server offers
+  if (isCard(action)) performance.mark(`rb:click:${action}`);
+  if (!app.conn.act(action, belote)) {
+    toast(t('conn.offline'));
+    return;
+  }
+  model.pending = true;
+  app.view.ui.beloteAsk = null;
+  clearTimeout(app.pendingTimer);
+  app.pendingTimer = setTimeout(() => {
+    if (app.model === model && model.pending) {
+      model.pending = false;
+      render();
+    }
+  }, PENDING_TIMEOUT);
+  render();
+}
+
+function clickCard(card) {
+  const model = app.model;
+  const turn = model?.turn;
+  if (!turn || model.pending || turn.seat !== model.you || !turn.legal.includes(card)) return;
+  if (turn.belote_choice.includes(card)) {
+    app.view.ui.beloteAsk = card;
+    render();
+    $('[data-belote="yes"]')?.focus();
+    return;
+  }
+  act(card);
+}
+
+// ------------------------------------------------------- end of deal/match
+
+function showDealEnd(fresh) {
+  const model = app.model;
+  if (!model?.summary) return;
+  const key = `${model.match.number}:${model.match.deal}:${model.match.winner || ''}`;
+  if (!fresh && app.endShown === key) return;
+  app.endShown = key;
+  renderDealEnd();
+  const d = $('#deal-end');
+  if (!d.open) d.showModal();
+  ($('#deal-end-buttons .primary') || $('#deal-end-buttons button'))?.focus();
+}
+
+function renderDealEnd() {
+  const model = app.model;
+  const s = model?.summary;
+  if (!s) return;
+  const m = model.match;
+  const over = !!m.winner;
+  const sides = m.sides;
+  const title = $('#deal-end-title');
+  const body = $('#deal-end-body');
+  const dialog = $('#deal-end');
+  dialog.dataset.result = s.result || '';
+  dialog.dataset.over = String(over);
+  if (over) {
+    const mine = m.winner.includes(model.you);
+    title.textContent = mine ? t('end.youWin') : t('end.winnerIs', { name: sideName(model, m.winner) });
+  } else {
+    title.textContent = t('end.dealTitle', { n: m.deal, result: resultLabel(s.result) });
+  }
+  const parts = [];
+  const contract = s.taker ? parseContract(summaryContractText(s)) : null;
+  if (contract) parts.push(h('p', { class: 'summary-contract', 'data-result': s.result }, t('end.contract'), ' ', contractLabel(model, contract)));
+  else parts.push(h('p', { class: 'summary-contract', 'data-result': s.result, text: resultLabel(s.result) }));
+  if (s.result !== 'passed' && s.result !== 'cancelled') {
+    const row = (label, cell, cls) => h('tr', { class: cls || null }, h('th', { scope: 'row', text: label }), ...sides.map((side) => h('td', {}, cell(side))));
+    const decl = (side) => {
+      const list = s.declarations?.[side] || [];
+      if (!list.length) return '';
+      return h('span', { class: 'decls' }, ...list.flatMap((d, i) => (i ? [', ', declLabel(d)] : [declLabel(d)])));
+    };
+    const belote = (side) => (s.belote_points?.[side] ? String(s.belote_points[side]) : '');
+    const table = h('table', { class: 'summary', 'data-summary': '' },
+      h('thead', {}, h('tr', {}, h('th', {}), ...sides.map((side) => h('th', { scope: 'col', text: sideName(model, side) })))),
+      h('tbody', {},
+        row(t('end.cardPoints'), (side) => String(s.card_points?.[side] ?? 0)),
+        row(t('end.dixDeDer'), (side) => (s.dix_de_der === side ? '10' : '')),
+        row(t('end.declarations'), decl),
+        row(t('end.belote'), belote),
+        row(t('end.capot'), (side) => (s.capot === side ? (s.solo_capot ? t('end.soloCapot') : t('result.capot')) : '')),
+        row(t('end.added'), (side) => `+${s.score?.[side] ?? 0}`, 'added'),
+        row(t('end.total'), (side) => String(s.totals?.[side] ?? m.totals[side] ?? 0), 'total')));
+    parts.push(h('div', { class: 'table-wrap' }, table));
+  } else {
+    parts.push(h('p', { class: 'summary-note', text: s.result === 'passed' ? t('notice.allPassed') : t('result.cancelled') }));
+  }
+  if (s.held_over) parts.push(h('p', { class: 'summary-note', text: t('end.heldOver', { n: s.held_over }) }));
+  if (s.released) parts.push(h('p', { class: 'summary-note', text: t('end.released', { n: s.released }) }));
+  if (over) {
+    parts.push(h('h3', { text: t('table.sheet') }), sheetTable(model));
+  }
+  body.replaceChildren(...parts);
+  const buttons = [];
+  const legal = model.turn?.legal || [];
+  if (over) {
+    buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
+    if (legal.includes('rematch')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'rematch', 'data-act': 'rematch', text: t('action.rematch') }));
+  } else {
+    buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'close', text: t('dialog.close') }));
+    if (legal.includes('next')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'next', 'data-act': 'next', text: t('action.next') }));
+  }
+  const box = $('#deal-end-buttons');
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+  const hadPrimary = !!box.querySelector('.primary');
+  box.replaceChildren(...buttons);
+  if (dialog.open) {
+    // The primary button (next deal, rematch) takes the focus when it comes.
+    const primary = box.querySelector('.primary');
+    const again = primary && !hadPrimary ? primary : (focused && box.querySelector(`[data-action="${focused}"]`)) || primary;
+    if (again && (focused || document.activeElement === document.body || !document.activeElement?.isConnected)) again.focus();
+  }
+}
+
+function summaryContractText(s) {
+  const head = s.contract || s.trump;
+  const mult = { 2: ' coinche', 4: ' surcoinche' }[s.multiplier] || '';
+  return `${head} by ${s.taker}${mult}`;
+}
+
+function sheetTable(model) {
+  const m = model.match;
+  const sides = m.sides;
+  const rows = m.sheet.map((line) =>
+    h('tr', { 'data-sheet-deal': line.deal },
+      h('td', { class: 'num', text: String(line.deal) }),
+      h('td', { class: 'what' },
+        line.contract ? contractLabel(model, parseContract(line.contract)) : null,
+        h('span', { class: `result ${line.result}`, 'data-result': line.result, text: resultLabel(line.result) })),
+      ...sides.map((side) => h('td', { class: 'num' },
+        h('span', { class: 'plus', text: `+${line.score[side] ?? 0}` }),
+        h('span', { class: 'running', text: String(line.totals[side] ?? 0) })))));
+  return h('div', { class: 'table-wrap' },
+    h('table', { class: 'sheet', 'data-sheet': '' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col', class: 'num', text: t('sheet.deal') }),
+        h('th', { scope: 'col', text: t('sheet.contract') }),
+        ...sides.map((side) => h('th', { scope: 'col', class: 'num', text: sideName(model, side) })))),
+      h('tbody', {}, ...rows),
+      h('tfoot', {}, h('tr', {},
+        h('th', { scope: 'row', colspan: 2, text: t('sheet.total', { target: m.target }) }),
+        ...sides.map((side) => h('td', { class: 'num', 'data-total': side }, h('b', { text: String(m.totals[side] ?? 0) })))))));
+}
+
+function showSheet() {
+  if (!app.model?.match) return;
+  const body = $('#sheet-body');
+  body.replaceChildren(app.model.match.sheet.length ? sheetTable(app.model) : h('p', { text: t('sheet.empty') }));
+  $('#sheet').showModal();
+}
+
+function showLastTrick() {
+  const model = app.model;
+  const body = $('#last-trick-body');
+  const tr = model?.lastTrick;
+  if (!tr) body.replaceChildren(h('p', { text: t('table.noLastTrick') }));
+  else {
+    body.replaceChildren(
+      h('div', { class: 'last-cards', 'data-last-trick': tr.number },
+        ...tr.cards.map((card, i) => {
+          const seat = tr.seats[i];
+          return h('figure', { class: `last-card${seat === tr.winner ? ' winner' : ''}` },
+            cardElement(card, { 'data-last-seat': seat }),
+            h('figcaption', { text: seatName(model, seat) }));
+        })),
+      h('p', { class: 'last-note', text: t('table.lastTrickWon', { name: seatName(model, tr.winner), n: tr.number, points: tr.points }) }));
+  }
+  $('#last-trick').showModal();
+}
+
+// ----------------------------------------------------------------- keyboard
+
+function zoneItems(zone) {
+  if (zone === 'hand') return $$('#hand button.card:not(:disabled)');
+  return $$('#actions button:not(:disabled), #actions input:not(:disabled)');
+}
+
+function defaultZone() {
+  return zoneItems('hand').length ? 'hand' : 'actions';
+}
+
+function focusZone(zone, index) {
+  const items = zoneItems(zone);
+  if (!items.length) return false;
+  const i = index < 0 ? items.length - 1 : Math.min(index, items.length - 1);
+  items[i].focus();
+  return true;
+}
+
+function onKey(e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Tab', 'Enter', ' '].includes(e.key)) app.keyboard = true;
+  if (!app.model || document.querySelector('dialog[open]')) return;
+  const active = document.activeElement;
+  if (active && active.tagName === 'INPUT' && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) return;
+  if (e.key === 'Escape' && app.view?.ui.beloteAsk) {
+    app.view.ui.beloteAsk = null;
+    render();
+    return;
+  }
+  const zone = active?.closest?.('#hand') ? 'hand' : active?.closest?.('#actions') ? 'actions' : null;
+  if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+    e.preventDefault();
+    const d = e.key === 'ArrowLeft' ? -1 : 1;
+    if (!zone) {
+      focusZone(defaultZone(), d < 0 ? -1 : 0);
+      return;
+    }
+    const items = zoneItems(zone);
+    const i = items.indexOf(active);
+    if (!items.length) return;
+    items[(i + d + items.length) % items.length].focus();
+  } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+    const target = e.key === 'ArrowUp' ? 'actions' : 'hand';
+    if (zone !== target || !zone) {
+      e.preventDefault();
+      if (!focusZone(target, 0)) focusZone(defaultZone(), 0);
+    }
+  }
+}
+
+// --------------------------------------------------------------- wiring
+
+function onClick(e) {
+  const btn = e.target.closest('[data-action]');
+  if (!btn) return;
+  const action = btn.dataset.action;
+  const dialog = btn.closest('dialog');
+  switch (action) {
+    case 'new':
+      showNewGame();
+      break;
+    case 'continue':
+      location.hash = `#/table/${btn.dataset.table}`;
+      break;
+    case 'cancel-new':
+    case 'close':
+      dialog?.close();
+      break;
+    case 'last-trick':
+      showLastTrick();
+      break;
+    case 'sheet':
+      showSheet();
+      break;
+    case 'menu':
+      $('#menu').showModal();
+      break;
+    case 'rules':
+      dialog?.close();
+      if (app.model?.table) showHelp(app.model.table.rules.preset);
+      break;
+    case 'lang-toggle':
+      switchLang(lang() === 'fr' ? 'en' : 'fr');
+      dialog?.close();
+      break;
+    case 'leave':
+      dialog?.close();
+      location.hash = '';
+      break;
+    case 'summary':
+      showDealEnd(true);
+      break;
+    case 'next':
+    case 'rematch':
+      if (btn.closest('#deal-end')) {
+        dialog?.close();
+        act(action);
+      }
+      break;
+    case 'new-match':
+      dialog?.close();
+      location.hash = '';
+      showNewGame();
+      break;
+    default:
+      break;
+  }
+}
+
+async function switchLang(code) {
+  await setLang(code);
+  for (const b of $$('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === code));
+  if ($('#start-page').hidden === false) {
+    renderPresetList(app.presets || []);
+    $('#brand-cards').replaceChildren();
+    renderBrand();
+  }
+  if (app.view) {
+    app.view.trickKey = null;
+    app.view.actionsKey = null;
+    render();
+    if ($('#deal-end').open) renderDealEnd();
+  }
+}
+
+async function main() {
+  window.rebelote = app; // for tests and debugging: the model, the view, the connection
+  document.body.prepend(suitSprite(), backPattern());
+  await setLang(preferredLang()).catch(() => setLang('fr'));
+  for (const b of $$('[data-lang]')) {
+    b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));
+    b.addEventListener('click', () => switchLang(b.dataset.lang));
+  }
+  document.addEventListener('click', onClick);
+  document.addEventListener('keydown', onKey);
+  document.addEventListener('pointerdown', () => (app.keyboard = false));
+  $('#new-game-form').addEventListener('submit', startNewGame);
+  $('#deal-end').addEventListener('close', () => {
+    if (app.model?.summary) app.endShown = `${app.model.match.number}:${app.model.match.deal}:${app.model.match.winner || ''}`;
+  });
+  window.addEventListener('hashchange', route);
+  applyI18n(document);
+  route();
+}
+
+main();

@@ -1,0 +1,160 @@
+// Words and small pieces of DOM for what the table shows: seats, suits,
+// bids, declarations, contracts, results.  Every label key is written in full
+// here (see i18n.js).
+
+import { t } from './i18n.js';
+import { parseCard, suitIcon } from './cards.js';
+
+export const SEAT_KEYS = { N: 'seat.N', W: 'seat.W', S: 'seat.S', E: 'seat.E' };
+export const SUIT_KEYS = { S: 'suit.S', H: 'suit.H', D: 'suit.D', C: 'suit.C' };
+export const RANK_KEYS = {
+  7: 'rank.7', 8: 'rank.8', 9: 'rank.9', 10: 'rank.10',
+  J: 'rank.J', Q: 'rank.Q', K: 'rank.K', A: 'rank.A',
+};
+export const LEVEL_KEYS = {
+  random: 'level.random', beginner: 'level.beginner', intermediate: 'level.intermediate',
+};
+export const SPEED_KEYS = {
+  slow: 'speed.slow', normal: 'speed.normal', fast: 'speed.fast', instant: 'speed.instant',
+};
+export const RESULT_KEYS = {
+  made: 'result.made', capot: 'result.capot', dedans: 'result.dedans', litige: 'result.litige',
+  passed: 'result.passed', cancelled: 'result.cancelled',
+};
+const DECL_KEYS = { tierce: 'decl.tierce', quarte: 'decl.quarte', quinte: 'decl.quinte' };
+const CARRE_KEYS = {
+  7: 'decl.carre.7', 8: 'decl.carre.8', 9: 'decl.carre.9', 10: 'decl.carre.10',
+  J: 'decl.carre.J', Q: 'decl.carre.Q', K: 'decl.carre.K', A: 'decl.carre.A',
+};
+const PRESET_KEYS = {
+  ffb: 'preset.ffb',
+  'ffb-no-declarations': 'preset.ffb-no-declarations',
+  seed000: 'preset.seed000',
+  'seed000-tout-atout': 'preset.seed000-tout-atout',
+  seed001: 'preset.seed001',
+  seed002: 'preset.seed002',
+  seed003: 'preset.seed003',
+  coinche: 'preset.coinche',
+  'three-players': 'preset.three-players',
+};
+const PRESET_DESC_KEYS = {
+  ffb: 'presetdesc.ffb',
+  'ffb-no-declarations': 'presetdesc.ffb-no-declarations',
+  seed000: 'presetdesc.seed000',
+  'seed000-tout-atout': 'presetdesc.seed000-tout-atout',
+  seed001: 'presetdesc.seed001',
+  seed002: 'presetdesc.seed002',
+  seed003: 'presetdesc.seed003',
+  coinche: 'presetdesc.coinche',
+  'three-players': 'presetdesc.three-players',
+};
+
+/** The rank as printed on the cards and in labels (V D R in French). */
+export function rankMap() {
+  return { J: t('rank.J'), Q: t('rank.Q'), K: t('rank.K'), A: t('rank.A') };
+}
+
+/** The name of a preset, and its one-line description (the server's, if unknown). */
+export function presetName(name) {
+  return PRESET_KEYS[name] ? t(PRESET_KEYS[name]) : name;
+}
+
+export function presetDescription(name, fallback) {
+  return PRESET_DESC_KEYS[name] ? t(PRESET_DESC_KEYS[name]) : fallback || '';
+}
+
+/** A seat's display name: the player's own name, or "Nord" for a computer. */
+export function seatName(model, seat) {
+  const info = model.seatInfo(seat);
+  if (seat === model.you) return info?.name && info.name !== 'You' ? info.name : t('seat.you');
+  return t(SEAT_KEYS[seat]);
+}
+
+/** A side's name: "Nous" / "Eux" with four players, the seat with three. */
+export function sideName(model, side) {
+  if (side.length === 1) return side === model.you ? t('side.you') : t(SEAT_KEYS[side]);
+  return side.includes(model.you) ? t('side.us') : t('side.them');
+}
+
+function span(cls, text) {
+  const s = document.createElement('span');
+  if (cls) s.className = cls;
+  if (text !== undefined) s.textContent = text;
+  return s;
+}
+
+/** A card as text with its suit icon: "R" + heart. */
+export function cardLabel(card) {
+  const [rank, suit] = parseCard(card);
+  const s = span('card-label');
+  s.append(span('', t(RANK_KEYS[rank])), suitIcon(suit));
+  return s;
+}
+
+/** A strain: a suit icon and its name, or Tout Atout / Sans Atout. */
+export function strainLabel(strain, withName = true) {
+  const s = span('strain');
+  if (strain === 'TA') s.append(t('bid.TA'));
+  else if (strain === 'SA') s.append(t('bid.SA'));
+  else {
+    s.append(suitIcon(strain));
+    if (withName) s.append(span('', t(SUIT_KEYS[strain])));
+  }
+  return s;
+}
+
+/** A bid in words: pass, take (with the turned suit), a suit, 80 + suit...;
+ * `said`: as said by a player ("Prend"), not as a button ("Je prends"). */
+export function bidLabel(bid, turned, said = false) {
+  const s = span('bid-label');
+  const m = /^(capot|\d+)(TA|SA|[SHDC])$/.exec(bid);
+  if (bid === 'pass') s.append(t('bid.pass'));
+  else if (bid === 'take') {
+    s.append(said ? t('say.take') : t('bid.take'));
+    if (turned) s.append(' ', suitIcon(parseCard(turned)[1]));
+  } else if (bid === 'coinche') s.append(t('bid.coinche'));
+  else if (bid === 'surcoinche') s.append(t('bid.surcoinche'));
+  else if (bid === 'TA' || bid === 'SA' || SUIT_KEYS[bid]) s.append(strainLabel(bid));
+  else if (m) {
+    s.append(m[1] === 'capot' ? t('bid.capot') : m[1], ' ', strainLabel(m[2], false));
+  } else s.append(bid);
+  return s;
+}
+
+/** One declaration ("tierce-KH", "carre-J") in words. */
+export function declLabel(text) {
+  const [kind, detail] = text.split('-');
+  const s = span('decl-label');
+  if (kind === 'carre') {
+    s.append(CARRE_KEYS[detail] ? t(CARRE_KEYS[detail]) : text);
+  } else if (DECL_KEYS[kind]) {
+    s.append(t(DECL_KEYS[kind]), ' ', cardLabel(detail));
+  } else s.append(text);
+  return s;
+}
+
+/** A contract: strain, value, taker and coinche. */
+export function contractLabel(model, contract) {
+  const s = span('contract-label');
+  if (!contract) return s;
+  if (contract.strain === null) {
+    s.append(contract.text);
+    return s;
+  }
+  if (contract.value !== null) {
+    s.append(contract.value === 250 ? t('bid.capot') : String(contract.value), ' ');
+    s.append(strainLabel(contract.strain, false));
+  } else s.append(strainLabel(contract.strain, true));
+  s.append(' ', span('taker', t('contract.by', { name: seatName(model, contract.taker) })));
+  if (contract.multiplier === 2) s.append(' ', span('mult', t('bid.coinche')));
+  if (contract.multiplier === 4) s.append(' ', span('mult', t('bid.surcoinche')));
+  return s;
+}
+
+export function resultLabel(result) {
+  return RESULT_KEYS[result] ? t(RESULT_KEYS[result]) : result || '';
+}
+
+export function levelLabel(level) {
+  return LEVEL_KEYS[level] ? t(LEVEL_KEYS[level]) : level || '';
+}

@@ -1,0 +1,514 @@
+// Drawing the table from the model.  Elements are reused from one render to
+// the next (the hand's cards, the action buttons), so that keyboard focus
+// stays where it is while the server's messages come in.
+//
+// Test hooks: data-card on cards (hand: .hand [data-card]; table:
+// [data-trick-seat]), data-bid on bid buttons, data-act on every action
+// button (the server's action text), data-declare, data-belote, data-action
+// for the table's own buttons, data-seat / data-count / data-dealer on seats,
+// data-score on scores, data-turned on the turned card.
+
+import { t, lang } from './i18n.js';
+import { cardBack, cardFace, parseCard, suitIcon } from './cards.js';
+import { ORDER, isCard } from './model.js';
+import {
+  RANK_KEYS, SUIT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, levelLabel, rankMap,
+  seatName, sideName, strainLabel,
+} from './labels.js';
+
+const PLAIN = ['A', '10', 'K', 'Q', 'J', '9', '8', '7'];
+const TRUMP = ['J', '9', 'A', '10', 'K', 'Q', '8', '7'];
+const SUIT_CYCLE = ['S', 'H', 'C', 'D'];
+const RANK_NAME_KEYS = {
+  7: 'rankname.7', 8: 'rankname.8', 9: 'rankname.9', 10: 'rankname.10',
+  J: 'rankname.J', Q: 'rankname.Q', K: 'rankname.K', A: 'rankname.A',
+};
+
+/**
+ * The hand in display order: suits grouped, colours alternating, the trump
+ * suit first in J 9 A 10 K Q 8 7 order, other suits A 10 K Q J 9 8 7
+ * (every suit in trump order at Tout Atout).  Display only.
+ */
+export function sortHand(hand, strain) {
+  const present = SUIT_CYCLE.filter((s) => hand.some((c) => c.endsWith(s)));
+  const red = (s) => s === 'H' || s === 'D';
+  const suits = [];
+  const rest = present.slice();
+  const take = (s) => {
+    suits.push(s);
+    rest.splice(rest.indexOf(s), 1);
+  };
+  if (rest.includes(strain)) take(strain);
+  while (rest.length) {
+    const last = suits[suits.length - 1];
+    const other = last === undefined ? rest[0] : rest.find((s) => red(s) !== red(last)) || rest[0];
+    take(other);
+  }
+  const key = (card) => {
+    const [rank, suit] = parseCard(card);
+    const order = strain === 'TA' || suit === strain ? TRUMP : PLAIN;
+    return suits.indexOf(suit) * 10 + order.indexOf(rank);
+  };
+  return hand.slice().sort((a, b) => key(a) - key(b));
+}
+
+/** Where a seat sits on the screen, seen from `you` (counter-clockwise play). */
+export function position(seat, you) {
+  const offset = (ORDER.indexOf(seat) - ORDER.indexOf(you) + 4) % 4;
+  return ['bottom', 'right', 'top', 'left'][offset];
+}
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+export function cardName(card) {
+  const [rank, suit] = parseCard(card);
+  return t('card.name', { rank: t(RANK_NAME_KEYS[rank]), suit: t(SUIT_KEYS[suit]) });
+}
+
+/** A face-up card element (not a button). */
+export function cardElement(card, attrs = {}) {
+  const el = h('div', { class: `card face ${suitClass(card)}`, 'data-card': card, ...attrs });
+  el.append(cardFace(card, rankMap()));
+  el.setAttribute('role', 'img');
+  el.setAttribute('aria-label', cardName(card));
+  return el;
+}
+
+/** A selector finding `el` again after the action panel is rebuilt. */
+function focusSelector(el) {
+  for (const attr of ['act', 'step', 'belote', 'action']) {
+    if (el.dataset[attr] !== undefined) return `[data-${attr}="${CSS.escape(el.dataset[attr])}"]`;
+  }
+  if (el.dataset.cut !== undefined) return '[data-cut]';
+  return null;
+}
+
+function suitClass(card) {
+  const s = card.slice(-1);
+  return s === 'H' || s === 'D' ? 'red' : 'black';
+}
+
+export class TableView {
+  /**
+   * @param {HTMLElement} root  the table page
+   * @param {object} handlers   {act(action, belote), card(card)}
+   */
+  constructor(root, handlers) {
+    this.root = root;
+    this.handlers = handlers;
+    this.scores = root.querySelector('#scores');
+    this.contract = root.querySelector('#contract');
+    this.trick = root.querySelector('#trick');
+    this.status = root.querySelector('#status');
+    this.actions = root.querySelector('#actions');
+    this.hand = root.querySelector('#hand');
+    this.seatEls = {};
+    for (const pos of ['top', 'left', 'right', 'bottom']) {
+      this.seatEls[pos] = root.querySelector(`.seat[data-pos="${pos}"]`);
+    }
+    this.handCards = new Map(); // card -> button
+    this.handLang = null;
+    this.actionsKey = null;
+    this.trickKey = null;
+    this.trickLang = null;
+    this.ui = { beloteAsk: null, coincheValue: null, cutValue: null };
+  }
+
+  render(model) {
+    this.root.classList.toggle('three', model.players === 3);
+    this.renderScores(model);
+    this.renderSeats(model);
+    this.renderTrick(model);
+    this.renderStatus(model);
+    this.renderActions(model);
+    this.renderHand(model);
+  }
+
+  // ------------------------------------------------------------ score bar
+
+  renderScores(model) {
+    const m = model.match;
+    if (!m) return;
+    const frag = document.createDocumentFragment();
+    for (const side of m.sides) {
+      const won = [...side].reduce((n, s) => n + (model.deal.tricksWon[s] || 0), 0);
+      frag.append(
+        h('div', { class: `score${side.includes(model.you) ? ' mine' : ''}`, 'data-score': side },
+          h('span', { class: 'side', text: sideName(model, side) }),
+          h('b', { class: 'points', text: String(m.totals[side] ?? 0) }),
+          h('span', { class: 'tricks', title: t('table.tricksWon'), text: won === 1 ? t('table.tricksOne') : won ? t('table.tricksMany', { n: won }) : '' })),
+      );
+    }
+    frag.append(h('div', { class: 'target', title: t('table.target') },
+      h('span', { class: 'target-label', text: t('table.targetShort') }),
+      h('b', { text: String(m.target) })));
+    this.scores.replaceChildren(frag);
+    const c = model.deal.contract;
+    const parts = [h('span', { class: 'deal-no', text: t('table.deal', { n: m.deal || 1 }) })];
+    if (c) parts.push(h('span', { class: 'contract-chip', 'data-contract': c.text }, contractLabel(model, c)));
+    if (m.held_over) parts.push(h('span', { class: 'held', text: t('table.heldOver', { n: m.held_over }) }));
+    this.contract.replaceChildren(...parts);
+  }
+
+  // ---------------------------------------------------------------- seats
+
+  renderSeats(model) {
+    const seats = model.seats;
+    const turnSeat = model.turn && model.turn.waiting === 'action' ? model.turn.seat : null;
+    for (const [pos, el] of Object.entries(this.seatEls)) {
+      const seat = seats.find((s) => position(s, model.you) === pos);
+      el.hidden = !seat;
+      if (!seat) {
+        el.removeAttribute('data-seat');
+        el.replaceChildren();
+        continue;
+      }
+      if (el.dataset.seat !== seat) el.replaceChildren();
+      el.dataset.seat = seat;
+      el.classList.toggle('active', turnSeat === seat);
+      el.classList.toggle('taker', model.deal.contract?.taker === seat);
+      const info = model.seatInfo(seat);
+      const isDealer = model.deal.dealer === seat;
+      const name = seatName(model, seat);
+      const n = model.deal.sizes[seat] || 0;
+      // Each part is rebuilt only when what it shows changed (a bubble pops
+      // once, when it is said).
+      this.part(el, 0, 'plate', [name, info?.level, isDealer, lang()], () =>
+        h('div', { class: 'plate' },
+          h('span', { class: 'avatar', 'aria-hidden': 'true', text: name.slice(0, 1).toUpperCase() }),
+          h('span', { class: 'who' },
+            h('span', { class: 'name', text: name }),
+            info?.kind === 'bot' ? h('span', { class: 'level', text: levelLabel(info.level) }) : null),
+          isDealer ? h('span', { class: 'dealer-chip', 'data-dealer': seat, title: t('table.dealer'), text: t('table.dealerShort') }) : null));
+      this.part(el, 1, 'backs', seat === model.you ? null : [n, lang()], () => {
+        const backs = h('div', { class: 'backs', 'data-count': seat, 'data-n': n, title: t('table.cardsLeft', { n }) });
+        for (let i = 0; i < n; i++) backs.append(h('span', { class: 'back' }, cardBack()));
+        backs.append(h('span', { class: 'count', text: String(n) }));
+        return backs;
+      });
+      this.part(el, 2, 'bubble', [model.bubbles[seat] || null, model.deal.turned, lang()], () => this.bubble(model, seat));
+      this.part(el, 3, 'tags', [model.deal.declarations, model.deal.belotes, lang()], () => this.tags(model, seat));
+    }
+  }
+
+  /**
+   * Keep the `index`-th child of `el` (of class `cls`) in step with `key`:
+   * rebuilt by `build` when the key changed; a null key hides the part.
+   */
+  part(el, index, cls, key, build) {
+    const text = JSON.stringify(key);
+    let node = el.children[index];
+    if (node && node.dataset.key === text) return;
+    const fresh = key === null ? h('div', { class: cls, hidden: true }) : build();
+    fresh.dataset.key = text;
+    if (node) node.replaceWith(fresh);
+    else el.append(fresh);
+  }
+
+  bubble(model, seat) {
+    const b = model.bubbles[seat];
+    const el = h('div', { class: 'bubble', 'aria-live': 'polite' });
+    if (!b) {
+      el.hidden = true;
+      return el;
+    }
+    el.dataset.kind = b.type;
+    if (b.type === 'bid') el.append(bidLabel(b.bid, model.deal.turned, true));
+    else if (b.type === 'cut') el.append(b.packet ? t('say.cut', { n: b.packet }) : t('say.noCut'));
+    else if (b.type === 'pattern') el.append(t('say.pattern', { pattern: b.pattern }));
+    else if (b.type === 'decl') {
+      b.list.forEach((d, i) => el.append(i ? ', ' : '', declLabel(d)));
+    } else if (b.type === 'belote') el.append(b.word === 'belote' ? t('say.belote') : t('say.rebelote'));
+    return el;
+  }
+
+  tags(model, seat) {
+    const el = h('div', { class: 'tags' });
+    for (const [s, list] of model.deal.declarations) {
+      if (s !== seat) continue;
+      for (const d of list) el.append(h('span', { class: 'tag decl', 'data-declared': d }, declLabel(d)));
+    }
+    for (const [s, card, word] of model.deal.belotes) {
+      if (s !== seat) continue;
+      el.append(h('span', { class: 'tag belote', 'data-belote-said': word },
+        word === 'belote' ? t('say.belote') : t('say.rebelote'), ' ', cardLabel(card)));
+    }
+    return el;
+  }
+
+  // ---------------------------------------------------------------- centre
+
+  renderTrick(model) {
+    const deal = model.deal;
+    const showTurned = deal.turned && !deal.turnedTaken && !deal.contract;
+    const key = JSON.stringify([deal.trick, deal.trickWinner, showTurned && deal.turned, deal.notice, lang(), model.you]);
+    if (key === this.trickKey) return;
+    const fresh = this.trickLang !== lang();
+    this.trickKey = key;
+    this.trickLang = lang();
+    // Cards already on the table keep their element (their landing animation
+    // goes on); a new card lands from its player's side.
+    const old = new Map();
+    if (!fresh) for (const n of this.trick.querySelectorAll('[data-trick-seat]')) old.set(`${n.dataset.trickSeat}${n.dataset.card}`, n);
+    const parts = [];
+    const landed = [];
+    for (const { seat, card } of deal.trick) {
+      let el = old.get(`${seat}${card}`);
+      if (!el) {
+        const pos = position(seat, model.you);
+        el = cardElement(card, { 'data-trick-seat': seat });
+        el.classList.add('played', `from-${pos}`, 'landing');
+        el.addEventListener('animationend', () => {
+          el.classList.remove('landing');
+          if (seat === model.you) performance.mark(`rb:landed-anim:${card}`);
+        }, { once: true });
+        if (seat === model.you) landed.push(card);
+      }
+      el.classList.toggle('winner', deal.trickWinner === seat);
+      parts.push(el);
+    }
+    if (showTurned) {
+      parts.push(h('div', { class: 'turned-wrap' },
+        h('div', { class: 'deck' }, cardBack()),
+        cardElement(deal.turned, { 'data-turned': deal.turned, class: `card face turned ${suitClass(deal.turned)}` }),
+        h('span', { class: 'turned-label', text: t('table.turned') })));
+    }
+    if (deal.notice && !deal.trick.length) {
+      const text = deal.notice.kind === 'all_passed' ? t('notice.allPassed') : t('notice.cancelled', { name: seatName(model, deal.notice.seat) });
+      parts.push(h('div', { class: 'notice', text }));
+    }
+    // Reconcile without moving the cards that stay (moving one would restart
+    // its animation).
+    const keep = new Set(parts);
+    for (const child of [...this.trick.children]) if (!keep.has(child)) child.remove();
+    parts.forEach((el, i) => {
+      if (this.trick.children[i] !== el) this.trick.insertBefore(el, this.trick.children[i] || null);
+    });
+    for (const card of landed) performance.mark(`rb:landed:${card}`);
+  }
+
+  renderStatus(model) {
+    const turn = model.turn;
+    let text = '';
+    let mine = false;
+    if (turn) {
+      if (turn.waiting === 'next') text = t('status.dealOver');
+      else if (turn.waiting === 'rematch') text = t('status.matchOver');
+      else if (turn.seat === model.you && turn.auto) text = t('status.auto');
+      else if (turn.seat === model.you && turn.legal.length) {
+        mine = true;
+        const phase = turn.phase;
+        if (phase === 'cut') text = t('prompt.cut');
+        else if (phase === 'pattern') text = t('prompt.pattern');
+        else if (phase === 'bidding') text = t('prompt.bid');
+        else if (turn.legal.some((a) => a.startsWith('declare'))) text = t('prompt.declare');
+        else text = t('prompt.play');
+      } else if (turn.seat) text = t('status.thinking', { name: seatName(model, turn.seat) });
+    }
+    this.status.textContent = text;
+    this.status.classList.toggle('mine', mine);
+  }
+
+  // --------------------------------------------------------------- actions
+
+  renderActions(model) {
+    const turn = model.turn;
+    const key = JSON.stringify([
+      turn, model.pending, this.ui.beloteAsk, this.ui.coincheValue, lang(), model.deal.turned,
+      model.table?.status,
+    ]);
+    if (key === this.actionsKey) return;
+    this.actionsKey = key;
+    const keepFocus = this.actions.contains(document.activeElement) ? focusSelector(document.activeElement) : null;
+    const parts = [];
+    if (turn && turn.legal.length && !turn.auto && (turn.seat === model.you || turn.waiting !== 'action')) {
+      const legal = turn.legal;
+      if (turn.waiting === 'next') {
+        parts.push(this.button('next', t('action.next'), { 'data-action': 'next', class: 'primary' }));
+        parts.push(h('button', { type: 'button', class: 'btn', 'data-action': 'summary', text: t('action.showSummary') }));
+      } else if (turn.waiting === 'rematch') {
+        parts.push(this.button('rematch', t('action.rematch'), { 'data-action': 'rematch', class: 'primary' }));
+        parts.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
+      } else if (this.ui.beloteAsk && turn.belote_choice.includes(this.ui.beloteAsk)) {
+        parts.push(...this.beloteControls(model));
+      } else {
+        const cards = legal.filter(isCard);
+        const others = legal.filter((a) => !isCard(a));
+        parts.push(...this.controls(model, others));
+        if (!cards.length && !others.length) parts.push(h('span', { text: '' }));
+      }
+    }
+    this.actions.replaceChildren(...parts);
+    this.actions.classList.toggle('empty', parts.length === 0);
+    for (const b of this.actions.querySelectorAll('button[data-act]')) {
+      if (model.pending) b.disabled = true;
+    }
+    if (keepFocus) {
+      const again = this.actions.querySelector(keepFocus);
+      if (again && !again.disabled) again.focus();
+    }
+  }
+
+  /** A button that sends `action` (one of turn.legal) when pressed. */
+  button(action, label, attrs = {}) {
+    const cls = `btn${attrs.class ? ` ${attrs.class}` : ''}`;
+    const b = h('button', { type: 'button', ...attrs, class: cls, 'data-act': action });
+    b.append(label);
+    b.addEventListener('click', () => this.handlers.act(action));
+    return b;
+  }
+
+  controls(model, legal) {
+    const parts = [];
+    const cuts = legal.filter((a) => /^cut \d+$/.test(a)).map((a) => Number(a.slice(4)));
+    const patterns = legal.filter((a) => a.startsWith('deal '));
+    const declares = legal.filter((a) => a.startsWith('declare '));
+    const contracts = legal.filter((a) => /^(capot|\d+)(TA|SA|[SHDC])$/.test(a));
+    const used = new Set();
+    if (cuts.length) {
+      const packets = cuts.filter((n) => n > 0);
+      if (packets.length) {
+        const lo = Math.min(...packets);
+        const hi = Math.max(...packets);
+        let value = this.ui.cutValue;
+        if (!packets.includes(value)) value = packets[Math.floor(packets.length / 2)];
+        const out = h('output', { class: 'cut-value', text: String(value) });
+        const range = h('input', {
+          type: 'range', min: lo, max: hi, step: 1, value, 'data-cut': '',
+          'aria-label': t('action.cutHow'),
+        });
+        const cutBtn = h('button', { type: 'button', class: 'btn primary', 'data-action': 'cut', 'data-act': `cut ${value}` }, t('action.cut'));
+        range.addEventListener('input', () => {
+          const v = Number(range.value);
+          this.ui.cutValue = v;
+          out.textContent = String(v);
+          cutBtn.dataset.act = `cut ${v}`;
+        });
+        cutBtn.addEventListener('click', () => {
+          const text = `cut ${Number(range.value)}`;
+          if (legal.includes(text)) this.handlers.act(text);
+        });
+        parts.push(h('label', { class: 'cut-control' }, h('span', { text: t('action.cutHow') }), range, out), cutBtn);
+      }
+      if (cuts.includes(0)) parts.push(this.button('cut 0', t('action.noCut'), { 'data-action': 'no-cut' }));
+      cuts.forEach((n) => used.add(`cut ${n}`));
+    }
+    for (const p of patterns) {
+      parts.push(this.button(p, t('action.pattern', { pattern: p.slice(5) }), { 'data-pattern': p.slice(5) }));
+      used.add(p);
+    }
+    if (model.turn.phase === 'bidding') {
+      if (contracts.length) parts.push(...this.auctionControls(model, contracts));
+      contracts.forEach((c) => used.add(c));
+      for (const b of ['take', 'S', 'H', 'D', 'C', 'SA', 'TA', 'coinche', 'surcoinche', 'pass']) {
+        if (!legal.includes(b)) continue;
+        const cls = b === 'pass' ? 'pass' : b === 'take' ? 'primary' : '';
+        parts.push(this.button(b, bidLabel(b, model.deal.turned), { 'data-bid': b, class: cls }));
+        used.add(b);
+      }
+    }
+    for (const d of declares) {
+      const list = d.slice(8).split(' ');
+      const label = d === 'declare none'
+        ? t('action.declareNone')
+        : h('span', {}, t('action.declare'), ' ', ...list.flatMap((x, i) => (i ? [', ', declLabel(x)] : [declLabel(x)])));
+      parts.push(this.button(d, label, { 'data-declare': d.slice(8), class: d === 'declare none' ? 'pass' : 'primary' }));
+      used.add(d);
+    }
+    // Anything else the server allows gets a plain button with its text.
+    for (const a of legal) if (!used.has(a)) parts.push(this.button(a, a));
+    return parts;
+  }
+
+  /** Coinche: choose a value, then a suit (each button an exact legal bid). */
+  auctionControls(model, contracts) {
+    const values = [...new Set(contracts.map((c) => /^(capot|\d+)/.exec(c)[1]))];
+    values.sort((a, b) => (a === 'capot' ? 999 : Number(a)) - (b === 'capot' ? 999 : Number(b)));
+    let value = this.ui.coincheValue;
+    if (!values.includes(value)) value = values[0];
+    const i = values.indexOf(value);
+    const step = (d) => () => {
+      this.ui.coincheValue = values[Math.max(0, Math.min(values.length - 1, i + d))];
+      this.actionsKey = null;
+      this.renderActions(model);
+      this.actions.querySelector(d < 0 ? '[data-step="down"]' : '[data-step="up"]')?.focus();
+    };
+    const stepper = h('div', { class: 'stepper', role: 'group', 'aria-label': t('action.contractValue') },
+      h('button', { type: 'button', class: 'btn step', 'data-step': 'down', disabled: i === 0, 'aria-label': t('action.lower'), text: '−', onclick: step(-1) }),
+      h('output', { class: 'value', 'data-value': value, text: value === 'capot' ? t('bid.capot') : value }),
+      h('button', { type: 'button', class: 'btn step', 'data-step': 'up', disabled: i === values.length - 1, 'aria-label': t('action.higher'), text: '+', onclick: step(1) }));
+    const parts = [stepper];
+    for (const strain of ['S', 'H', 'D', 'C', 'SA', 'TA']) {
+      const bid = `${value}${strain}`;
+      if (!contracts.includes(bid)) continue;
+      parts.push(this.button(bid, strainLabel(strain, false), { 'data-bid': bid, class: 'suit-bid', 'aria-label': `${value} ${strain in SUIT_KEYS ? t(SUIT_KEYS[strain]) : strain}` }));
+    }
+    return parts;
+  }
+
+  beloteControls(model) {
+    const card = this.ui.beloteAsk;
+    const said = model.deal.belotes.some(([s]) => s === model.you);
+    const ask = said ? t('belote.askRebelote') : t('belote.ask');
+    const yes = h('button', { type: 'button', class: 'btn primary', 'data-belote': 'yes', 'data-act': `${card} belote` }, said ? t('belote.yesRebelote') : t('belote.yes'));
+    const no = h('button', { type: 'button', class: 'btn', 'data-belote': 'no', 'data-act': `${card} quiet` }, t('belote.no'));
+    const cancel = h('button', { type: 'button', class: 'btn pass', 'data-belote': 'cancel', text: t('belote.cancel') });
+    yes.addEventListener('click', () => this.handlers.act(card, true));
+    no.addEventListener('click', () => this.handlers.act(card, false));
+    cancel.addEventListener('click', () => this.handlers.cancelBelote());
+    return [h('span', { class: 'ask' }, ask, ' ', cardLabel(card)), yes, no, cancel];
+  }
+
+  // ------------------------------------------------------------------ hand
+
+  renderHand(model) {
+    const turn = model.turn;
+    const canPlay = !!turn && turn.seat === model.you && turn.waiting === 'action' && !turn.auto && !model.pending;
+    const legal = new Set(canPlay ? turn.legal.filter(isCard) : []);
+    const playing = canPlay && legal.size > 0;
+    const sorted = sortHand(model.deal.hand, model.deal.contract?.strain);
+    if (this.handLang !== lang()) {
+      this.handCards.clear();
+      this.hand.replaceChildren();
+      this.handLang = lang();
+    }
+    for (const [card, el] of this.handCards) {
+      if (!sorted.includes(card)) {
+        el.remove();
+        this.handCards.delete(card);
+      }
+    }
+    sorted.forEach((card, i) => {
+      let el = this.handCards.get(card);
+      if (!el) {
+        el = h('button', { type: 'button', class: `card face ${suitClass(card)}`, 'data-card': card, 'aria-label': cardName(card) });
+        el.append(cardFace(card, rankMap()));
+        el.addEventListener('click', () => this.handlers.card(card));
+        this.handCards.set(card, el);
+      }
+      const ok = legal.has(card);
+      el.disabled = !ok;
+      el.classList.toggle('legal', ok);
+      el.classList.toggle('illegal', playing && !ok);
+      el.classList.toggle('asking', this.ui.beloteAsk === card);
+      el.setAttribute('aria-disabled', ok ? 'false' : 'true');
+      if (this.hand.children[i] !== el) this.hand.insertBefore(el, this.hand.children[i] || null);
+    });
+    this.hand.classList.toggle('playing', playing);
+    this.hand.dataset.count = String(sorted.length);
+    this.hand.style.setProperty('--n', String(Math.max(sorted.length, 1)));
+  }
+}
+
+export { h, RANK_KEYS };
