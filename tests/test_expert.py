@@ -188,3 +188,10 @@ def test_hint_command(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2
     assert json.loads(bad.stdout)["error"] == "no hint"
+
+
+def test_expert_bids_as_the_intermediate_and_the_bidder_simulates() -> None:
+    expert = make_bot("expert")
+    bidder = make_bot("expert-bidder")
+    assert isinstance(expert, ExpertBot) and not expert.simulate_bids
+    assert isinstance(bidder, ExpertBot) and bidder.simulate_bids

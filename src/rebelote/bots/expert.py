@@ -14,18 +14,22 @@ of worlds follows the tricks left (:func:`plan_worlds`); where even one
 world is too costly (the first trick without the compiled kernel) the card
 is the intermediate's.
 
-Bidding: each candidate bid (pass, the intermediate's own choice, taking in
-each strain, and in coinche contracts around the estimate, coinche and
-surcoinche when legal) is tried on the same sampled deals (the seat's hand
-and what the bids imply; the cards still to come drawn at random); the rest
-of each deal, auction and card play, is played out by the intermediate at
-all four seats, and the bid with the best mean score for the seat's side is
-made.
+Bidding (``expert-bidder``; the ``expert`` itself makes the intermediate's
+bids, which measured better: ``benchmarks/EXPERT.md``): each candidate bid
+(pass, the intermediate's own choice, taking in each strain, and in coinche
+contracts around the estimate, coinche and surcoinche when legal) is tried
+on the same sampled deals (the seat's hand and what the bids imply; the
+cards still to come drawn at random); the rest of each deal, auction and
+card play, is played out by the intermediate at all four seats, and the bid
+with the best mean score for the seat's side is made if it beats the
+intermediate's bid by more than the noise of the few deals simulated (a
+paired comparison on the same deals), else the intermediate's bid.
 
 Budget (:class:`~.base.Budget`): ``worlds`` fixes the number of worlds of a
 card decision at the end of the deal (fewer earlier, see
 :func:`plan_worlds`) and of bidding simulations per candidate; ``nodes``
-caps the solver's nodes per world (a world over the cap is dropped);
+caps the solver's nodes per world (a world over the cap is dropped; by
+default a cap applies early in the deal, :func:`default_node_cap`);
 ``time_ms`` is only a safety net: once spent, no more worlds are started.
 With the same budget and seed the choice is the same (unless the safety net
 triggers).
@@ -49,13 +53,19 @@ from .base import Budget, decision_seed
 from .heuristic import HeuristicBot
 from .sampling import NoWorldError, World, bid_likelihood, deal_hidden, sample_worlds
 
-__all__ = ["ExpertBot", "plan_worlds"]
+__all__ = ["ExpertBot", "default_node_cap", "plan_worlds"]
 
 DEFAULT_WORLDS = 20
 """Worlds of a card decision from the fourth trick on."""
 
 DEFAULT_BID_WORLDS = 8
 """Simulated deals per candidate bid."""
+
+BID_MARGIN = 4.0
+"""Points a candidate bid must gain on average over the intermediate's bid."""
+
+BID_T = 3.0
+"""And the gain must exceed this many standard errors (paired on the deals)."""
 
 SAFETY_MS = 3000.0
 """Default time cap of one decision (a safety net, not a budget)."""
@@ -83,6 +93,15 @@ def plan_worlds(worlds: int, tricks_left: int, compiled: bool) -> int:
     return 0
 
 
+def default_node_cap(tricks_left: int, compiled: bool) -> int | None:
+    """The solver's node cap per world when the budget gives none: early in
+    the deal a few worlds cost far more than the others; a world over the
+    cap is dropped rather than let one decision take seconds."""
+    if compiled:
+        return {8: 1_500_000, 7: 1_000_000}.get(tricks_left)
+    return 150_000 if tricks_left >= 5 else None
+
+
 def _side(players: int, seat: Seat) -> int:
     return int(seat) & 1 if players == 4 else int(seat) - 1
 
@@ -90,15 +109,26 @@ def _side(players: int, seat: Seat) -> int:
 class ExpertBot:
     """The ``expert`` level (see the module).  Stateless."""
 
-    __slots__ = ("_heuristic", "card_play", "compiled")
+    __slots__ = ("_heuristic", "card_play", "compiled", "simulate_bids")
 
-    def __init__(self, *, compiled: bool | None = None, card_play: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        compiled: bool | None = None,
+        card_play: bool = True,
+        simulate_bids: bool | None = None,
+    ) -> None:
         """``compiled``: use the numba kernel's plan of worlds (default:
         when the kernel is available).  ``card_play=False``: play the cards
-        as the intermediate (the ``expert-bidder`` level)."""
+        as the intermediate (the ``expert-bidder`` level).
+        ``simulate_bids``: bid by simulation (default: only without the
+        card play, i.e. for ``expert-bidder``; the ``expert`` makes the
+        intermediate's bids, which measured better, see
+        ``benchmarks/EXPERT.md``)."""
         self._heuristic = HeuristicBot.intermediate()
         self.compiled = kernel_available() if compiled is None else compiled
         self.card_play = card_play
+        self.simulate_bids = (not card_play) if simulate_bids is None else simulate_bids
 
     @property
     def level(self) -> str:
@@ -185,8 +215,11 @@ class ExpertBot:
                     side_tricks=side_tricks,
                     side_points=side_points,
                 )
+                cap = budget.nodes
+                if cap is None:
+                    cap = default_node_cap(tricks_left, self.compiled)
                 try:
-                    values = solve_moves(pos, max_nodes=budget.nodes).values
+                    values = solve_moves(pos, max_nodes=cap).values
                 except SearchLimitError:
                     continue
                 cache[key] = values
@@ -222,14 +255,29 @@ class ExpertBot:
     def choose_bid(
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> Action:
-        """The bid with the best simulated mean score (see the module)."""
+        """The bid with the best simulated mean score, when it beats the
+        intermediate's bid clearly on the same deals (see the module)."""
         default = self._heuristic.choose_bid(view, legal)
-        means = self.bid_values(view, legal, seed=seed, budget=budget)
-        if len(means) <= 1:
+        if not self.simulate_bids:
             return default
-        best_text = max(means, key=lambda t: means[t])
-        # Prefer the intermediate's bid unless another is clearly better.
-        if means[best_text] < means[default.text] + 4.0:
+        scores = self._bid_scores(view, legal, seed=seed, budget=budget)
+        if len(scores) <= 1 or default.text not in scores:
+            return default
+        base = scores[default.text]
+        n = len(base)
+        best_text, best_gain = default.text, 0.0
+        for text, values in scores.items():
+            if text == default.text:
+                continue
+            diffs = [a - b for a, b in zip(values, base, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+            # Paired on the same deals; switch only when the gain stands out
+            # from the noise of so few deals (a guard against picking the
+            # luckiest of many candidates).
+            if mean > max(BID_MARGIN, BID_T * (var / n) ** 0.5) and mean > best_gain:
+                best_text, best_gain = text, mean
+        if best_text == default.text:
             return default
         return next(a for a in legal if isinstance(a, Bid) and a.text == best_text)
 
@@ -239,29 +287,47 @@ class ExpertBot:
         """The simulated mean score (the seat's side minus the other side)
         of each candidate bid, by its text; empty when no deal could be
         sampled.  Bids that are not candidates are not valued."""
+        scores = self._bid_scores(view, legal, seed=seed, budget=budget)
+        return {text: sum(v) / len(v) for text, v in scores.items()}
+
+    def _bid_scores(
+        self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
+    ) -> dict[str, list[float]]:
+        """Each candidate bid's simulated scores, one per deal (the same
+        deals for every candidate)."""
         bids = [a for a in legal if isinstance(a, Bid)]
         default = self._heuristic.choose_bid(view, legal)
         candidates = _candidates(view, bids, default)
         count = budget.worlds if budget.worlds is not None else DEFAULT_BID_WORLDS
-        count = max(1, min(count, DEFAULT_BID_WORLDS * 4))
+        count = max(2, min(count, DEFAULT_BID_WORLDS * 4))
         deadline = time.perf_counter() + (budget.time_ms or SAFETY_MS) / 1000.0
         rng = random.Random(seed)
         try:
             deals = [_bidding_deal(view, rng) for _ in range(count * 3)]
         except NoWorldError:
             return {}
-        # Keep the deals that best explain the others' bids.
-        weighted = sorted(deals, key=lambda d: -bid_likelihood(view, d[1]) + 1e-12 * rng.random())
-        deals = weighted[:count]
-        totals = {id(c): 0.0 for c in candidates}
-        done = 0
+        # Keep deals in proportion to how well they explain the others' bids
+        # (systematic resampling: the most likely alone would be a biased
+        # sample, weaker opponents than the bids say).
+        weights = [bid_likelihood(view, d[1]) for d in deals]
+        step = sum(weights) / count
+        u = rng.random() * step
+        chosen: list[tuple[list[Card], list[CardMask]]] = []
+        acc, i = 0.0, 0
+        for j in range(count):
+            target = u + j * step
+            while i < len(deals) - 1 and acc + weights[i] < target:
+                acc += weights[i]
+                i += 1
+            chosen.append(deals[i])
+        deals = chosen
+        scores: dict[str, list[float]] = {c.text: [] for c in candidates}
         for i, (pack, _) in enumerate(deals):
-            if time.perf_counter() > deadline and done:
+            if time.perf_counter() > deadline and i >= 2:
                 break
             for cand in candidates:
-                totals[id(cand)] += _simulate(view, pack, cand, decision_seed(seed, 7, i))
-            done += 1
-        return {c.text: totals[id(c)] / done for c in candidates}
+                scores[cand.text].append(_simulate(view, pack, cand, decision_seed(seed, 7, i)))
+        return scores
 
 
 def pos_points(view: PlayerView) -> int:
