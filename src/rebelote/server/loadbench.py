@@ -50,7 +50,12 @@ class BenchResult:
     messages: int
     actions: int
     latencies_ms: list[float] = field(default_factory=list)
-    errors: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, code: str) -> None:
+        """Count one error by its code (a server ``error`` message, or a
+        client failure)."""
+        self.errors[code] = self.errors.get(code, 0) + 1
 
     def report(self) -> dict[str, Any]:
         """JSON-ready figures."""
@@ -74,7 +79,8 @@ class BenchResult:
             "latency_p50_ms": pct(50),
             "latency_p99_ms": pct(99),
             "latency_mean_ms": round(statistics.fmean(lat), 2) if lat else None,
-            "errors": self.errors,
+            "errors": sum(self.errors.values()),
+            "error_codes": dict(self.errors),
         }
 
 
@@ -175,7 +181,7 @@ class _Bench:
                 msg = json.loads(text)
                 t = msg["t"]
                 if t == "error":
-                    self.result.errors += 1
+                    self.result.error(msg["d"]["code"])
                     continue
                 if t == "snapshot":
                     turn = msg["d"]["turn"]
@@ -210,8 +216,8 @@ class _Bench:
                             self.result.actions += 1
                     elif turn["waiting"] == "rematch" and s.seat == "S":
                         await ws.send(json.dumps({"t": "act", "d": {"action": "rematch"}}))
-        except Exception:
-            self.result.errors += 1
+        except Exception as exc:
+            self.result.error(type(exc).__name__)
 
     async def run(self) -> BenchResult:
         """Set the tables up, play for ``seconds``, and measure."""
