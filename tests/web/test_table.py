@@ -87,14 +87,19 @@ def wait_deal_played(driver: Driver, steps: int = 200) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("size", "target"),
+    [pytest.param(PHONE, 100, id="360x740"), pytest.param(DESKTOP, 210, id="1280x800")],
+)
 def test_match_through_rematch_by_clicking(
-    browser: Browser, web: WebServer, shots: Path, size: dict[str, int]
+    browser: Browser, web: WebServer, shots: Path, size: dict[str, int], target: int
 ) -> None:
+    """A short match (a low target: one or two deals) played by clicking,
+    then "Rematch" starts a new one."""
     page = open_page(browser, web, size)
     tag = f"{size['width']}x{size['height']}"
     page.screenshot(path=str(shots / f"start-{tag}.png"))
-    start_by_clicking(page, preset="ffb", target=100)
+    start_by_clicking(page, preset="ffb", target=target)
     driver = Driver(page)
     shot_taken = False
     ended = False
@@ -223,6 +228,7 @@ def test_three_players_layout(browser: Browser, web: WebServer, shots: Path) -> 
             break
         s = driver.state()
         if not shot and s["phase"] == "playing" and len(s["hand"]) <= 6:
+            page.wait_for_timeout(400)  # the last card lands
             page.screenshot(path=str(shots / "three-players-360x740.png"))
             shot = True
         driver.click_step()

@@ -111,8 +111,10 @@ async function showStart() {
   closeTable();
   showPage('start-page');
   const cont = $('[data-action="continue"]');
+  const fresh = $('[data-action="new"]');
   cont.hidden = true;
-  $('[data-action="new"]').focus();
+  fresh.classList.add('primary');
+  fresh.focus();
   renderBrand();
   const [list, current] = await Promise.all([
     presets().catch(() => []),
@@ -123,6 +125,7 @@ async function showStart() {
     rememberToken(current.current.table_id, current.current.token);
     cont.dataset.table = current.current.table_id;
     cont.hidden = false;
+    fresh.classList.remove('primary');
     cont.focus();
   }
   document.body.dataset.ready = 'start';
