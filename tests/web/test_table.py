@@ -279,6 +279,8 @@ def test_coinche_auction(browser: Browser, web: WebServer) -> None:
     # the value stepper shows the bids of one value; "+" moves to the next one
     first = page.locator("#actions [data-bid].suit-bid").first.get_attribute("data-bid")
     assert first is not None
+    if page.locator("#actions [data-step='up']:disabled").count():
+        pytest.skip("only one contract value is left to bid")
     page.click("#actions [data-step='up']")
     second = page.locator("#actions [data-bid].suit-bid").first.get_attribute("data-bid")
     assert second is not None and second != first
