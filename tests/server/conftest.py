@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,8 +38,16 @@ def _postgres_database() -> Iterator[str]:
     try:
         yield url.set(database=name).render_as_string(hide_password=False)
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        # FORCE may meet a backend it may not end (autovacuum working on the
+        # fresh database): wait and try again; a test database left behind
+        # on the test cluster is harmless, so the last failure is ignored.
+        for _ in range(20):
+            try:
+                with psycopg.connect(admin, autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                break
+            except psycopg.Error:
+                time.sleep(0.5)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
