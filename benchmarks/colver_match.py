@@ -163,10 +163,10 @@ class ColverBot:
         """Ask colver; fall back to the intermediate on an answer not legal here."""
         if len(legal) == 1:
             return legal[0]
-        actions = [to_colver_bid(b) for _, b in view.bids]
+        actions = [[int(s), to_colver_bid(b)] for s, b in view.bids]
         for t in view.tricks:
-            actions += [to_colver_card(c) for c in t.cards]
-        actions += [to_colver_card(c) for _, c in view.trick]
+            actions += [[int(s), to_colver_card(c)] for s, c in zip(t.seats, t.cards, strict=True)]
+        actions += [[int(s), to_colver_card(c)] for s, c in view.trick]
         answer = self._ask(
             {
                 "spec": self.spec,
@@ -174,6 +174,7 @@ class ColverBot:
                 "dealer": int(view.dealer),
                 "hands": self._hands(view, seed),
                 "actions": actions,
+                "auction_over": view.contract is not None,
                 "seed": seed & 0xFFFFFFFF,
             }
         )
