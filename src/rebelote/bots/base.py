@@ -57,7 +57,8 @@ DEFAULT_BUDGET = Budget()
 class Bot(Protocol):
     """A computer player.
 
-    ``level`` names it (``random``, ``beginner``, ``intermediate``).
+    ``level`` names it (``random``, ``beginner``, ``intermediate``, ``expert``,
+    ``expert-bidder``).
     :meth:`act` returns one element of ``legal`` (the seat's legal actions,
     as ``view.legal``); it must not keep state between calls, and must
     depend only on its arguments.
