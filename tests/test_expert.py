@@ -78,7 +78,8 @@ def test_plan_of_worlds() -> None:
     assert plan_worlds(20, 5, compiled=False) == 6
     assert plan_worlds(20, 8, compiled=False) == 0
     assert plan_worlds(20, 5, compiled=True) == 20
-    assert plan_worlds(20, 8, compiled=True) == 2
+    assert plan_worlds(20, 8, compiled=True) == 10
+    assert plan_worlds(20, 7, compiled=True) == 20
 
 
 @pytest.mark.parametrize("rules_name", ["ffb", "coinche", "seed003", "three-players"])
@@ -195,3 +196,51 @@ def test_expert_bids_as_the_intermediate_and_the_bidder_simulates() -> None:
     bidder = make_bot("expert-bidder")
     assert isinstance(expert, ExpertBot) and not expert.simulate_bids
     assert isinstance(bidder, ExpertBot) and bidder.simulate_bids
+
+
+def test_coinche_bid_weight_explains_the_intermediates_bids() -> None:
+    """The worlds' weight in coinche reads the auction as the intermediate
+    bids: over 60 seeded auctions of four intermediates, the true hands
+    weigh far more than the same seat's hand with the other 24 cards dealt
+    at random (measured: medians 0.45 and 0.002 over 300 auctions)."""
+    from rebelote.actions import Play
+    from rebelote.bots.heuristic import coinche_bid_weight
+
+    rules = preset("coinche")
+    bot = make_bot("intermediate")
+    true_w: list[float] = []
+    rand_w: list[float] = []
+    for board in range(60):
+        rng = random.Random(board)
+        pack = list(cards_of(DECK_32))
+        rng.shuffle(pack)
+        state = State.from_deck(rules, SEATS_4[board % 4], pack, rules.patterns[0])
+        index = 0
+        while not state.is_terminal and not isinstance(state.legal_actions()[0], Play):
+            seat = state.current
+            assert seat is not None
+            legal = state.legal_actions()
+            action = bot.act(observe(state, seat), legal, seed=index, budget=Budget())
+            state.apply(action, seat)
+            index += 1
+        if state.is_terminal:
+            continue
+        seat = state.current
+        assert seat is not None
+        view = observe(state, seat)
+        hands = list(state.hands)
+        true_w.append(coinche_bid_weight(view, hands))
+        others = [c for c in range(32) if not hands[seat] >> c & 1]
+        rng.shuffle(others)
+        shuffled = [0, 0, 0, 0]
+        for i, s in enumerate(s for s in SEATS_4 if s != seat):
+            for c in others[8 * i : 8 * i + 8]:
+                shuffled[s] |= 1 << c
+        shuffled[seat] = hands[seat]
+        rand_w.append(coinche_bid_weight(view, shuffled))
+    assert len(true_w) >= 30
+    true_w.sort()
+    rand_w.sort()
+    assert true_w[len(true_w) // 2] > 0.3
+    assert rand_w[len(rand_w) // 2] < 0.05
+    assert sum(w < 0.1 for w in true_w) <= len(true_w) // 10

@@ -74,18 +74,14 @@ SAFETY_MS = 3000.0
 def plan_worlds(worlds: int, tricks_left: int, compiled: bool) -> int:
     """How many worlds to solve with ``tricks_left`` tricks to play (the
     current one included), for a budget of ``worlds``; 0: use the
-    intermediate's card.  With the compiled kernel: all from the fourth
-    trick, then a quarter at the third, a sixth at the second and 2 at the
-    first; pure Python: all over the last four tricks, a third with five
-    and none earlier."""
+    intermediate's card.  With the compiled kernel: all from the second
+    trick and half at the first (a first-trick world costs about 25 ms,
+    a second-trick one 5 ms, see ``benchmarks/EXPERT.md``); pure Python:
+    all over the last four tricks, a third with five and none earlier."""
     if compiled:
-        if tricks_left <= 5:
+        if tricks_left <= 7:
             return worlds
-        if tricks_left == 6:
-            return max(1, worlds // 4)
-        if tricks_left == 7:
-            return max(1, worlds // 6)
-        return min(2, worlds)
+        return max(1, worlds // 2)
     if tricks_left <= 4:
         return worlds
     if tricks_left == 5:

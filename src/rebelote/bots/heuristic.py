@@ -52,6 +52,7 @@ Three players: each for himself (no partner); everything else is the same.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ __all__ = [
     "HeuristicBot",
     "Style",
     "alone_points",
+    "coinche_bid_weight",
     "defence_points",
     "hand_points",
     "strain_tricks",
@@ -400,6 +402,72 @@ def _read_auction(view: PlayerView, style: Style) -> _AuctionRead:
         elif bid.kind == "surcoinche":
             multiplier = 4
     return _AuctionRead(high, high_seat, multiplier, shown)
+
+
+def _soft_below(x: float, limit: float, scale: float) -> float:
+    """About 1 well below ``limit``, 1/2 at it, about 0 well above."""
+    z = (limit - x) / scale
+    if z < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def coinche_bid_weight(view: PlayerView, hands: Sequence[CardMask]) -> float:
+    """How well whole ``hands`` (8 cards by seat) explain the other seats'
+    bids of a coinche auction, if they bid as the intermediate does: a
+    weight in (0, 1], a product of soft bounds.
+
+    - A contract bid (the last of each seat) shows the middle of a range of
+      :func:`hand_points` (:func:`_shown_points`): 10 points of contract
+      wide, i.e. ``10 / CO_ALONE_SLOPE`` hand points for a bid on the hand
+      alone and 10 for a raise of the partner's strain.
+    - A pass before any contract of the seat says that no strain reached a
+      bid above the standing contract (or 80), with the partner's shown hand
+      counted as the bot counts it.
+    - Capot bids, coinches and surcoinches are not read.
+
+    Soft edges (scale 5 hand points, 8 contract points) keep worlds of
+    players who bid otherwise possible."""
+    style = INTERMEDIATE
+    shown: dict[Seat, tuple[Strain, float]] = {}
+    last: dict[Seat, tuple[Strain, float, float]] = {}
+    passed_first: dict[Seat, float] = {}
+    high = 0
+    for s, bid in view.bids:
+        if bid.kind == "contract":
+            assert bid.strain is not None and bid.value is not None
+            partner = shown.get(s.partner)
+            if bid.value < CAPOT_VALUE:
+                mid = _shown_points(bid.value, style, partner, bid.strain)
+                raising = partner is not None and partner[0] == bid.strain and bid.strain.is_suit
+                half = 5.0 if raising else 5.0 / CO_ALONE_SLOPE
+                last[s] = (bid.strain, mid, half)
+                shown[s] = (bid.strain, mid)
+            high = bid.value
+        elif bid.kind == "pass" and s not in last and s not in passed_first and s != view.seat:
+            hand = hands[s]
+            if hand == 0:
+                continue
+            partner = shown.get(s.partner)
+            best = max(
+                _side_estimate(hand, Strain(k), partner)
+                + (
+                    style.coinche_margin
+                    if partner is not None and partner[0] == Strain(k)
+                    else style.opening_margin
+                )
+                for k in range(4)
+            )
+            passed_first[s] = _soft_below(best, max(high, 70) + 10, 8.0)
+    weight = 1.0
+    for s, (strain, mid, half) in last.items():
+        if s == view.seat or hands[s] == 0:
+            continue
+        hp = hand_points(hands[s], strain)
+        weight *= _soft_below(hp, mid + half, 5.0) * _soft_below(-hp, -(mid - half), 5.0)
+    for w in passed_first.values():
+        weight *= w
+    return max(weight, 1e-9)
 
 
 def _side_estimate(

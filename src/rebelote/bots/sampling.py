@@ -30,7 +30,7 @@ from ..cards import CardMask, bit, cards_of
 from ..observation import PlayerView
 from ..seats import Seat
 from ..trump import Strain
-from .heuristic import strain_tricks
+from .heuristic import coinche_bid_weight, strain_tricks
 from .knowledge import Knowledge, infer
 
 __all__ = ["NoWorldError", "World", "bid_likelihood", "deal_hidden", "sample_worlds"]
@@ -111,8 +111,8 @@ def bid_likelihood(
 
     Classic: a take in a strain says its estimate is high, a pass in round
     one that the turned suit's is low, a pass in round two that every suit's
-    is low.  Coinche: a first contract bid says the estimate of its strain
-    is near the contract; a seat that only passed holds no contract.
+    is low.  Coinche: :func:`~rebelote.bots.heuristic.coinche_bid_weight`,
+    the intermediate's own reading of the auction.
     ``extra_cards``: how many cards of each hand were dealt after the bids
     (3 in the classic card play, where the hands hold 8 cards but the bids
     were made on 5): thresholds are raised for them.  Returns a weight in
@@ -120,7 +120,8 @@ def bid_likelihood(
     rules = view.rules
     weight = 1.0
     turned_suit = None if view.turned is None else Strain(view.turned >> 3)
-    coinche = rules.bidding == "coinche"
+    if rules.bidding == "coinche":
+        return coinche_bid_weight(view, hands)
     first_bid: dict[Seat, Bid] = {}
     passes: dict[Seat, int] = {}
     round_two: set[Seat] = set()
@@ -131,7 +132,7 @@ def bid_likelihood(
             continue
         if b.kind == "pass":
             passes[seat] = passes.get(seat, 0) + 1
-            if not coinche and count > rules.players:
+            if count > rules.players:
                 round_two.add(seat)
         elif seat not in first_bid and b.kind in ("take", "strain", "contract"):
             first_bid[seat] = b
@@ -140,29 +141,20 @@ def bid_likelihood(
         hand = hands[seat]
         if hand == 0:
             continue
-        if not coinche:
-            with_turned = hand | (bit(view.turned) if view.turned is not None else 0)
-            fb = first_bid.get(seat)
-            if fb is not None:
-                strain = turned_suit if fb.kind == "take" else fb.strain
-                if strain is not None:
-                    est = strain_tricks(with_turned, strain)
-                    weight *= _sigmoid((est - 2.4 - shift) / 0.6)
-                continue
-            if turned_suit is not None:
-                est = strain_tricks(with_turned, turned_suit)
-                weight *= _sigmoid((3.0 + shift - est) / 0.6)
-            if seat in round_two:
-                best = max(strain_tricks(hand, Strain(s)) for s in range(4) if s != turned_suit)
-                weight *= _sigmoid((3.0 + shift - best) / 0.6)
-        else:
-            fb = first_bid.get(seat)
-            if fb is not None and fb.strain is not None and fb.value is not None and fb.value < 250:
-                est = 20 * strain_tricks(hand, fb.strain) + 25
-                weight *= math.exp(-(((est - fb.value - 10) / 35.0) ** 2) / 2)
-            elif fb is None:
-                best = max(20 * strain_tricks(hand, Strain(s)) + 25 for s in range(4))
-                weight *= _sigmoid((100 - best) / 20.0)
+        with_turned = hand | (bit(view.turned) if view.turned is not None else 0)
+        fb = first_bid.get(seat)
+        if fb is not None:
+            strain = turned_suit if fb.kind == "take" else fb.strain
+            if strain is not None:
+                est = strain_tricks(with_turned, strain)
+                weight *= _sigmoid((est - 2.4 - shift) / 0.6)
+            continue
+        if turned_suit is not None:
+            est = strain_tricks(with_turned, turned_suit)
+            weight *= _sigmoid((3.0 + shift - est) / 0.6)
+        if seat in round_two:
+            best = max(strain_tricks(hand, Strain(s)) for s in range(4) if s != turned_suit)
+            weight *= _sigmoid((3.0 + shift - best) / 0.6)
     return max(weight, 1e-9)
 
 
