@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,6 +33,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 CARD = re.compile(r"^(10|[789JQKA])[SHDC]$")
+REMEMBER = "([id, t]) => localStorage.setItem('rebelote.tables', JSON.stringify({[id]: t}))"
+"""Keep a seat's token where the table page looks for it."""
+ENGLISH = "localStorage.setItem('rebelote.lang', 'en')"
+"""An init script: the pages in English (French is the default)."""
 
 
 @pytest.fixture
@@ -82,10 +87,12 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
     try:
         ana_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
         bob_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        for ctx in (ana_ctx, bob_ctx):
+            ctx.add_init_script(ENGLISH)  # this test reads the English labels
         ana, bob = ana_ctx.new_page(), bob_ctx.new_page()
         for page, name in ((ana, "Ana"), (bob, "Bob")):
             page.goto(live.url + "/lobby.html")
-            form = page.locator('form[aria-label="Play as a guest"]')
+            form = page.locator('form[data-form="guest"]')
             form.locator('input[name="name"]').fill(name)
             form.locator("button").click()
             expect(page.locator(".topnav .who")).to_contain_text(name)
@@ -109,6 +116,7 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
             expect(page.locator("#head")).to_contain_text("You are")
         # a third person, not logged in, finds the table in the lobby and watches
         eve_ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+        eve_ctx.add_init_script(ENGLISH)
         eve = eve_ctx.new_page()
         eve.goto(live.url + "/lobby.html")
         row = eve.locator("#tables tbody tr", has_text="Ana's friendly")
@@ -161,5 +169,135 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
         bob.screenshot(path=str(shots / "net-lobby.png"))
         for ctx in (ana_ctx, bob_ctx, eve_ctx):
             ctx.close()
+    finally:
+        live.stop()
+
+
+def _errors(page: object) -> list[str]:
+    """Collect the page's script errors and console errors."""
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+
+    def console(msg: Any) -> None:
+        if msg.type in ("error", "warning"):
+            errors.append(f"console: {msg.text}")
+
+    page.on("console", console)
+    return errors
+
+
+def test_lobby_in_french_expert_level_and_the_chat_at_the_main_table(
+    tmp_path: Path, browser: object
+) -> None:
+    """The lobby in the table's language (French by default, English on
+    demand), every computer level offered (expert included), and the chat
+    at the main table page (index.html) of a network table; no chat at a
+    solo table."""
+    from playwright.sync_api import Browser, expect
+
+    from rebelote.server.protocol import BOT_LEVELS
+
+    assert isinstance(browser, Browser)
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05, static_dir=WEB_DIR
+    ).start()
+    try:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        errors = _errors(page)
+        page.goto(live.url + "/lobby.html")
+        expect(page.locator("h1")).to_have_text("Salon")
+        expect(page.locator("#account h2")).to_have_text("Qui êtes-vous ?")
+        form = page.locator('form[data-form="guest"]')
+        expect(form.locator("button")).to_have_text("Jouer en invité")
+        form.locator('input[name="name"]').fill("Ana")
+        form.locator("button").click()
+        expect(page.locator(".topnav .who")).to_have_text("Ana (invité)")
+        expect(page.locator(".topnav a").first).to_have_text("Salon")
+        expect(page.locator("#create h2")).to_have_text("Ouvrir une table")
+        expect(page.locator("#create-form button[type=submit]")).to_have_text("Ouvrir la table")
+        expect(page.locator('#create-form option[value="private"]')).to_have_text(
+            "privée (sur invitation)"
+        )
+        # a table with expert computer players
+        page.locator('#create-form input[name="name"]').fill("Table d'Ana")
+        page.locator("#create-form button[type=submit]").click()
+        expect(page.locator("#room-view h2")).to_contain_text("Table d'Ana")
+        expect(page.locator("#room-view h2")).to_contain_text("amicale")
+        fill = page.locator("#fill-level")
+        values = fill.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+        assert tuple(values) == BOT_LEVELS
+        assert "expert-bidder" not in values
+        labels = fill.locator("option").all_inner_texts()
+        assert labels == ["au hasard", "débutant", "confirmé", "expert"]
+        fill.select_option("expert")
+        page.locator("#fill").click()
+        for seat in "NWE":
+            expect(page.locator(f'#room-view .seat[data-seat="{seat}"] .level')).to_have_text(
+                "ordinateur (expert)"
+            )
+        expect(page.locator("#start")).to_have_text("Commencer")
+        # English on demand, kept for the next pages
+        page.locator(".topnav button[data-lang-toggle]").click()
+        expect(page.locator("h1")).to_have_text("Lobby")
+        expect(page.locator("#fill")).to_have_text("Fill empty seats with computers")
+        assert page.evaluate("localStorage.getItem('rebelote.lang')") == "en"
+        page.locator(".topnav button[data-lang-toggle]").click()
+        expect(page.locator("h1")).to_have_text("Salon")
+        # a second table, played at the main table page (index.html)
+        csrf = next(c["value"] for c in ctx.cookies() if c["name"] == "rebelote_csrf")
+        headers = {"X-CSRF-Token": csrf}
+        created = ctx.request.post(
+            live.url + "/api/lobby/tables",
+            data={"name": "Chez Ana", "preset": "ffb", "options": {"speed": "instant"}},
+            headers=headers,
+        ).json()
+        tid = created["table_id"]
+        for path in (f"/api/lobby/tables/{tid}/fill", f"/api/lobby/tables/{tid}/start"):
+            r = ctx.request.post(live.url + path, data={"level": "random"}, headers=headers)
+            assert r.ok, r.text()
+        page.evaluate(
+            REMEMBER,
+            [tid, created["token"]],
+        )
+        page.goto(f"{live.url}/#/table/{tid}")
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+        chat = page.locator("#table-chat")
+        expect(chat).to_be_visible()
+        expect(chat.locator(".head span")).to_have_text("Discussion")
+        expect(chat.locator('button[type="submit"]')).to_have_text("Envoyer")
+        expect(chat.locator("input")).to_have_attribute("placeholder", "Votre message…")
+        chat.locator("input").fill("<img src=x onerror=alert(1)> salut")
+        chat.locator("input").press("Enter")
+        expect(chat.locator("li .text")).to_have_text("<img src=x onerror=alert(1)> salut")
+        expect(chat.locator("li .who")).to_have_text("Ana (S)")
+        assert chat.locator("li img").count() == 0
+        # the table goes on: the hand is drawn, the French labels are there
+        expect(page.locator("#hand [data-card]").first).to_be_visible()
+        page.locator('[data-action="menu"]').click()
+        expect(page.locator("#menu-title")).to_have_text("Menu")
+        page.keyboard.press("Escape")
+        # a reload: the chat's history comes back
+        page.reload()
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+        expect(chat.locator("li .text")).to_have_text("<img src=x onerror=alert(1)> salut")
+        # a solo table (POST /api/tables): no room, no chat
+        solo = ctx.request.post(
+            live.url + "/api/tables", data={"preset": "ffb", "options": {"speed": "instant"}}
+        ).json()
+        page.evaluate(
+            REMEMBER,
+            [solo["table_id"], solo["token"]],
+        )
+        page.goto(f"{live.url}/#/table/{solo['table_id']}")
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+        expect(page.locator("#hand [data-card]").first).to_be_visible()
+        page.wait_for_timeout(300)  # let any room message come (none should)
+        expect(chat).to_be_hidden()
+        assert errors == [], errors
+        ctx.close()
     finally:
         live.stop()

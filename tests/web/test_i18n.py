@@ -27,15 +27,30 @@ FR = catalog("fr")
 EN = catalog("en")
 
 
+PAGES = ("index.html", "lobby.html", "history.html", "leaderboard.html", "net/table.html")
+"""The table and the network play pages: all of them take their labels from
+the same catalogs."""
+
+
+def scripts() -> list[Path]:
+    """The table's scripts, the network pages' and the chat's."""
+    return [
+        *sorted((WEB_DIR / "js").glob("*.js")),
+        *sorted((WEB_DIR / "net").glob("*.js")),
+        WEB_DIR / "chat" / "chat.js",
+    ]
+
+
 def used_keys() -> set[str]:
     """Every label key written in the HTML (data-i18n, data-i18n-title ...)
     and in the scripts (t('...') calls, and string literals "ns.name" whose
     namespace is one of the catalogs', e.g. in tables of keys)."""
     namespaces = {k.split(".")[0] for k in FR}
     keys: set[str] = set()
-    html = (WEB_DIR / "index.html").read_text(encoding="utf-8")
-    keys |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', html))
-    for path in sorted((WEB_DIR / "js").glob("*.js")):
+    for page in PAGES:
+        html = (WEB_DIR / page).read_text(encoding="utf-8")
+        keys |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', html))
+    for path in scripts():
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r"\bt\(\s*'([^']+)'", text))
         for literal in re.findall(r"'([A-Za-z]+\.[A-Za-z0-9_.-]+)'", text):
@@ -88,3 +103,23 @@ def test_the_catalog_files_are_the_ones_the_page_loads() -> None:
     assert "i18n/${code}.json" in script and "i18n/help-fr.json" in script
     assert {p.name for p in I18N.iterdir()} == {"fr.json", "en.json", "help-fr.json"}
     assert Path(I18N / "fr.json").read_text(encoding="utf-8").endswith("\n")
+
+
+def test_the_network_pages_are_translated() -> None:
+    """No English words left as text in the lobby pages' HTML: every
+    visible label carries data-i18n (the catalogs fill it), and each page
+    loads the labels through js/i18n.js (common.js's initPage)."""
+    for page in PAGES[1:]:
+        html = (WEB_DIR / page).read_text(encoding="utf-8")
+        assert '<html lang="fr">' in html, page
+        body = html.split("<body>", 1)[1]
+        text = re.sub(r"<[^>]+>", " ", body)
+        words = [w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in {"XP"}]
+        assert not words, (page, words)
+    common = (WEB_DIR / "net" / "common.js").read_text(encoding="utf-8")
+    assert "from '../js/i18n.js'" in common and "setLang(preferredLang())" in common
+    for script in ("lobby.js", "history.js", "leaderboard.js", "table.js"):
+        text = (WEB_DIR / "net" / script).read_text(encoding="utf-8")
+        assert "await initPage();" in text, script
+    chat = (WEB_DIR / "chat" / "chat.js").read_text(encoding="utf-8")
+    assert "from '../js/i18n.js'" in chat and "innerHTML" not in chat.replace("never innerHTML", "")

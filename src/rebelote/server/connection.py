@@ -243,6 +243,9 @@ class _Connection:
         if table.networked:
             history = await table.chat_history(self.key)
             self.outbox.put("direct", 0, envelope("chat_history", ChatHistory(lines=history)))
+            muted = sorted(table.muted_by(self.key))
+            if muted:  # a reconnection: the page learns whom its player mutes
+                self.outbox.put("direct", 0, envelope("muted", MutedData(seats=muted)))
         table.attach(self.key)
         sender = asyncio.create_task(self.outbox.run(self.ws))
         try:

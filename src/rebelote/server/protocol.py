@@ -137,11 +137,13 @@ CHAT_MAX_CHARS = 300
 SeatLetter = Annotated[str, StringConstraints(pattern=r"^[NWSE]$")]
 """A seat as one letter ``N W S E`` (the engine's :class:`~rebelote.seats.Seat` names)."""
 
-BotLevel = Literal["random", "beginner", "intermediate"]
-"""The computer players' levels (:func:`rebelote.bots.make_bot`)."""
+BotLevel = Literal["random", "beginner", "intermediate", "expert"]
+"""The computer players' levels a table may seat: every level of
+:func:`rebelote.bots.make_bot` but ``expert-bidder``, a variant for measuring
+the expert's bidding alone (a test keeps the two lists together)."""
 
-BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "intermediate")
-"""The values of :data:`BotLevel`."""
+BOT_LEVELS: tuple[str, ...] = ("random", "beginner", "intermediate", "expert")
+"""The values of :data:`BotLevel`, weakest first."""
 
 Waiting = Literal["action", "next", "rematch"]
 """What the table waits for (:class:`TurnData`)."""

@@ -40,9 +40,11 @@ BOT_RATINGS: Mapping[str, tuple[float, float]] = {
     "random": (10.0, 1.0),
     "beginner": (20.0, 1.0),
     "intermediate": (25.0, 1.0),
+    "expert": (28.0, 1.0),
 }
 """Fixed ``(mu, sigma)`` of each computer level.  Their order follows the
-arena's results (``benchmarks/BOTS.md``: random < beginner < intermediate);
+arena's results (``benchmarks/BOTS.md``: random < beginner < intermediate; the expert
+beats the intermediate by a small margin per board);
 ``intermediate`` sits at a new player's mean, so beating it is what an
 average player does.  A level not listed counts as ``intermediate``."""
 

@@ -20,7 +20,10 @@ presence and clocks, chat, leaving, results.
   rated when the match is ranked), and the match gives nobody experience or
   rating (seed 003).
 - **Chat**: cleaned, stored, rate-limited per seat, broadcast to every
-  listener with the sender's seat so that each listener can mute it.
+  listener with the sender's seat so that each listener can mute it.  Mutes
+  and the rate limit's buckets live in memory, with the room: a mute is its
+  player's (dropped when the seat changes hands), kept across his
+  reconnections, and lost when the server restarts.
 
 Everything here runs on the event loop; the lock of the :class:`Table`
 guards every change of the game or the seats.
@@ -326,6 +329,13 @@ class Room(Table):
         data: ChatData = chat_data(line_id, seat.letter, name, line, now)
         self.hub.broadcast(self.id, envelope("chat", data), sender=seat.letter)
 
+    def _forget_mutes(self, seat: Seat) -> None:
+        """``seat`` changes hands: the mutes are its player's, so they go
+        with him, and nobody keeps muting the newcomer."""
+        self.mutes.pop(seat, None)
+        for muted in self.mutes.values():
+            muted.discard(seat.letter)
+
     def mute(self, seat: StreamKey, target: str, muted: bool) -> list[str]:
         """``seat`` mutes (or unmutes) ``target``'s chat; returns the seats it
         mutes now.  Spectators cannot mute (they cannot be told apart)."""
@@ -382,6 +392,9 @@ class Room(Table):
 
     def _put(self, row: StoredSeat) -> None:
         seat = Seat[row.seat]
+        old = self.seat_rows.get(seat)
+        if old is None or (old.kind, old.user_id) != (row.kind, row.user_id):
+            self._forget_mutes(seat)
         self.seat_rows[seat] = row
         kind: Literal["human", "bot", "open"] = (
             "human" if row.kind == "human" else ("bot" if row.kind == "bot" else "open")
@@ -508,6 +521,7 @@ class Room(Table):
                 if self.status == "playing":
                     await asyncio.to_thread(self._record_leaver, seat)
                 self.seat_rows[seat] = _row(row, left=True)
+                self._forget_mutes(seat)
                 self._pass_host(seat)
                 await self._store_seats(seat)
                 name = f"{row.name} (computer)"[:40]

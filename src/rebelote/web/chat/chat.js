@@ -13,8 +13,17 @@
 //
 // Every line is shown with textContent (never as HTML): what a player typed
 // stays text. Players may mute a seat; spectators only read.
+//
+// Labels come from the table's catalogs (js/i18n.js), in the language the
+// player chose there; they follow a change of language.
+
+import { t, whenLoaded } from '../js/i18n.js';
 
 const MAX = 300;
+const ERROR_KEYS = {
+  rate_limited: 'chat.error.rateLimited', bad_message: 'chat.error.badMessage',
+  spectator: 'chat.error.spectator', left: 'chat.error.left',
+};
 
 const STYLE = `
 :host { display: flex; flex-direction: column; font: 14px system-ui, sans-serif;
@@ -31,6 +40,7 @@ li { margin: 2px 0; overflow-wrap: anywhere; }
 form { display: flex; gap: 4px; padding: 4px 8px 8px; }
 input { flex: 1; font: inherit; padding: 4px; border-radius: 4px; border: 0; }
 .err { color: #ffb4b4; padding: 0 8px; font-size: 12px; min-height: 14px; }
+:host([hidden]) { display: none; }
 :host([collapsed]) ol, :host([collapsed]) form, :host([collapsed]) .err { display: none; }
 `;
 
@@ -52,11 +62,11 @@ export class RebeloteChat extends HTMLElement {
     const head = document.createElement('div');
     head.className = 'head';
     const title = document.createElement('span');
-    title.textContent = this.getAttribute('title') || 'Chat';
+    this.titleEl = title;
     const toggle = document.createElement('button');
     toggle.type = 'button';
     toggle.textContent = '–';
-    toggle.setAttribute('aria-label', 'show or hide the chat');
+    this.toggle = toggle;
     toggle.addEventListener('click', () => this.toggleAttribute('collapsed'));
     head.append(title, toggle);
     this.list = document.createElement('ol');
@@ -66,12 +76,10 @@ export class RebeloteChat extends HTMLElement {
     this.form = document.createElement('form');
     this.input = document.createElement('input');
     this.input.maxLength = MAX;
-    this.input.placeholder = 'Say something…';
-    this.input.setAttribute('aria-label', 'chat message');
     this.input.name = 'chat';
     const send = document.createElement('button');
     send.type = 'submit';
-    send.textContent = 'Send';
+    this.sendButton = send;
     this.form.append(this.input, send);
     this.form.addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -81,12 +89,28 @@ export class RebeloteChat extends HTMLElement {
       this.input.value = '';
     });
     this.root.append(style, head, this.list, this.error, this.form);
+    this.onLang = () => this.relabel();
+    document.addEventListener('rebelote:lang', this.onLang);
+    whenLoaded().then(this.onLang);
     if (this.hasAttribute('auto')) this.autoConnect();
   }
 
   disconnectedCallback() {
+    document.removeEventListener('rebelote:lang', this.onLang);
     if (this.socket) this.socket.close();
     this.socket = null;
+  }
+
+  /** The labels, in the language in use. */
+  relabel() {
+    this.titleEl.textContent = this.getAttribute('heading') || t('chat.title');
+    this.toggle.setAttribute('aria-label', t('chat.toggle'));
+    this.toggle.title = t('chat.toggle');
+    this.input.placeholder = t('chat.placeholder');
+    this.input.setAttribute('aria-label', t('chat.input'));
+    this.sendButton.textContent = t('chat.send');
+    this.ready = true;
+    this.redraw();
   }
 
   /** Use the page's socket: `send(msg)` sends one client message. */
@@ -105,10 +129,19 @@ export class RebeloteChat extends HTMLElement {
       this.redraw();
     } else if (msg.t === 'room') {
       for (const s of msg.d.seats) this.names[s.seat] = s.name;
-    } else if (msg.t === 'error' && ['rate_limited', 'bad_message', 'spectator'].includes(msg.d.code)) {
-      this.error.textContent = msg.d.message;
-      setTimeout(() => { this.error.textContent = ''; }, 4000);
+    } else if (msg.t === 'error' && ERROR_KEYS[msg.d.code]) {
+      this.error.textContent = t(ERROR_KEYS[msg.d.code]);
+      this.error.dataset.code = msg.d.code;
+      clearTimeout(this.errorTimer);
+      this.errorTimer = setTimeout(() => { this.error.textContent = ''; }, 4000);
     }
+  }
+
+  /** Forget every line (the page moves to another table). */
+  clear() {
+    this.lines.clear();
+    this.muted = new Set();
+    this.redraw();
   }
 
   add(line) {
@@ -119,6 +152,7 @@ export class RebeloteChat extends HTMLElement {
   }
 
   redraw() {
+    if (!this.ready) return; // the labels are not loaded yet: relabel() draws
     const items = [];
     for (const line of this.lines.values()) {
       if (this.muted.has(line.seat)) continue;
@@ -135,8 +169,8 @@ export class RebeloteChat extends HTMLElement {
         const mute = document.createElement('button');
         mute.type = 'button';
         mute.className = 'mute';
-        mute.textContent = 'mute';
-        mute.title = `hide ${line.name}'s messages`;
+        mute.textContent = t('chat.mute');
+        mute.title = t('chat.muteTitle', { name: line.name });
         mute.addEventListener('click', () => this.sendFn({ t: 'mute', d: { seat: line.seat, muted: true } }));
         li.append(mute);
       }

@@ -2,6 +2,7 @@
 // its dialogs, keyboard play.  The server decides everything; this module
 // sends the player's choices (always one of turn.legal) and shows the answers.
 
+import '../chat/chat.js'; // <rebelote-chat>, shown at a network table
 import { applyI18n, helpText, lang, preferredLang, setLang, t } from './i18n.js';
 import { backPattern, suitSprite } from './cards.js';
 import { Connection } from './net.js';
@@ -285,11 +286,17 @@ async function openTable(tableId) {
   app.endShown = null;
   app.firstRender = false;
   app.conn = new Connection({ tableId, token, onMessage, onStatus });
+  attachChat(null); // read only until the snapshot names our seat
   app.conn.connect();
 }
 
 function closeTable() {
   if (app.conn) app.conn.close();
+  const chat = $('#table-chat');
+  if (chat) {
+    chat.hidden = true;
+    chat.clear?.();
+  }
   app.queue = [];
   clearTimeout(app.holdTimer);
   app.holdTimer = null;
@@ -317,6 +324,10 @@ function onStatus(status, detail) {
 // computer players are: the events after it wait in a queue (in order).
 function onMessage(msg) {
   if (!app.model) return;
+  if (msg.t !== 'snapshot' && msg.t !== 'event' && msg.t !== 'error') {
+    outsideStream(msg);
+    return;
+  }
   if (msg.t === 'snapshot') {
     app.queue = [];
     app.holdUntil = 0;
@@ -328,6 +339,33 @@ function onMessage(msg) {
     return;
   }
   handle(msg);
+}
+
+// The messages outside the numbered stream (docs/protocol.md): a network
+// table (rebelote serve's lobby) sends its room and its chat; the chat panel
+// shows them.  A solo table sends none, and its chat stays hidden.  Anything
+// else (pong, a type this page does not know) is ignored.
+const CHAT_TYPES = new Set(['room', 'chat', 'chat_history', 'muted']);
+
+function outsideStream(msg) {
+  const chat = $('#table-chat');
+  if (!chat || !CHAT_TYPES.has(msg.t) || typeof chat.receive !== 'function') return;
+  if (chat.hidden) {
+    chat.toggleAttribute('collapsed', window.matchMedia('(max-width: 719px)').matches);
+    chat.hidden = false;
+  }
+  chat.receive(msg);
+}
+
+function attachChat(seat) {
+  const chat = $('#table-chat');
+  const conn = app.conn;
+  if (chat && conn) chat.attach((m) => conn.send(m), seat);
+}
+
+function chatError(msg) {
+  const chat = $('#table-chat');
+  if (chat && !chat.hidden && typeof chat.receive === 'function') chat.receive(msg);
 }
 
 function scheduleFlush() {
@@ -351,6 +389,7 @@ function handle(msg) {
   if (!model) return;
   if (msg.t === 'snapshot') {
     model.applySnapshot(msg.d);
+    attachChat(msg.d.table.you);
     app.view.ui.beloteAsk = null;
     render();
     if (model.summary && model.turn?.waiting !== 'action') showDealEnd(false);
@@ -362,6 +401,12 @@ function handle(msg) {
     return;
   }
   if (msg.t === 'error') {
+    // a chat line refused: said in the chat panel (a bad_message while an
+    // action is on its way is the action's)
+    if (CHAT_ERRORS.has(msg.d.code) && !(msg.d.code === 'bad_message' && model.pending)) {
+      chatError(msg);
+      return;
+    }
     model.pending = false;
     clearTimeout(app.pendingTimer);
     toast(errorText(msg.d));
@@ -380,6 +425,8 @@ function handle(msg) {
   if (effects.includes('deal_end') || effects.includes('match_end')) showDealEnd(true);
   else if ($('#deal-end').open) renderDealEnd();
 }
+
+const CHAT_ERRORS = new Set(['rate_limited', 'bad_message', 'spectator']);
 
 const ERROR_KEYS = {
   illegal: 'error.illegal', not_your_turn: 'error.notYourTurn',
@@ -608,6 +655,7 @@ function onKey(e) {
   if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Tab', 'Enter', ' '].includes(e.key)) app.keyboard = true;
   if (!app.model || document.querySelector('dialog[open]')) return;
   const active = document.activeElement;
+  if (active?.closest?.('rebelote-chat')) return; // typing in the chat
   if (active && active.tagName === 'INPUT' && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) return;
   if (e.key === 'Escape' && app.view?.ui.beloteAsk) {
     app.view.ui.beloteAsk = null;

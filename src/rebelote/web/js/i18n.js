@@ -14,14 +14,25 @@ let current = 'fr';
 let catalog = {};
 let fallback = {};
 let helpFr = {};
+let resolveLoaded;
+const loaded = new Promise((resolve) => {
+  resolveLoaded = resolve;
+});
+
+/** Resolves once a catalog is loaded (the first setLang). */
+export function whenLoaded() {
+  return loaded;
+}
 
 /** The language in use ("fr" or "en"). */
 export function lang() {
   return current;
 }
 
+// The catalogs sit beside this module's folder (i18n/ next to js/), so that
+// every page loads them, wherever it is (index.html, net/table.html ...).
 async function fetchJson(path) {
-  const r = await fetch(path);
+  const r = await fetch(new URL(`../${path}`, import.meta.url));
   if (!r.ok) throw new Error(`${path}: ${r.status}`);
   return r.json();
 }
@@ -56,6 +67,8 @@ export async function setLang(code) {
     /* storage unavailable */
   }
   applyI18n(document);
+  resolveLoaded();
+  document.dispatchEvent(new CustomEvent('rebelote:lang', { detail: code }));
 }
 
 /** The label of `key`, with {placeholders} filled from `params`. */

@@ -13,6 +13,7 @@ export const RANK_KEYS = {
 };
 export const LEVEL_KEYS = {
   random: 'level.random', beginner: 'level.beginner', intermediate: 'level.intermediate',
+  expert: 'level.expert',
 };
 export const SPEED_KEYS = {
   slow: 'speed.slow', normal: 'speed.normal', fast: 'speed.fast', instant: 'speed.instant',

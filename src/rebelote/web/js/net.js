@@ -16,7 +16,8 @@ export class Connection {
    * @param {object} o
    * @param {string} o.tableId
    * @param {string} o.token
-   * @param {(msg: object) => void} o.onMessage  a snapshot, an event in order, or an error
+   * @param {(msg: object) => void} o.onMessage  a snapshot, an event in order, an error, or a
+   *        message outside the stream (room, chat, chat_history, muted, pong)
    * @param {(status: string, detail?: object) => void} o.onStatus
    *        "connecting", "open", "reconnecting", "fatal"
    */
@@ -104,7 +105,9 @@ export class Connection {
       }
       this.lastV = msg.v;
       this.onMessage(msg);
-    } else if (msg.t === 'error') {
+    } else if (typeof msg.t === 'string') {
+      // errors, and the messages outside the numbered stream (room, chat,
+      // chat_history, muted, pong): the page decides what to do with them
       this.onMessage(msg);
     }
   }

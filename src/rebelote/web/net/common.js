@@ -1,6 +1,17 @@
 // Shared by the network play pages (lobby, table, history, leaderboard):
 // REST calls with the CSRF header, the current user, small DOM helpers.
 // Text from players is always set with textContent, never as HTML.
+// Labels come from the table's catalogs (js/i18n.js: French by default, the
+// language the player chose on the table or here is kept for every page).
+
+import { lang, preferredLang, setLang, t } from '../js/i18n.js';
+
+export { t };
+
+/** Load the labels in the player's language and fill the page's data-i18n. */
+export async function initPage() {
+  await setLang(preferredLang()).catch(() => setLang('fr'));
+}
 
 export const TOKENS_KEY = 'rebelote.tables'; // the table page reads seat tokens here too
 
@@ -97,17 +108,39 @@ export function tokenOf(tableId) {
   }
 }
 
-/** The top bar: links to the pages, and who is logged in. */
+/** The top bar: links to the pages, who is logged in, the language. */
 export function nav(user) {
-  const who = user ? `${user.name}${user.guest ? ' (guest)' : ` · level ${user.level} · rating ${user.rating.toFixed(1)}`}` : 'not logged in';
+  let who = t('nav.anonymous');
+  if (user && user.guest) who = t('nav.guest', { name: user.name });
+  else if (user) who = t('nav.user', { name: user.name, level: user.level, rating: user.rating.toFixed(1) });
   return el('nav', { class: 'topnav' },
-    el('a', { href: '/lobby.html', text: 'Lobby' }),
-    el('a', { href: '/history.html', text: 'My games' }),
-    el('a', { href: '/leaderboard.html', text: 'Leaderboard' }),
-    el('a', { href: '/', text: 'Play against the computer' }),
-    el('span', { class: 'who', text: who }));
+    el('a', { href: '/lobby.html', text: t('nav.lobby') }),
+    el('a', { href: '/history.html', text: t('nav.history') }),
+    el('a', { href: '/leaderboard.html', text: t('nav.leaderboard') }),
+    el('a', { href: '/', text: t('nav.solo') }),
+    el('span', { class: 'who', text: who }),
+    el('button', {
+      type: 'button', class: 'secondary', dataset: { langToggle: lang() === 'fr' ? 'en' : 'fr' }, text: t('menu.language'),
+      onclick: async () => {
+        await setLang(lang() === 'fr' ? 'en' : 'fr');
+        location.reload();
+      },
+    }));
+}
+
+const API_ERROR_KEYS = {
+  name_taken: 'net.error.nameTaken', bad_credentials: 'net.error.badCredentials',
+  weak_password: 'net.error.weakPassword', bad_name: 'net.error.badName', seat_taken: 'net.error.seatTaken',
+  account_required: 'net.error.accountRequired', not_host: 'net.error.notHost', not_logged_in: 'net.error.notLoggedIn',
+  csrf: 'net.error.csrf', table_not_found: 'net.error.tableNotFound',
+};
+
+/** An error of the API in words (the server's own message for the others). */
+export function errorText(err) {
+  if (err instanceof ApiError && API_ERROR_KEYS[err.code]) return t(API_ERROR_KEYS[err.code]);
+  return err instanceof ApiError ? t('net.error.other', { message: err.message, code: err.code }) : String(err);
 }
 
 export function showError(target, err) {
-  target.textContent = err instanceof ApiError ? `${err.message} (${err.code})` : String(err);
+  target.textContent = errorText(err);
 }

@@ -3,10 +3,18 @@
 // hands (finished deals only), with exports in the record format that
 // `rebelote replay` reads. history.html?table=ID opens a table's replay.
 
-import { $, api, currentUser, el, nav, showError, tokenOf } from './common.js';
+import { $, api, currentUser, el, initPage, nav, showError, t, tokenOf } from './common.js';
+import { RESULT_KEYS, SEAT_KEYS, presetName } from '../js/labels.js';
 
 const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const label = (c) => `${c.slice(0, -1)}${SUITS[c.slice(-1)] || c.slice(-1)}`;
+const seatLabel = (seat) => (SEAT_KEYS[seat] ? t(SEAT_KEYS[seat]) : seat);
+const resultText = (result) => (RESULT_KEYS[result] ? t(RESULT_KEYS[result]) : result);
+const STATUS_KEYS = {
+  open: 'lobby.status.open', playing: 'lobby.status.playing', finished: 'lobby.status.finished',
+  closed: 'lobby.status.closed',
+};
+const statusText = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
 const replay = { data: null, deal: 0, trick: 0, tableId: null };
 
 function query(tableId, extra = {}) {
@@ -29,24 +37,30 @@ async function openReplay(tableId) {
 function drawReplay() {
   const deals = replay.data.deals;
   if (!deals.length) {
-    $('#where').textContent = 'No finished deal yet.';
+    $('#where').textContent = t('hist.noDeal');
     $('#hands').replaceChildren();
     return;
   }
   const deal = deals[replay.deal];
   const shown = replay.trick; // tricks shown so far
-  $('#replay-title').textContent = `Replay · match ${deal.match}, deal ${deal.deal}`;
-  $('#where').textContent = `deal ${replay.deal + 1}/${deals.length} · trick ${shown}/${deal.tricks.length}`;
-  $('#bids').textContent = `Dealer ${deal.dealer}${deal.turned ? ` · turned ${label(deal.turned)}` : ''} · bids: ${deal.bids.map(([s, b]) => `${s} ${b}`).join(', ') || 'none'}${deal.contract ? ` · contract ${deal.contract}` : ''}`;
+  $('#replay-title').textContent = t('hist.replayOf', { match: deal.match, deal: deal.deal });
+  $('#where').textContent = t('hist.where', { deal: replay.deal + 1, deals: deals.length, trick: shown, tricks: deal.tricks.length });
+  $('#where').dataset.trick = `${shown}/${deal.tricks.length}`;
+  $('#bids').textContent = [
+    t('hist.dealer', { seat: seatLabel(deal.dealer) }),
+    deal.turned ? t('hist.turned', { card: label(deal.turned) }) : null,
+    t('hist.bids', { bids: deal.bids.map(([s, b]) => `${s} ${b}`).join(', ') || '—' }),
+    deal.contract ? t('hist.contract', { contract: deal.contract }) : null,
+  ].filter(Boolean).join(' · ');
   const played = new Set(deal.tricks.slice(0, shown).flatMap((t) => t.cards));
   $('#hands').replaceChildren(...Object.entries(deal.hands).map(([seat, cards]) => el('div', { class: 'seat', dataset: { hand: seat } },
-    el('div', { class: 'name', text: seat }),
+    el('div', { class: 'name', text: seatLabel(seat) }),
     el('div', { class: 'cards' }, ...cards.filter((c) => !played.has(c)).map((c) => el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, text: label(c), dataset: { card: c } }))))));
   const trick = shown > 0 ? deal.tricks[shown - 1] : null;
   $('#replay-trick').replaceChildren(...(trick ? trick.cards.map((c, i) => el('div', {}, el('div', { text: trick.seats[i] }), el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, text: label(c) }))) : []));
   $('#deal-result').textContent = shown === deal.tricks.length
-    ? `Result: ${deal.result} · ${Object.entries(deal.score).map(([k, v]) => `${k} ${v}`).join(', ')}`
-    : trick ? `Trick ${trick.number} to ${trick.winner} (${trick.points} points)` : '';
+    ? t('hist.result', { result: resultText(deal.result), score: Object.entries(deal.score).map(([k, v]) => `${k} ${v}`).join(', ') })
+    : trick ? t('hist.trick', { n: trick.number, seat: seatLabel(trick.winner), points: trick.points }) : '';
   const base = `/api/tables/${encodeURIComponent(replay.tableId)}/record`;
   $('#export-deal').href = `${base}?${query(replay.tableId, { match: deal.match, deal: deal.deal })}`;
   $('#export-deal').download = `rebelote-${replay.tableId}-m${deal.match}-d${deal.deal}.json`;
@@ -71,6 +85,7 @@ function step(dDeal, dTrick) {
 }
 
 async function main() {
+  await initPage();
   const user = await currentUser().catch(() => null);
   $('#nav').replaceChildren(nav(user));
   $('#prev').addEventListener('click', () => step(0, -1));
@@ -80,23 +95,23 @@ async function main() {
   const table = new URLSearchParams(location.search).get('table');
   if (table) await openReplay(table).catch((err) => showError($('#error'), err));
   if (!user) {
-    $('#error').textContent = 'Log in (or play as a guest) in the lobby to see your games.';
+    $('#error').textContent = t('hist.loginFirst');
     return;
   }
   const history = await api('/api/me/history');
   $('#running tbody').replaceChildren(...history.running.map((r) => el('tr', {},
-    el('td', { text: r.room.name }), el('td', { text: `${r.room.rules.preset} to ${r.room.rules.target}` }),
-    el('td', { text: `${r.status} · seat ${r.seat}` }),
-    el('td', {}, el('a', { href: r.status === 'open' ? `/lobby.html?table=${r.table_id}` : `/net/table.html?table=${r.table_id}`, text: 'open' }),
-      el('button', { type: 'button', class: 'secondary', text: 'finished deals', onclick: () => openReplay(r.table_id) })))));
+    el('td', { text: r.room.name }), el('td', { text: t('lobby.rulesTo', { preset: presetName(r.room.rules.preset), target: r.room.rules.target }) }),
+    el('td', { text: t('hist.runningSeat', { status: statusText(r.status), seat: seatLabel(r.seat) }) }),
+    el('td', {}, el('a', { href: r.status === 'open' ? `/lobby.html?table=${r.table_id}` : `/net/table.html?table=${r.table_id}`, text: t('hist.open') }),
+      el('button', { type: 'button', class: 'secondary', text: t('hist.finishedDeals'), onclick: () => openReplay(r.table_id) })))));
   $('#results tbody').replaceChildren(...history.results.map((r) => el('tr', { dataset: { table: r.table_id } },
     el('td', { text: new Date(r.at * 1000).toLocaleString() }),
-    el('td', { text: `${r.table_id} · match ${r.match}` }),
-    el('td', { text: `${r.seat} (${r.side})` }),
-    el('td', { text: r.left ? 'left' : r.won ? 'won' : 'lost' }),
+    el('td', { text: t('hist.tableMatch', { table: r.table_id, match: r.match }) }),
+    el('td', { text: `${seatLabel(r.seat)} (${r.side})` }),
+    el('td', { text: r.left ? t('hist.left') : r.won ? t('hist.won') : t('hist.lost') }),
     el('td', { text: r.ranked && r.rating_after != null ? `${r.rating_before.toFixed(1)} → ${r.rating_after.toFixed(1)} (mu)` : '—' }),
     el('td', { text: String(r.xp) }),
-    el('td', {}, el('button', { type: 'button', class: 'secondary', text: 'replay', onclick: () => openReplay(r.table_id) })))));
+    el('td', {}, el('button', { type: 'button', class: 'secondary', text: t('hist.replayButton'), onclick: () => openReplay(r.table_id) })))));
 }
 
 main();

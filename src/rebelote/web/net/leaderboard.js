@@ -1,8 +1,9 @@
 // The leaderboard: accounts with a rated match, best rating first.
 
-import { $, api, currentUser, el, nav } from './common.js';
+import { $, api, currentUser, el, initPage, nav } from './common.js';
 
 async function main() {
+  await initPage();
   const user = await currentUser().catch(() => null);
   $('#nav').replaceChildren(nav(user));
   const board = await api('/api/leaderboard');

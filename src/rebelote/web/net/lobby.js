@@ -2,7 +2,22 @@
 // of public tables, opening a table, and a table's waiting room (seats,
 // invitation link, computer players, start, leave, chat).
 
-import { $, api, currentUser, el, nav, rememberToken, seatOf, showError, tokenOf } from './common.js';
+import {
+  $, api, currentUser, el, errorText, initPage, nav, rememberToken, seatOf, showError, t, tokenOf,
+} from './common.js';
+import { SEAT_KEYS, levelLabel, presetDescription, presetName } from '../js/labels.js';
+
+// The computer players' levels a host may seat (the server's BOT_LEVELS:
+// every level of rebelote.bots.make_bot but the benchmark's expert-bidder).
+export const LEVELS = ['random', 'beginner', 'intermediate', 'expert'];
+const STATUS_KEYS = {
+  open: 'lobby.status.open', playing: 'lobby.status.playing', finished: 'lobby.status.finished',
+  closed: 'lobby.status.closed',
+};
+const status = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
+const seatLabel = (seat) => t(SEAT_KEYS[seat]);
+const rulesText = (room) => t('lobby.rulesTo', { preset: presetName(room.rules.preset), target: room.rules.target })
+  + (room.ranked ? ` · ${t('lobby.ranked')}` : ` · ${t('lobby.friendly')}`);
 
 const params = new URLSearchParams(location.search);
 let user = null;
@@ -15,9 +30,9 @@ async function refreshUser() {
   $('#create').hidden = !user;
 }
 
-function form(title, fields, submit, onSubmit) {
+function form(id, title, fields, submit, onSubmit) {
   const error = el('div', { class: 'error' });
-  const f = el('form', { class: 'row', 'aria-label': title },
+  const f = el('form', { class: 'row', 'aria-label': title, dataset: { form: id } },
     ...fields.map(([name, label, type]) => el('label', { text: label },
       el('input', { name, type, required: true, maxlength: type === 'password' ? 200 : 40 }))),
     el('button', { type: 'submit', text: submit }));
@@ -39,31 +54,31 @@ function renderAccount() {
   const box = $('#account');
   if (!user) {
     box.replaceChildren(
-      el('h2', { text: 'Who are you?' }),
-      form('Play as a guest', [['name', 'Name', 'text']], 'Play as a guest',
+      el('h2', { text: t('lobby.whoAreYou') }),
+      form('guest', t('lobby.guest'), [['name', t('lobby.name'), 'text']], t('lobby.guest'),
         (d) => api('/api/auth/guest', { method: 'POST', body: { name: d.name } })),
-      form('Log in', [['name', 'Name', 'text'], ['password', 'Password', 'password']], 'Log in',
+      form('login', t('lobby.login'), [['name', t('lobby.name'), 'text'], ['password', t('lobby.password'), 'password']], t('lobby.login'),
         (d) => api('/api/auth/login', { method: 'POST', body: d })),
-      form('Sign up', [['name', 'Name', 'text'], ['password', 'Password (8 or more)', 'password']], 'Sign up',
+      form('signup', t('lobby.signup'), [['name', t('lobby.name'), 'text'], ['password', t('lobby.newPasswordHint'), 'password']], t('lobby.signup'),
         (d) => api('/api/auth/signup', { method: 'POST', body: d })));
     return;
   }
-  const out = el('button', { class: 'secondary', type: 'button', text: 'Log out', onclick: async () => {
+  const out = el('button', { class: 'secondary', type: 'button', text: t('lobby.logout'), onclick: async () => {
     await api('/api/auth/logout', { method: 'POST' });
     await refreshUser();
   } });
   const parts = [el('p', {}, el('strong', { text: user.name }),
-    user.guest ? el('span', { class: 'badge', text: 'guest' })
-      : el('span', { text: ` · level ${user.level} (${user.xp} XP) · rating ${user.rating.toFixed(1)} · ${user.rated} rated matches` })), out];
+    user.guest ? el('span', { class: 'badge', text: t('lobby.guestBadge') })
+      : el('span', { text: ` · ${t('lobby.userLine', { level: user.level, xp: user.xp, rating: user.rating.toFixed(1), rated: user.rated })}` })), out];
   if (!user.guest) {
-    parts.push(form('Change password', [['old', 'Old password', 'password'], ['new', 'New password', 'password']],
-      'Change', (d) => api('/api/auth/password', { method: 'POST', body: d })));
+    parts.push(form('password', t('lobby.changePassword'), [['old', t('lobby.oldPassword'), 'password'], ['new', t('lobby.newPassword'), 'password']],
+      t('lobby.change'), (d) => api('/api/auth/password', { method: 'POST', body: d })));
   }
   box.replaceChildren(...parts);
 }
 
 function seatsText(room) {
-  return room.seats.map((s) => `${s.seat}: ${s.kind === 'open' ? '—' : s.name}${s.kind === 'bot' ? ` (${s.level})` : ''}`).join(' · ');
+  return room.seats.map((s) => `${s.seat}: ${s.kind === 'open' ? '—' : s.name}${s.kind === 'bot' ? ` (${levelLabel(s.level)})` : ''}`).join(' · ');
 }
 
 async function refreshTables() {
@@ -74,16 +89,16 @@ async function refreshTables() {
     const actions = el('td', {});
     if (r.status === 'open' && user) {
       for (const seat of open) {
-        actions.append(el('button', { type: 'button', text: `Sit at ${seat}`, dataset: { join: `${r.id}:${seat}` },
+        actions.append(el('button', { type: 'button', text: t('lobby.sitAt', { seat: seatLabel(seat) }), dataset: { join: `${r.id}:${seat}` },
           onclick: () => join(r.id, seat, null) }));
       }
     }
-    actions.append(el('a', { href: `/lobby.html?table=${encodeURIComponent(r.id)}`, text: ' details' }));
-    if (r.status === 'playing') actions.append(el('a', { href: `/net/table.html?table=${encodeURIComponent(r.id)}&watch=1`, text: ' watch' }));
+    actions.append(el('a', { href: `/lobby.html?table=${encodeURIComponent(r.id)}`, text: ` ${t('lobby.details')}` }));
+    if (r.status === 'playing') actions.append(el('a', { href: `/net/table.html?table=${encodeURIComponent(r.id)}&watch=1`, text: ` ${t('lobby.watch')}`, dataset: { watch: r.id } }));
     return el('tr', { dataset: { table: r.id } },
       el('td', { text: r.name }),
-      el('td', { text: `${r.rules.preset} to ${r.rules.target}${r.ranked ? ' · ranked' : ''}` }),
-      el('td', { text: r.status }),
+      el('td', { text: rulesText(r) }),
+      el('td', { text: status(r.status), dataset: { status: r.status } }),
       el('td', { text: seatsText(r) }),
       actions);
   }));
@@ -96,13 +111,16 @@ async function join(tableId, seat, invite) {
     rememberToken(tableId, seatToken.token, seatToken.seat);
     location.href = `/lobby.html?table=${encodeURIComponent(tableId)}`;
   } catch (err) {
-    alert(err.message);
+    alert(errorText(err));
   }
 }
 
 // ------------------------------------------------------------------ the room
 
 let roomTimer = null;
+// the levels chosen in the room's selects: the room is drawn again every
+// 1.5 s, and a choice not yet sent must survive it
+const chosen = { fill: 'intermediate' };
 
 async function showRoom(tableId, invite) {
   $('#room').hidden = false;
@@ -112,7 +130,7 @@ async function showRoom(tableId, invite) {
   try {
     room = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}${q}`);
   } catch (err) {
-    box.replaceChildren(el('p', { class: 'error', text: `This table is not available: ${err.message}` }));
+    box.replaceChildren(el('p', { class: 'error', text: t('lobby.unavailable', { message: errorText(err) }) }));
     return;
   }
   const held = tokenOf(tableId) ? seatOf(tableId) : null;
@@ -127,34 +145,39 @@ async function showRoom(tableId, invite) {
   const isHost = mine && room.host === mine.seat;
   const seats = el('div', { class: 'seats' }, ...room.seats.map((s) => {
     const box = el('div', { class: 'seat', dataset: { seat: s.seat } },
-      el('div', { text: `Seat ${s.seat}${room.host === s.seat ? ' · host' : ''}` }),
-      el('div', { class: 'name', text: s.kind === 'open' ? 'free' : s.name }),
-      s.kind === 'bot' ? el('div', { text: `computer (${s.level})` }) : null);
+      el('div', { text: `${seatLabel(s.seat)}${room.host === s.seat ? ` · ${t('lobby.host')}` : ''}` }),
+      el('div', { class: 'name', text: s.kind === 'open' ? t('lobby.free') : s.name }),
+      s.kind === 'bot' ? el('div', { class: 'level', text: t('lobby.computer', { level: levelLabel(s.level) }) }) : null);
     if (s.kind === 'open' && room.status === 'open' && user && !mine) {
-      box.append(el('button', { type: 'button', text: 'Sit here', onclick: () => join(tableId, s.seat, invite) }));
+      box.append(el('button', { type: 'button', text: t('lobby.sitHere'), onclick: () => join(tableId, s.seat, invite) }));
     }
     if (isHost && room.status === 'open' && s.kind !== 'human') {
-      const level = el('select', { 'aria-label': `computer level at ${s.seat}` },
-        ...['random', 'beginner', 'intermediate'].map((l) => el('option', { value: l, text: l, selected: s.level === l })));
-      box.append(level, el('button', { type: 'button', class: 'secondary', text: s.kind === 'bot' ? 'Change' : 'Add computer',
+      const level = el('select', { 'aria-label': t('lobby.levelAt', { seat: seatLabel(s.seat) }), dataset: { botLevel: s.seat } },
+        ...LEVELS.map((l) => el('option', { value: l, text: levelLabel(l), selected: (chosen[s.seat] || s.level || 'intermediate') === l })));
+      level.addEventListener('change', () => { chosen[s.seat] = level.value; });
+      box.append(level, el('button', { type: 'button', class: 'secondary', text: s.kind === 'bot' ? t('lobby.changeBot') : t('lobby.addBot'),
         onclick: () => call('bot', { seat: s.seat, level: level.value }) }));
-      if (s.kind === 'bot') box.append(el('button', { type: 'button', class: 'secondary', text: 'Remove', onclick: () => call('bot', { seat: s.seat, level: null }) }));
+      if (s.kind === 'bot') box.append(el('button', { type: 'button', class: 'secondary', text: t('lobby.removeBot'), onclick: () => call('bot', { seat: s.seat, level: null }) }));
     }
     return box;
   }));
-  const parts = [el('h2', { text: `${room.name} · ${room.rules.preset} to ${room.rules.target}${room.ranked ? ' · ranked' : ' · friendly'}` }),
-    el('p', { text: `Status: ${room.status}. ${room.rules.description}` }), seats];
+  const parts = [el('h2', { text: `${room.name} · ${rulesText(room)}` }),
+    el('p', { text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules.preset, room.rules.description)}` }), seats];
   if (room.invite) {
     const link = `${location.origin}/lobby.html?table=${encodeURIComponent(tableId)}&invite=${encodeURIComponent(room.invite)}`;
-    parts.push(el('p', {}, el('span', { text: 'Invitation link: ' }), el('input', { readonly: true, value: link, size: 60, id: 'invite-link' })));
+    parts.push(el('p', {}, el('span', { text: `${t('lobby.invite')} ` }), el('input', { readonly: true, value: link, size: 60, id: 'invite-link' })));
   }
   const buttons = el('div', { class: 'actions' });
   if (isHost && room.status === 'open') {
-    buttons.append(el('button', { type: 'button', class: 'secondary', text: 'Fill empty seats with computers', onclick: () => call('fill', { level: 'intermediate' }) }),
-      el('button', { type: 'button', text: 'Start', id: 'start', onclick: () => call('start') }));
+    const fillLevel = el('select', { id: 'fill-level', 'aria-label': t('lobby.fillLevel') },
+      ...LEVELS.map((l) => el('option', { value: l, text: levelLabel(l), selected: l === chosen.fill })));
+    fillLevel.addEventListener('change', () => { chosen.fill = fillLevel.value; });
+    buttons.append(el('label', { class: 'inline' }, el('span', { text: t('lobby.fillLevel') }), fillLevel),
+      el('button', { type: 'button', class: 'secondary', id: 'fill', text: t('lobby.fill'), onclick: () => call('fill', { level: fillLevel.value }) }),
+      el('button', { type: 'button', text: t('lobby.start'), id: 'start', onclick: () => call('start') }));
   }
-  if (mine) buttons.append(el('button', { type: 'button', class: 'secondary', text: 'Leave the table', onclick: () => call('leave').then(() => { location.href = '/lobby.html'; }) }));
-  if (room.status === 'playing') buttons.append(el('a', { href: `/net/table.html?table=${encodeURIComponent(tableId)}&watch=1`, text: 'Watch' }));
+  if (mine) buttons.append(el('button', { type: 'button', class: 'secondary', text: t('lobby.leave'), onclick: () => call('leave').then(() => { location.href = '/lobby.html'; }) }));
+  if (room.status === 'playing') buttons.append(el('a', { href: `/net/table.html?table=${encodeURIComponent(tableId)}&watch=1`, text: t('lobby.watchTable') }));
   parts.push(buttons, error);
   box.replaceChildren(...parts);
   const chat = $('#room-chat');
@@ -165,7 +188,7 @@ async function showRoom(tableId, invite) {
 
 async function setupCreate() {
   presets = await api('/api/presets').catch(() => []);
-  $('#preset').replaceChildren(...presets.map((p) => el('option', { value: p.name, text: `${p.name}: ${p.description}` })));
+  $('#preset').replaceChildren(...presets.map((p) => el('option', { value: p.name, text: `${presetName(p.name)} : ${presetDescription(p.name, p.description)}` })));
   $('#create-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const d = Object.fromEntries(new FormData(ev.target));
@@ -184,6 +207,7 @@ async function setupCreate() {
 }
 
 async function main() {
+  await initPage();
   await refreshUser();
   await setupCreate();
   await refreshTables();

@@ -2,7 +2,8 @@
 // seat (or a spectator), with the room (who is here, countdowns), the chat
 // and leaving. Offers exactly turn.legal; never decides anything.
 
-import { $, currentUser, el, nav, tokenOf } from './common.js';
+import { $, currentUser, el, initPage, nav, t, tokenOf } from './common.js';
+import { RESULT_KEYS, SEAT_KEYS, levelLabel, presetName } from '../js/labels.js';
 
 const params = new URLSearchParams(location.search);
 const tableId = params.get('table');
@@ -27,6 +28,10 @@ function cardEl(card, tag = 'span', attrs = {}) {
   const red = card.endsWith('H') || card.endsWith('D');
   return el(tag, { class: `card${red ? ' red' : ''}`, text: cardLabel(card), dataset: { card }, ...attrs });
 }
+
+const seatLabel = (seat) => (SEAT_KEYS[seat] ? t(SEAT_KEYS[seat]) : seat);
+const resultText = (result) => (RESULT_KEYS[result] ? t(RESULT_KEYS[result]) : result);
+const scoreText = (scores) => Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(', ');
 
 function say(text) {
   st.log.push(text);
@@ -66,17 +71,17 @@ function onSnapshot(d) {
 
 function onEvent(e) {
   switch (e.kind) {
-    case 'match_start': say(`Match ${e.match} to ${e.target}; ${name(e.dealer)} deals`); st.totals = {}; break;
+    case 'match_start': say(t('net.log.matchStart', { n: e.match, target: e.target, dealer: name(e.dealer) })); st.totals = {}; break;
     case 'deal_start':
       Object.assign(st, { hand: [], trick: [], bids: [], contract: null, turned: null, deal: e.deal });
-      say(`Deal ${e.deal}: ${name(e.dealer)} deals`);
+      say(t('net.log.dealStart', { n: e.deal, dealer: name(e.dealer) }));
       break;
     case 'dealt': case 'completed': if (e.cards) st.hand.push(...e.cards); break;
-    case 'turned': st.turned = e.card; say(`Turned: ${cardLabel(e.card)}`); break;
+    case 'turned': st.turned = e.card; say(t('net.log.turned', { card: cardLabel(e.card) })); break;
     case 'bid': st.bids.push([e.seat, e.bid]); say(`${name(e.seat)}: ${e.bid}`); break;
-    case 'all_passed': say('Everyone passed'); break;
-    case 'contract': st.contract = e.text; say(`Contract: ${e.text}`); break;
-    case 'declared': say(`${name(e.seat)} declares ${e.declarations.join(', ') || 'nothing'}`); break;
+    case 'all_passed': say(t('net.log.allPassed')); break;
+    case 'contract': st.contract = e.text; say(t('net.log.contract', { contract: e.text })); break;
+    case 'declared': say(t('net.log.declared', { name: name(e.seat), what: e.declarations.join(', ') || '—' })); break;
     case 'belote': say(`${name(e.seat)}: ${e.word}!`); break;
     case 'card':
       st.trick.push({ seat: e.seat, card: e.card });
@@ -85,15 +90,15 @@ function onEvent(e) {
     case 'trick':
       st.lastTrick = e.trick;
       st.trick = [];
-      say(`Trick ${e.trick.number} to ${name(e.trick.winner)} (${e.trick.points})`);
+      say(t('net.log.trick', { n: e.trick.number, name: name(e.trick.winner), points: e.trick.points }));
       break;
     case 'deal_end':
       st.totals = e.totals;
-      say(`Deal over: ${e.line.result}; ${Object.entries(e.line.score).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      say(t('net.log.dealEnd', { result: resultText(e.line.result), score: scoreText(e.line.score) }));
       break;
-    case 'match_end': say(`Match won by ${e.winner}: ${Object.entries(e.totals).map(([k, v]) => `${k} ${v}`).join(', ')}`); break;
-    case 'seat': say(`${e.name} now plays ${e.seat}`); break;
-    case 'cancelled': say(`Deal cancelled: ${e.reason}`); break;
+    case 'match_end': say(t('net.log.matchEnd', { winner: e.winner, score: scoreText(e.totals) })); break;
+    case 'seat': say(t('net.log.seat', { name: e.name, seat: seatLabel(e.seat) })); break;
+    case 'cancelled': say(t('net.log.cancelled', { reason: e.reason })); break;
     case 'turn': st.turn = e; break;
     default: break;
   }
@@ -120,31 +125,33 @@ function onMessage(msg) {
 
 function countdownText(c) {
   const left = Math.max(0, Math.round(c.deadline - Date.now() / 1000));
-  const what = { move: 'to play', hold: 'before a computer plays for them', leave: 'before they have left' }[c.reason];
-  return `${left} s ${what}`;
+  if (c.reason === 'move') return t('net.countdown.move', { s: left });
+  if (c.reason === 'hold') return t('net.countdown.hold', { s: left });
+  return t('net.countdown.leave', { s: left });
 }
 
 function render() {
   const room = st.room;
-  const head = [el('h2', { text: room ? room.name : 'Table' })];
+  const head = [el('h2', { text: room ? room.name : t('net.table') })];
   if (st.table) {
-    head.push(el('p', { id: 'score', text: `${st.table.rules.preset} to ${st.target} · deal ${st.deal} · ${Object.entries(st.totals).map(([k, v]) => `${k} ${v}`).join(' – ')}` }));
+    head.push(el('p', { id: 'score', text: `${t('lobby.rulesTo', { preset: presetName(st.table.rules.preset), target: st.target })} · ${t('net.deal', { n: st.deal })} · ${Object.entries(st.totals).map(([k, v]) => `${k} ${v}`).join(' – ')}` }));
   }
-  head.push(el('p', { text: [st.turned ? `Turned ${cardLabel(st.turned)}` : null, st.contract ? `Contract ${st.contract}` : null,
-    watching ? 'You are watching' : st.you ? `You are ${st.you}` : null].filter(Boolean).join(' · ') }));
+  head.push(el('p', { id: 'whoami', text: [st.turned ? t('net.turned', { card: cardLabel(st.turned) }) : null,
+    st.contract ? t('net.contract', { contract: st.contract }) : null,
+    watching ? t('net.watching') : st.you ? t('net.youAre', { seat: seatLabel(st.you) }) : null].filter(Boolean).join(' · ') }));
   $('#head').replaceChildren(...head);
   const seats = room ? room.seats : (st.table ? st.table.seats.map((s) => ({ ...s, connected: true, countdowns: [] })) : []);
   $('#seats').replaceChildren(...seats.map((s) => el('div', { class: 'seat', dataset: { seat: s.seat } },
-    el('div', { class: 'name', text: `${s.seat} · ${s.kind === 'open' ? 'free' : s.name}` }),
-    el('div', {}, s.kind === 'bot' ? el('span', { class: 'badge', text: `computer ${s.level}` }) : null,
-      s.kind === 'human' && !s.connected ? el('span', { class: 'badge', text: 'disconnected' }) : null,
-      s.away ? el('span', { class: 'badge away', text: 'a computer plays for them' }) : null,
-      st.turn && st.turn.seat === s.seat ? el('span', { class: 'badge', text: 'to play' }) : null),
+    el('div', { class: 'name', text: `${seatLabel(s.seat)} · ${s.kind === 'open' ? t('lobby.free') : s.name}` }),
+    el('div', {}, s.kind === 'bot' ? el('span', { class: 'badge', text: t('lobby.computer', { level: levelLabel(s.level) }) }) : null,
+      s.kind === 'human' && !s.connected ? el('span', { class: 'badge', text: t('net.disconnected') }) : null,
+      s.away ? el('span', { class: 'badge away', text: t('net.away') }) : null,
+      st.turn && st.turn.seat === s.seat ? el('span', { class: 'badge', text: t('net.toPlay') }) : null),
     ...(s.countdowns || []).map((c) => el('div', {
       class: 'countdown', dataset: { reason: c.reason, deadline: String(c.deadline) }, text: countdownText(c),
     })))));
   $('#trick').replaceChildren(...st.trick.map((t) => el('div', { dataset: { trickSeat: t.seat } }, el('div', { text: t.seat }), cardEl(t.card))));
-  $('#last-trick').textContent = st.lastTrick ? `Last trick: ${st.lastTrick.cards.map(cardLabel).join(' ')} → ${st.lastTrick.winner}` : '';
+  $('#last-trick').textContent = st.lastTrick ? t('net.lastTrick', { cards: st.lastTrick.cards.map(cardLabel).join(' '), seat: seatLabel(st.lastTrick.winner) }) : '';
   const turn = st.turn;
   const mine = !watching && turn && turn.legal.length && !turn.auto && (turn.seat === st.you || turn.waiting !== 'action');
   const legal = new Set(mine ? turn.legal : []);
@@ -157,8 +164,8 @@ function render() {
   })));
   const actions = [];
   if (st.askBelote) {
-    actions.push(el('button', { type: 'button', text: `${cardLabel(st.askBelote)} saying belote`, dataset: { belote: 'yes' }, onclick: () => act(st.askBelote, true) }),
-      el('button', { type: 'button', class: 'secondary', text: 'without saying it', dataset: { belote: 'no' }, onclick: () => act(st.askBelote, false) }));
+    actions.push(el('button', { type: 'button', text: t('net.beloteYes', { card: cardLabel(st.askBelote) }), dataset: { belote: 'yes' }, onclick: () => act(st.askBelote, true) }),
+      el('button', { type: 'button', class: 'secondary', text: t('net.beloteNo'), dataset: { belote: 'no' }, onclick: () => act(st.askBelote, false) }));
   }
   for (const a of mine ? turn.legal : []) {
     if (st.hand.includes(a)) continue;
@@ -186,7 +193,7 @@ function connect() {
   socket.addEventListener('close', (ev) => {
     if ([4000, 4403, 4404].includes(ev.code)) {
       st.fatal = true;
-      $('#error').textContent = ev.code === 4000 ? 'You left the table.' : `Closed: ${ev.reason}`;
+      $('#error').textContent = ev.code === 4000 ? t('chat.error.left') : t('net.closed', { reason: ev.reason });
       return;
     }
     setTimeout(connect, 1000);
@@ -194,15 +201,16 @@ function connect() {
 }
 
 async function main() {
+  await initPage();
   const user = await currentUser().catch(() => null);
   $('#nav').replaceChildren(nav(user));
   if (!tableId) {
-    $('#head').textContent = 'No table given.';
+    $('#head').textContent = t('net.noTable');
     return;
   }
   $('#back').addEventListener('click', () => send({ t: 'back' }));
   $('#leave').addEventListener('click', () => {
-    if (confirm('Leave the match? It counts as a loss, and a computer player takes your seat.')) send({ t: 'leave' });
+    if (confirm(t('net.leaveConfirm'))) send({ t: 'leave' });
   });
   setInterval(() => {
     for (const node of document.querySelectorAll('.countdown')) {
