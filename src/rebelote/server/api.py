@@ -25,6 +25,8 @@ import hmac
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..seats import Seat
@@ -653,6 +655,41 @@ async def record(
     return data
 
 
+VALIDATION_PROBLEMS = 3
+"""The problems of a refused request that its 422 message names."""
+
+_FIELD_CHARS = 40
+
+
+def _field(loc: Any) -> str:
+    """The dotted path of a problem's location, without ``body`` (a key of
+    the request may be anything: each part is cut short)."""
+    parts = [str(p)[:_FIELD_CHARS] for p in loc]
+    if len(parts) > 1 and parts[0] == "body":
+        parts = parts[1:]
+    return ".".join(parts) or "body"
+
+
+def validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    """422 ``{"detail": {"code": "invalid", "message", "field"}}`` for a
+    request that does not validate: the project's error shape, naming the
+    field(s) and what is wrong, never the value sent (pydantic's own answer
+    echoes it: a 5 MB password would come back)."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    problems = [(_field(e.get("loc", ())), str(e.get("msg", "invalid"))[:200]) for e in errors]
+    shown = "; ".join(f"{field}: {msg}" for field, msg in problems[:VALIDATION_PROBLEMS])
+    if len(problems) > VALIDATION_PROBLEMS:
+        shown += f"; and {len(problems) - VALIDATION_PROBLEMS} more"
+    detail = {
+        "code": "invalid",
+        "message": shown or "the request does not validate",
+        "field": problems[0][0] if problems else None,
+    }
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
 def install(app: FastAPI) -> None:
-    """Add the network play endpoints to ``app``."""
+    """Add the network play endpoints to ``app``, and the 422 answer of
+    every endpoint (:func:`validation_error`)."""
     app.include_router(router)
+    app.add_exception_handler(RequestValidationError, validation_error)

@@ -20,7 +20,9 @@ client.
   ``rebelote/web/``), ``index.html`` at ``/``.
 
 REST errors are ``{"detail": {"code": ..., "message": ...}}`` with status
-400 or 404 (422 for a request body that does not validate).
+400 or 404; a request that does not validate (body, query) gets 422 with
+code ``invalid``, the message naming the field and the problem, never the
+value sent (:func:`rebelote.server.api.validation_error`).
 """
 
 from __future__ import annotations

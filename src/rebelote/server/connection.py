@@ -16,7 +16,9 @@ each change of it, the chat's last lines (``chat_history``) and each new
 its players there is no stream yet: at the start, each connection gets a
 snapshot.
 
-Close codes: 4000 the player left the table, 4401 no token in time, 4403
+Close codes: 4000 the player left the table (every socket of his seat,
+reason ``you left the table``; a ``leave`` message, ``POST .../leave`` or
+away too long), 4401 no token in time, 4403
 bad token (or the player left the match), 4404 no such table, 4408 too slow
 to read its messages.
 """
@@ -52,13 +54,23 @@ from .registry import TableManager
 from .room import Room
 from .storage import hash_token
 
-__all__ = ["HELLO_TIMEOUT", "QUEUE_LIMIT", "serve_socket"]
+__all__ = ["HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
 
 HELLO_TIMEOUT = 15.0
 """Seconds a connection without a token in its URL has to send ``hello``."""
 
 QUEUE_LIMIT = 4096
 """Messages waiting for a slow client before it is disconnected."""
+
+CLOSE_WAIT = 10.0
+"""Seconds a leaver's connection waits for its queued messages and the close
+frame (code 4000) to go out."""
+
+LEFT_CODE = 4000
+"""The close code of every socket of a seat whose player left the table."""
+
+LEFT_REASON = "you left the table"
+"""The close reason sent with :data:`LEFT_CODE`."""
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +152,12 @@ class _Connection:
             v, snap = table.snapshot_text(self.key)
             self.outbox.put("snapshot", v, snap)
         self.outbox.put("direct", 0, text)
+
+    def player_left(self) -> None:
+        """The room's callback when the seat's player left the table: close
+        with :data:`LEFT_CODE` once the messages queued before are sent."""
+        self.outbox.put("close", LEFT_CODE, LEFT_REASON)
+        self.outbox.cut_off = True
 
     async def _refuse(self, exc: ProtocolError, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -247,11 +265,15 @@ class _Connection:
             if muted:  # a reconnection: the page learns whom its player mutes
                 self.outbox.put("direct", 0, envelope("muted", MutedData(seats=muted)))
         table.attach(self.key)
+        if self.seat is not None and not self.spectator:
+            table.add_socket(self.seat, self.player_left)
         sender = asyncio.create_task(self.outbox.run(self.ws))
         try:
             await self._receive_loop(sender)
         finally:
             table.hub.unsubscribe(self.subscription)
+            if self.seat is not None and not self.spectator:
+                table.remove_socket(self.seat, self.player_left)
             table.detach(self.key)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -315,8 +337,11 @@ class _Connection:
                 elif isinstance(msg, BackMessage):
                     table.back(seat)
                 elif isinstance(msg, LeaveMessage):
+                    # the room closes every socket of the seat with 4000
+                    # (this one included): let the sender get there before
+                    # the connection ends
                     await table.leave(seat)
-                    self.outbox.put("close", 4000, "left")
+                    await asyncio.wait({sender}, timeout=CLOSE_WAIT)
                     return
                 elif isinstance(msg, HelloMessage):
                     if not hmac.compare_digest(hash_token(msg.d.token), self.token_hash):

@@ -51,9 +51,10 @@ from ..cards import CardParseError, card_name, parse_card
 from ..match import Match
 from ..observation import PlayerView, observe
 from ..record import deal_summary
-from ..rules import PRESET_DESCRIPTIONS, Rules
+from ..rules import Rules
 from ..seats import SEATS_3, SEATS_4, Seat, previous_seat
 from ..state import IllegalActionError, Phase, State
+from .help import describe
 from .hub import StreamKey
 from .protocol import (
     DealEndEvent,
@@ -647,7 +648,7 @@ class TableGame:
         """The table's :class:`RulesInfo`."""
         return RulesInfo(
             preset=self.rules.preset,
-            description=PRESET_DESCRIPTIONS.get(self.rules.preset, self.rules.preset),
+            description=describe(self.rules),
             players=self.rules.players,
             target=self.rules.target,
             options=self.rules.options(),

@@ -9,12 +9,13 @@ without Tout Atout, coinche scoring in a classic game) are left out.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from .protocol import PresetInfo, RuleHelp
 
-__all__ = ["preset_infos", "rules_help"]
+__all__ = ["describe", "preset_infos", "rules_help"]
 
 _RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -173,6 +174,17 @@ def _line(r: Rules, option: str) -> str | None:
                 )
             return "A contract made scores the contract alone; failed, 160 plus the contract."
     return None
+
+
+def describe(rules: Rules) -> str:
+    """The one-line description of a table's rules: its preset's line, the
+    points it names being the table's own target (a table of the ``ffb``
+    preset set to 200 says "200 points", not the preset's 1000)."""
+    text = PRESET_DESCRIPTIONS.get(rules.preset, rules.preset)
+    base = PRESETS.get(rules.preset)
+    if base is None or base.target == rules.target:
+        return text
+    return re.sub(rf"\b{base.target} points\b", f"{rules.target} points", text)
 
 
 def rules_help(rules: Rules) -> list[RuleHelp]:

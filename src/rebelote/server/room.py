@@ -84,6 +84,7 @@ class Room(Table):
         self._deadlines: dict[tuple[Seat | None, Reason], float] = {}
         self._move_key: tuple[Seat | None, int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sockets: dict[Seat, set[Callable[[], None]]] = {}
 
     # ---------------------------------------------------------------- room
 
@@ -162,6 +163,26 @@ class Room(Table):
             if key is not None:
                 self._dropped(key)
         self.broadcast_room()
+
+    def add_socket(self, seat: Seat, player_left: Callable[[], None]) -> None:
+        """A socket of ``seat`` opened: ``player_left()`` closes it when the
+        seat's player leaves the table."""
+        self._sockets.setdefault(seat, set()).add(player_left)
+
+    def remove_socket(self, seat: Seat, player_left: Callable[[], None]) -> None:
+        """A socket of ``seat`` closed."""
+        sockets = self._sockets.get(seat)
+        if sockets is not None:
+            sockets.discard(player_left)
+            if not sockets:
+                del self._sockets[seat]
+
+    def _close_sockets(self, seat: Seat) -> None:
+        """``seat``'s player left: every socket of the seat closes (close
+        code 4000), whichever of them sent ``leave``, and none goes on
+        listening to a seat that is no longer his."""
+        for player_left in list(self._sockets.pop(seat, ())):
+            player_left()
 
     def _present(self, seat: Seat) -> bool:
         return self.connections.get(seat, 0) > 0
@@ -294,8 +315,8 @@ class Room(Table):
         task.add_done_callback(self._tasks.discard)
 
     async def changed(self) -> None:
-        """After each stored change: the clock, and the results once a
-        match is over."""
+        """After each stored change: the clock; the results once a match is
+        over; at a rematch, the absent players' seats held again."""
         before = self._status_before
         await super().changed()
         if before == "playing" and self.game.status == "finished":
@@ -306,6 +327,12 @@ class Room(Table):
             for seat in list(self._deadlines):
                 self._cancel(*seat)
             self.game.away.clear()
+            self.broadcast_room()
+        elif before == "finished" and self.game.status == "playing":
+            # a rematch: the seats of the players not connected are held
+            # again (countdowns, then a stand-in), and everyone learns that
+            # the table plays again
+            self.hold_absent()
             self.broadcast_room()
         self._arm_clock()
 
@@ -492,7 +519,7 @@ class Room(Table):
 
     def hold_absent(self) -> None:
         """Start holding the seat of every human not connected (at the
-        start, and when the server restarts a table)."""
+        start, at a rematch, and when the server restarts a table)."""
         for seat in self.game.order:
             if self.game.seats[seat].kind == "human" and not self._present(seat):
                 self._dropped(seat)
@@ -533,6 +560,7 @@ class Room(Table):
                     await asyncio.to_thread(self.store.update_table, self.id, status="closed")
             else:
                 raise ProtocolError("bad_request", "the table is closed")
+            self._close_sockets(seat)
         self.broadcast_room()
 
     def _pass_host(self, leaving: Seat) -> None:
