@@ -67,7 +67,13 @@ def test_create_table_and_public_info(server: LiveServer) -> None:
     assert info["rules"]["preset"] == "seed001" and info["rules"]["target"] == 700
     assert info["options"]["player_cuts"] is True and info["options"]["speed"] == "fast"
     seats = {s["seat"]: s for s in info["seats"]}
-    assert seats["S"] == {"seat": "S", "kind": "human", "name": "Ada", "level": None}
+    assert seats["S"] == {
+        "seat": "S",
+        "kind": "human",
+        "name": "Ada",
+        "level": None,
+        "guest": False,
+    }
     assert seats["N"]["level"] == "intermediate" and seats["W"]["level"] == "random"
     assert seats["E"]["level"] == "beginner"
     assert info["match"]["totals"] == {"NS": 0, "EW": 0} and info["match"]["deal"] == 1

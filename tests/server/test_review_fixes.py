@@ -222,3 +222,237 @@ def test_a_tables_description_names_its_own_target(server: LiveServer) -> None:
         presets = {p["name"]: p for p in client.get("/api/presets").json()}
     assert presets["ffb"]["description"].endswith("litige on a tie, 1000 points.")
     host.close()
+
+
+# ------------------------------------------------------------------ mutes
+
+
+def _wait(client: Client, kind: str, pred: Any = None) -> dict[str, Any]:
+    msg = client.recv_until(lambda m: m["t"] == kind and (pred is None or pred(m)))
+    return msg
+
+
+def _texts_until(client: Client, marker: str) -> list[str]:
+    """The chat lines this client reads up to ``marker``'s (included)."""
+    texts: list[str] = []
+    while not texts or texts[-1] != marker:
+        texts.append(_wait(client, "chat")["d"]["text"])
+    return texts
+
+
+def test_mutes_are_stored_told_on_connection_and_undone(db_url: str) -> None:
+    live = LiveServer(db_url).start()
+    try:
+        ana = Player(live).guest("Ana")
+        table_id = ana.open_table(name="chat")["table_id"]
+        bob = Player(live).guest("Bob")
+        bob.join(table_id, "N")
+        a, b = ana.connect(table_id), bob.connect(table_id)
+        _wait(a, "chat_history")
+        _wait(b, "chat_history")
+        a.send("mute", {"seat": "E"})
+        assert _wait(a, "muted")["d"] == {"seats": ["E"]}
+        a.send("mute", {"seat": "N", "muted": True})
+        assert _wait(a, "muted")["d"] == {"seats": ["E", "N"]}
+        a.send("mute", {"seat": "E", "muted": False})
+        assert _wait(a, "muted")["d"] == {"seats": ["N"]}
+        assert ana.user is not None
+        assert live.app.state.store.mutes(table_id) == [(ana.user["id"], "N")]
+        b.send("chat", {"text": "before the restart"})
+        _wait(b, "chat", lambda m: m["d"]["text"] == "before the restart")
+        a.close()
+        b.close()
+    finally:
+        live.stop()
+    live = LiveServer(db_url).start()
+    try:
+        # the server restarted: Ana still mutes Bob, and is told so
+        a = live.connect(table_id, ana.token)
+        assert _wait(a, "chat_history")["d"]["lines"] == []
+        assert _wait(a, "muted")["d"] == {"seats": ["N"]}
+        b = live.connect(table_id, bob.token)
+        _wait(b, "chat_history")
+        b.send("chat", {"text": "hidden"})
+        _wait(b, "chat", lambda m: m["d"]["text"] == "hidden")
+        a.send("chat", {"text": "marker"})
+        assert _texts_until(a, "marker") == ["marker"]
+        # she unmutes him: his next line reaches her, and the row is gone
+        a.send("mute", {"seat": "N", "muted": False})
+        assert _wait(a, "muted")["d"] == {"seats": []}
+        assert live.app.state.store.mutes(table_id) == []
+        b.send("chat", {"text": "visible"})
+        assert _texts_until(a, "visible") == ["visible"]
+        # refusals: oneself, a seat not at the table (three players: no N)
+        a.send("mute", {"seat": "S"})
+        assert a.error()["code"] == "bad_message"
+        a.close()
+        b.close()
+        host = Player(live).guest("Tri")
+        three = host.open_table(preset="three-players", seat="S")["table_id"]
+        c = host.connect(three)
+        _wait(c, "chat_history")
+        c.send("mute", {"seat": "N"})
+        err = c.error()
+        assert (err["code"], err["message"]) == ("bad_message", "no seat N at this table")
+        c.close()
+        for p in (ana, bob, host):
+            p.close()
+    finally:
+        live.stop()
+
+
+def test_stored_mutes_go_when_a_seat_changes_hands(server: LiveServer) -> None:
+    ana = Player(server).guest("Ana")
+    table_id = ana.open_table(name="chat")["table_id"]
+    bob, cy = Player(server).guest("Bob"), Player(server).guest("Cy")
+    bob.join(table_id, "N")
+    cy.join(table_id, "W")
+    a, b = ana.connect(table_id), bob.connect(table_id)
+    _wait(a, "chat_history")
+    _wait(b, "chat_history")
+    a.send("mute", {"seat": "N"})
+    _wait(a, "muted")
+    a.send("mute", {"seat": "W"})
+    _wait(a, "muted")
+    b.send("mute", {"seat": "S"})
+    _wait(b, "muted")
+    b.send("mute", {"seat": "W"})
+    _wait(b, "muted")
+    store = server.app.state.store
+    assert ana.user is not None and bob.user is not None
+    ids = {ana.user["id"]: "ana", bob.user["id"]: "bob"}
+    assert sorted((ids[u], s) for u, s in store.mutes(table_id)) == [
+        ("ana", "N"),
+        ("ana", "W"),
+        ("bob", "S"),
+        ("bob", "W"),
+    ]
+    # Bob leaves: his mutes go, and nobody mutes his seat any longer
+    bob.ok(f"/api/lobby/tables/{table_id}/leave")
+    assert sorted((ids[u], s) for u, s in store.mutes(table_id)) == [("ana", "W")]
+    a.close()
+    b.close()
+    for p in (ana, bob, cy):
+        p.close()
+
+
+# ------------------------------------------------------------------ guests
+
+
+def test_a_guest_cannot_take_an_accounts_name_and_is_marked(server: LiveServer) -> None:
+    alice = Player(server).signup("Alice Martin")
+    for name in ("Alice Martin", "alice martin", "  ALICE   martin "):
+        r = Player(server).http.post("/api/auth/guest", json={"name": name})
+        assert r.status_code == 409
+        assert r.json()["detail"] == {
+            "code": "name_taken",
+            "message": "'" + " ".join(name.split()) + "' is the name of an account: "
+            "log in, or choose another name",
+        }
+    guest = Player(server).guest("Alice Martine")  # another name: fine
+    assert guest.user is not None and guest.user["guest"] is True
+    table_id = alice.open_table(name="marks")["table_id"]
+    guest.join(table_id, "N")
+    alice.ok(f"/api/lobby/tables/{table_id}/fill", {"level": "random"})
+    room = alice.http.get(f"/api/lobby/tables/{table_id}").json()
+    marks = {s["seat"]: (s["name"], s["guest"]) for s in room["seats"]}
+    assert marks == {
+        "N": ("Alice Martine", True),
+        "W": ("West", False),
+        "S": ("Alice Martin", False),
+        "E": ("East", False),
+    }
+    lobby = alice.http.get("/api/lobby").json()
+    assert {s["seat"]: s["guest"] for s in lobby[0]["seats"]}["N"] is True
+    alice.ok(f"/api/lobby/tables/{table_id}/start")
+    g = guest.connect(table_id)
+    room_msg = _wait(g, "room")["d"]
+    assert {s["seat"]: s["guest"] for s in room_msg["seats"]} == {
+        "N": True,
+        "W": False,
+        "S": False,
+        "E": False,
+    }
+    snapshot = g.sync()
+    assert {s["seat"]: s["guest"] for s in snapshot["table"]["seats"]} == {
+        "N": True,
+        "W": False,
+        "S": False,
+        "E": False,
+    }
+    g.close()
+    # the mark outlives a reload of the table from storage
+    stored = server.app.state.store.load(table_id)
+    assert {s.seat: s.guest for s in stored.seats} == {
+        "N": True,
+        "W": False,
+        "S": False,
+        "E": False,
+    }
+    for p in (alice, guest):
+        p.close()
+
+
+# ------------------------------------------------------------------ ratings
+
+
+def test_the_history_shows_the_displayed_rating(server: LiveServer) -> None:
+    table_id, players = lobby_table(
+        server, ["Rosa"], bots="random", ranked=True, target=1, options=FAST
+    )
+    (rosa,) = players
+    s = Seated("S", rosa.connect(table_id))
+    play_together([s], random.Random(4), until=lambda: _match_ends(s) == 1)
+    _wait_room(s, lambda r: r["status"] == "finished")
+    me = rosa.http.get("/api/me").json()["user"]
+    (result,) = rosa.http.get("/api/me/history").json()["results"]
+    assert (result["mu_before"], result["sigma_before"]) == (25.0, 8.333)
+    assert result["rating_before"] == 0.0  # mu - 3 sigma, as the account bar showed
+    assert (result["mu_after"], result["sigma_after"]) == (me["mu"], me["sigma"])
+    assert result["rating_after"] == me["rating"]
+    s.client.close()
+    rosa.close()
+
+
+def test_migration_r0003_marks_the_seats_of_guests(db_url: str) -> None:
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.storage import Store, alembic_config
+
+    store = Store(db_url)
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0002")
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (id, name, name_key, guest, created, mu, sigma, rated,"
+                " matches, xp) VALUES (1, 'Ann', 'ann', false, :at, 25, 8, 0, 0, 0),"
+                " (2, 'Gus', NULL, true, :at, 25, 8, 0, 0, 0)"
+            ),
+            {"at": "2026-11-30 00:00:00+00:00"},
+        )
+    store.create_table(
+        table_id="t1",
+        rules="ffb",
+        options={},
+        seed=1,
+        seats=[],
+        events=[],
+        status="open",
+    )
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                'INSERT INTO seats (table_id, seat, kind, name, user_id, "left")'
+                " VALUES ('t1', 'S', 'human', 'Ann', 1, false),"
+                " ('t1', 'N', 'human', 'Gus', 2, false), ('t1', 'W', 'open', '', NULL, false)"
+            )
+        )
+    store.migrate()
+    loaded = store.load("t1")
+    assert loaded is not None
+    assert {s.seat: s.guest for s in loaded.seats} == {"S": False, "N": True, "W": False}
+    store.close()

@@ -162,7 +162,11 @@ class HistoryTable(_Body):
 
 
 class ResultInfo(_Body):
-    """One finished (or left) match of a player."""
+    """One finished (or left) match of a player.  ``rating_before`` /
+    ``rating_after``: the displayed rating (``mu - 3 sigma``, as
+    :class:`UserInfo`'s ``rating`` and the leaderboard), before the match
+    and after it (null after an unrated match, and before it for results
+    stored without their ``sigma``); ``mu_*`` / ``sigma_*``: its parts."""
 
     table_id: str
     match: int
@@ -173,6 +177,10 @@ class ResultInfo(_Body):
     ranked: bool
     rating_before: float | None
     rating_after: float | None
+    mu_before: float | None
+    sigma_before: float | None
+    mu_after: float | None
+    sigma_after: float | None
     xp: int
     deals: int
     at: float
@@ -324,9 +332,17 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
 
 @router.post("/auth/guest")
 async def guest(body: GuestBody, request: Request, response: Response) -> Me:
-    """Play as a guest under a chosen name (unranked tables only)."""
+    """Play as a guest under a chosen name (unranked tables only); 409
+    ``name_taken`` for an account's name (compared as account names are:
+    casefolded, spaces collapsed), so that nobody passes for its owner."""
     name = _name(body.name)
     store = _store(request)
+    if await asyncio.to_thread(store.user_by_name, name) is not None:
+        raise _err(
+            409,
+            "name_taken",
+            f"{name!r} is the name of an account: log in, or choose another name",
+        )
     user = await asyncio.to_thread(store.create_user, name, None, guest=True)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
@@ -432,6 +448,7 @@ async def open_table(body: CreateLobbyTable, session: Changing, request: Request
             options=options,
             user_id=session.user.id,
             user_name=session.user.name,
+            user_guest=session.user.guest,
         )
     except ProtocolError as exc:
         raise _refused(exc) from None
@@ -565,8 +582,12 @@ async def history(session: Viewing, request: Request) -> History:
                 won=r.won,
                 left=r.left,
                 ranked=r.ranked,
-                rating_before=r.mu_before,
-                rating_after=r.mu_after,
+                rating_before=_rounded(r.rating_before, 2),
+                rating_after=_rounded(r.rating_after, 2),
+                mu_before=_rounded(r.mu_before, 3),
+                sigma_before=_rounded(r.sigma_before, 3),
+                mu_after=_rounded(r.mu_after, 3),
+                sigma_after=_rounded(r.sigma_after, 3),
                 xp=r.xp,
                 deals=r.deals,
                 at=r.at,
@@ -574,6 +595,10 @@ async def history(session: Viewing, request: Request) -> History:
             for r in results
         ],
     )
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 @router.get("/users/{user_id}")

@@ -320,7 +320,7 @@ class _Connection:
                     await table.chat(self.key, msg.d.text)
                     continue
                 if isinstance(msg, MuteMessage):
-                    muted = table.mute(self.key, msg.d.seat, msg.d.muted)
+                    muted = await table.mute(self.key, msg.d.seat, msg.d.muted)
                     self.outbox.put("direct", 0, envelope("muted", MutedData(seats=muted)))
                     continue
                 if seat is None:

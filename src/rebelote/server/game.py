@@ -108,17 +108,25 @@ def derive_seed(*parts: object) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """Who sits at ``seat``: a ``human`` named ``name``, a ``bot`` of
-    ``level``, or nobody yet (``open``, before the first match)."""
+    """Who sits at ``seat``: a ``human`` named ``name`` (``guest``: without
+    an account), a ``bot`` of ``level``, or nobody yet (``open``, before the
+    first match)."""
 
     seat: Seat
     kind: Literal["human", "bot", "open"]
     name: str
     level: str | None = None
+    guest: bool = False
 
     def info(self) -> SeatInfo:
         """The public :class:`SeatInfo`."""
-        return SeatInfo(seat=self.seat.letter, kind=self.kind, name=self.name, level=self.level)
+        return SeatInfo(
+            seat=self.seat.letter,
+            kind=self.kind,
+            name=self.name,
+            level=self.level,
+            guest=self.guest,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """Storage of people: accounts and guests, sessions, chat lines, match
 results (ratings, experience).
 
-Four tables beside :mod:`rebelote.server.storage`'s (schema: migration
-``r0002``):
+Five tables beside :mod:`rebelote.server.storage`'s (schema: migrations
+``r0002``, ``r0003``):
 
 - ``users``: ``id``, ``name``, ``name_key`` (the casefolded name of an
   account, unique; null for a guest), ``password_hash`` (argon2id; null for a
@@ -12,8 +12,11 @@ Four tables beside :mod:`rebelote.server.storage`'s (schema: migration
   never stored), ``user_id``, ``csrf`` (the token a browser sends back in the
   ``X-CSRF-Token`` header), ``created``, ``expires`` (epoch seconds);
 - ``chat``: one line said at a table (``seat``, ``name``, raw ``text``);
+- ``mutes``: ``table_id``, ``user_id`` (the muting player), ``seat`` (the
+  seat whose chat he does not read);
 - ``results``: one row per seat and finished (or left) match: the side, won,
-  left, ranked, the rating before and after, the experience gained.
+  left, ranked, the rating (``mu``, ``sigma``) before and after, the
+  experience gained.
 
 :class:`PeopleStore` is mixed into :class:`~rebelote.server.storage.Store`;
 every method is synchronous (called in a worker thread).
@@ -29,6 +32,7 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    ColumnElement,
     DateTime,
     Float,
     ForeignKey,
@@ -49,6 +53,7 @@ from .orm import now as _now
 __all__ = [
     "ChatLine",
     "ChatRow",
+    "MuteRow",
     "NameTakenError",
     "PeopleStore",
     "ResultLine",
@@ -112,6 +117,18 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class MuteRow(Base):
+    """A player (``user_id``) mutes the chat of ``seat`` at a table."""
+
+    __tablename__ = "mutes"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(1), primary_key=True)
+
+
 class ResultRow(Base):
     """One seat's result in one match."""
 
@@ -134,6 +151,7 @@ class ResultRow(Base):
     xp: Mapped[int] = mapped_column(Integer, default=0)
     deals: Mapped[int] = mapped_column(Integer, default=0)
     at: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class NameTakenError(ValueError):
@@ -191,6 +209,22 @@ class ResultLine:
     xp: int
     deals: int
     at: float
+    sigma_before: float | None = None
+
+    @property
+    def rating_before(self) -> float | None:
+        """The displayed rating before the match (``mu - 3 sigma``), when
+        both are known."""
+        if self.mu_before is None or self.sigma_before is None:
+            return None
+        return self.mu_before - 3 * self.sigma_before
+
+    @property
+    def rating_after(self) -> float | None:
+        """The displayed rating after the match (rated matches only)."""
+        if self.mu_after is None or self.sigma_after is None:
+            return None
+        return self.mu_after - 3 * self.sigma_after
 
 
 def _user(row: UserRow) -> User:
@@ -328,6 +362,45 @@ class PeopleStore:
                 .limit(limit)
             ).all()
             return [ChatLine(r.id, r.seat, r.name, r.text, r.at) for r in reversed(rows)]
+
+    # ------------------------------------------------------------ mutes
+
+    def mutes(self, table_id: str) -> list[tuple[int, str]]:
+        """``(user_id, seat)`` of each mute stored at a table."""
+        with self._session() as session:
+            rows = session.execute(
+                select(MuteRow.user_id, MuteRow.seat)
+                .where(MuteRow.table_id == table_id)
+                .order_by(MuteRow.user_id, MuteRow.seat)
+            ).all()
+            return [(r[0], r[1]) for r in rows]
+
+    def set_mute(self, table_id: str, user_id: int, seat: str, muted: bool) -> None:
+        """``user_id`` mutes (or unmutes) ``seat`` at a table."""
+        with self._session() as session, session.begin():
+            if muted:
+                session.merge(MuteRow(table_id=table_id, user_id=user_id, seat=seat))
+            else:
+                session.execute(
+                    delete(MuteRow).where(
+                        MuteRow.table_id == table_id,
+                        MuteRow.user_id == user_id,
+                        MuteRow.seat == seat,
+                    )
+                )
+
+    def drop_mutes(self, table_id: str, user_id: int | None, seat: str) -> None:
+        """``seat`` changed hands (its former player: ``user_id``): delete
+        his mutes at the table and everyone's mutes of ``seat``."""
+        with self._session() as session, session.begin():
+            self._drop_mutes(session, table_id, user_id, seat)
+
+    @staticmethod
+    def _drop_mutes(session: Session, table_id: str, user_id: int | None, seat: str) -> None:
+        which: ColumnElement[bool] = MuteRow.seat == seat
+        if user_id is not None:
+            which = which | (MuteRow.user_id == user_id)
+        session.execute(delete(MuteRow).where(MuteRow.table_id == table_id, which))
 
     # ------------------------------------------------------------ results
 

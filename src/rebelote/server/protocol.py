@@ -400,12 +400,15 @@ class CreatedTable(_Strict):
 
 class SeatInfo(_Strict):
     """Who sits at a seat: a ``human`` (``level`` null), a ``bot``, or nobody
-    yet (``open``: a table waiting for its players)."""
+    yet (``open``: a table waiting for its players).  ``guest``: the human
+    plays as a guest (no account; the name is not reserved), so that a page
+    can mark him."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
     name: str
     level: str | None
+    guest: bool = False
 
 
 class RulesInfo(_Strict):
@@ -813,12 +816,13 @@ class RoomSeat(_Strict):
     """A seat as the room shows it: who sits there (``kind`` ``human``,
     ``bot``, ``open``), whether its player is ``connected``, ``away`` (a
     computer player stands in), has ``left`` the match, and its running
-    ``countdowns``."""
+    ``countdowns``; ``guest`` as in :class:`SeatInfo`."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
     name: str
     level: str | None
+    guest: bool = False
     connected: bool
     away: bool
     left: bool

@@ -106,6 +106,7 @@ class TableManager:
         options: TableOptions,
         user_id: int,
         user_name: str,
+        user_guest: bool = False,
     ) -> tuple[Room, str]:
         """A lobby table waiting for its players, with its creator (the
         host) at ``seat``; returns the table and the host's token.  Raises
@@ -124,13 +125,17 @@ class TableManager:
             invite=secrets.token_urlsafe(12) if visibility == "private" else None,
         )
         seats = tuple(
-            StoredSeat(s.letter, "human", user_name, None, hash_token(token), user_id)
+            StoredSeat(
+                s.letter, "human", user_name, None, hash_token(token), user_id, guest=user_guest
+            )
             if s.letter == seat
             else StoredSeat(s.letter, "open", "", None, None)
             for s in order
         )
         specs = {
-            Seat[r.seat]: SeatSpec(Seat[r.seat], "human" if r.kind == "human" else "open", r.name)
+            Seat[r.seat]: SeatSpec(
+                Seat[r.seat], "human" if r.kind == "human" else "open", r.name, guest=r.guest
+            )
             for r in seats
         }
         game = TableGame(table_id, rules, options, self._seed(), specs)
@@ -243,6 +248,8 @@ class TableManager:
         if meta.host == "":
             meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)
         table = self._table(game, stored.seats, meta, closed=stored.status == "closed")
+        if table.networked:
+            table.load_mutes(await asyncio.to_thread(self.store.mutes, table_id))
         self.hub.forget(table_id)
         table.publish(outs[-BUFFER_SIZE:])
         self._tables[table_id] = table

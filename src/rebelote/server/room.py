@@ -20,10 +20,10 @@ presence and clocks, chat, leaving, results.
   rated when the match is ranked), and the match gives nobody experience or
   rating (seed 003).
 - **Chat**: cleaned, stored, rate-limited per seat, broadcast to every
-  listener with the sender's seat so that each listener can mute it.  Mutes
-  and the rate limit's buckets live in memory, with the room: a mute is its
-  player's (dropped when the seat changes hands), kept across his
-  reconnections, and lost when the server restarts.
+  listener with the sender's seat so that each listener can mute it.  A
+  mute is its player's: stored (``mutes``, by table and muting player), kept
+  across his reconnections and the server's restarts, dropped when either
+  seat changes hands.  The rate limit's buckets live in memory.
 
 Everything here runs on the event loop; the lock of the :class:`Table`
 guards every change of the game or the seats.
@@ -79,6 +79,7 @@ class Room(Table):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.mutes: dict[Seat, set[str]] = {}
+        self._mute_drops: list[tuple[int | None, str]] = []
         self.limiter = RateLimiter()
         self._timers: dict[tuple[Seat | None, Reason], asyncio.TimerHandle] = {}
         self._deadlines: dict[tuple[Seat | None, Reason], float] = {}
@@ -112,6 +113,7 @@ class Room(Table):
                     kind=spec.kind,
                     name=spec.name,
                     level=spec.level,
+                    guest=spec.guest,
                     connected=self.connections.get(s, 0) > 0,
                     away=s in game.away,
                     left=bool(row and row.left),
@@ -356,26 +358,44 @@ class Room(Table):
         data: ChatData = chat_data(line_id, seat.letter, name, line, now)
         self.hub.broadcast(self.id, envelope("chat", data), sender=seat.letter)
 
-    def _forget_mutes(self, seat: Seat) -> None:
-        """``seat`` changes hands: the mutes are its player's, so they go
-        with him, and nobody keeps muting the newcomer."""
+    def _forget_mutes(self, seat: Seat, former: int | None) -> None:
+        """``seat`` changes hands (``former``: its player's account): the
+        mutes are its player's, so they go with him, and nobody keeps muting
+        the newcomer.  The stored rows go with the seat's next change
+        (:meth:`_store_seats`)."""
         self.mutes.pop(seat, None)
         for muted in self.mutes.values():
             muted.discard(seat.letter)
+        self._mute_drops.append((former, seat.letter))
 
-    def mute(self, seat: StreamKey, target: str, muted: bool) -> list[str]:
-        """``seat`` mutes (or unmutes) ``target``'s chat; returns the seats it
-        mutes now.  Spectators cannot mute (they cannot be told apart)."""
+    def load_mutes(self, rows: list[tuple[int, str]]) -> None:
+        """The stored mutes ``(user_id, seat)``: each of a player who still
+        holds a seat here (when the server rebuilds the table)."""
+        for user_id, target in rows:
+            seat = self.seat_of_user(user_id)
+            if seat is not None:
+                self.mutes.setdefault(seat, set()).add(target)
+
+    async def mute(self, seat: StreamKey, target: str, muted: bool) -> list[str]:
+        """``seat`` mutes (or unmutes) ``target``'s chat, stored for its
+        player; returns the seats it mutes now.  Spectators cannot mute
+        (they cannot be told apart)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot mute")
         if target == seat.letter:
             raise ProtocolError("bad_message", "you cannot mute yourself")
-        mutes = self.mutes.setdefault(seat, set())
-        if muted:
-            mutes.add(target)
-        else:
-            mutes.discard(target)
-        return sorted(mutes)
+        if Seat[target] not in self.game.order:
+            raise ProtocolError("bad_message", f"no seat {target} at this table")
+        async with self.lock:
+            row = self.seat_rows.get(seat)
+            if row is not None and row.user_id is not None and self.networked:
+                await asyncio.to_thread(self.store.set_mute, self.id, row.user_id, target, muted)
+            mutes = self.mutes.setdefault(seat, set())
+            if muted:
+                mutes.add(target)
+            else:
+                mutes.discard(target)
+            return sorted(mutes)
 
     def muted_by(self, seat: StreamKey) -> set[str]:
         """The seats ``seat`` mutes."""
@@ -408,6 +428,7 @@ class Room(Table):
         return seat
 
     async def _store_seats(self, *seats: Seat, status: str | None = None) -> None:
+        drops, self._mute_drops = self._mute_drops, []
         await asyncio.to_thread(
             self.store.update_table,
             self.id,
@@ -415,18 +436,21 @@ class Room(Table):
             host=self.meta.host,
             set_host=True,
             status=status,
+            drop_mutes=drops,
         )
 
     def _put(self, row: StoredSeat) -> None:
         seat = Seat[row.seat]
         old = self.seat_rows.get(seat)
         if old is None or (old.kind, old.user_id) != (row.kind, row.user_id):
-            self._forget_mutes(seat)
+            self._forget_mutes(seat, None if old is None else old.user_id)
         self.seat_rows[seat] = row
         kind: Literal["human", "bot", "open"] = (
             "human" if row.kind == "human" else ("bot" if row.kind == "bot" else "open")
         )
-        self.game.seats[seat] = SeatSpec(seat, kind, row.name, row.level)
+        self.game.seats[seat] = SeatSpec(
+            seat, kind, row.name, row.level, row.guest and kind == "human"
+        )
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat ``user_id`` holds here (not left), or ``None``."""
@@ -449,7 +473,9 @@ class Room(Table):
             if self.meta.ranked and guest:
                 raise ProtocolError("account_required", "a ranked table needs an account")
             token = secrets.token_urlsafe(24)
-            self._put(StoredSeat(letter, "human", name, None, hash_token(token), user_id))
+            self._put(
+                StoredSeat(letter, "human", name, None, hash_token(token), user_id, guest=guest)
+            )
             if self.meta.host is None:
                 self.meta = _with(self.meta, host=letter)
             await self._store_seats(seat)
@@ -548,7 +574,7 @@ class Room(Table):
                 if self.status == "playing":
                     await asyncio.to_thread(self._record_leaver, seat)
                 self.seat_rows[seat] = _row(row, left=True)
-                self._forget_mutes(seat)
+                self._forget_mutes(seat, row.user_id)
                 self._pass_host(seat)
                 await self._store_seats(seat)
                 name = f"{row.name} (computer)"[:40]
@@ -616,6 +642,7 @@ class Room(Table):
             left=True,
             ranked=self.meta.ranked,
             mu_before=me.mu if me.user_id is not None else None,
+            sigma_before=me.sigma if me.user_id is not None else None,
             mu_after=mu_after,
             sigma_after=sigma_after,
             xp=0,
@@ -670,6 +697,7 @@ class Room(Table):
                         left=False,
                         ranked=ranked,
                         mu_before=r.mu if r.user_id is not None else None,
+                        sigma_before=r.sigma if r.user_id is not None else None,
                         mu_after=None if after is None else after[0],
                         sigma_after=None if after is None else after[1],
                         xp=0

@@ -7,7 +7,7 @@ Three tables (schema managed by Alembic, :mod:`rebelote.server.migrations`):
   ``created``, ``updated``, ``status`` (``playing`` / ``finished``);
 - ``seats``: ``table_id``, ``seat`` (``N W S E``), ``kind`` (``human`` /
   ``bot``), ``name``, ``level``, ``token_hash`` (SHA-256 of the seat's token;
-  the token itself is never stored);
+  the token itself is never stored), ``user_id``, ``left``, ``guest``;
 - ``events``: ``table_id``, ``seq`` (0, 1, 2, ...), ``deal`` (the deal
   number in its match, 0 before the first deal), ``kind`` (``match``,
   ``deal``, ``act``), ``seat``, ``payload`` (JSON: the action text, or the
@@ -136,6 +136,7 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     left: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class EventRow(Base):
@@ -158,7 +159,8 @@ class EventRow(Base):
 class StoredSeat:
     """A seat as stored: ``kind`` is ``human``, ``bot`` or ``open`` (a free
     seat of a table not started yet); ``user_id`` the player's account (or
-    guest) when known; ``left`` once its player left the match."""
+    guest) when known; ``left`` once its player left the match; ``guest``
+    when its player is a guest (no account)."""
 
     seat: str
     kind: str
@@ -167,6 +169,7 @@ class StoredSeat:
     token_hash: str | None
     user_id: int | None = None
     left: bool = False
+    guest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +308,7 @@ class Store(PeopleStore):
                     token_hash=s.token_hash,
                     user_id=s.user_id,
                     left=s.left,
+                    guest=s.guest,
                 )
             )
 
@@ -317,12 +321,17 @@ class Store(PeopleStore):
         set_host: bool = False,
         status: str | None = None,
         events: Sequence[StoredEvent] = (),
+        drop_mutes: Sequence[tuple[int | None, str]] = (),
     ) -> None:
         """Change seats (each given seat replaces its row), the host seat
         (when ``set_host``), the status, and append log entries, in one
-        transaction."""
+        transaction.  ``drop_mutes``: ``(user_id, seat)`` of each seat that
+        changed hands, with its former player: his mutes, and everyone's
+        mutes of that seat, are deleted (:meth:`drop_mutes`)."""
         with self._session() as session, session.begin():
             self._put_seats(session, table_id, seats)
+            for user_id, seat in drop_mutes:
+                self._drop_mutes(session, table_id, user_id, seat)
             values: dict[str, Any] = {"updated": _now()}
             if set_host:
                 values["host"] = host
@@ -402,7 +411,14 @@ class Store(PeopleStore):
                 status=row.status,
                 seats=tuple(
                     StoredSeat(
-                        s.seat, s.kind, s.name, s.level, s.token_hash, s.user_id, bool(s.left)
+                        s.seat,
+                        s.kind,
+                        s.name,
+                        s.level,
+                        s.token_hash,
+                        s.user_id,
+                        bool(s.left),
+                        bool(s.guest),
                     )
                     for s in seats
                 ),

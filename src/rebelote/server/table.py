@@ -58,7 +58,9 @@ def game_from_stored(
     rules = Rules.from_record(stored.rules)
     options = TableOptions.model_validate(stored.options)
     seats = {
-        Seat[s.seat]: SeatSpec(Seat[s.seat], _KINDS.get(s.kind, "bot"), s.name, s.level)
+        Seat[s.seat]: SeatSpec(
+            Seat[s.seat], _KINDS.get(s.kind, "bot"), s.name, s.level, s.guest and s.kind == "human"
+        )
         for s in stored.seats
     }
     game = TableGame(stored.id, rules, options, stored.seed, seats)
