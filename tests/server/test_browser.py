@@ -105,15 +105,19 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
         # Bob finds it in the lobby and sits at N
         bob.reload()
         bob.locator("button[data-join$=':N']").first.click()
-        expect(bob.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bob")
+        # guests' names are marked (guest names are not reserved)
+        expect(bob.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bob (guest)")
         # Ana fills the other seats with computers and starts
-        expect(ana.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bob")
+        expect(ana.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bob (guest)")
         ana.get_by_role("button", name="Fill empty seats with computers").click()
         expect(ana.locator('#room-view .seat[data-seat="W"]')).to_contain_text("computer")
         ana.locator("#start").click()
         for page in (ana, bob):
             page.wait_for_url(re.compile(r"/net/table\.html\?table="), timeout=15_000)
             expect(page.locator("#head")).to_contain_text("You are")
+            expect(page.locator('#seats .seat[data-seat="S"] .name')).to_have_text(
+                "South · Ana (guest)"
+            )
         # a third person, not logged in, finds the table in the lobby and watches
         eve_ctx = browser.new_context(viewport={"width": 1000, "height": 800})
         eve_ctx.add_init_script(ENGLISH)
@@ -299,5 +303,208 @@ def test_lobby_in_french_expert_level_and_the_chat_at_the_main_table(
         expect(chat).to_be_hidden()
         assert errors == [], errors
         ctx.close()
+    finally:
+        live.stop()
+
+
+def _post(ctx: Any, url: str, data: dict[str, Any] | None = None) -> Any:
+    """A POST with the context's session and CSRF token; its JSON answer."""
+    csrf = next(c["value"] for c in ctx.cookies() if c["name"] == "rebelote_csrf")
+    r = ctx.request.post(url, data=data or {}, headers={"X-CSRF-Token": csrf})
+    assert r.ok, r.text()
+    return r.json()
+
+
+def _signup(ctx: Any, url: str, name: str) -> None:
+    r = ctx.request.post(url + "/api/auth/signup", data={"name": name, "password": "belote-pass"})
+    assert r.ok, r.text()
+
+
+def _stored_token(page: Any, table_id: str) -> str | None:
+    token = page.evaluate(
+        "(id) => JSON.parse(localStorage.getItem('rebelote.tables') || '{}')[id] || null",
+        table_id,
+    )
+    assert token is None or isinstance(token, str)
+    return token
+
+
+def test_a_player_takes_his_seat_back_from_another_browser(tmp_path: Path, browser: object) -> None:
+    """Bob sits at a ranked table, then comes back from other browsers: the
+    lobby room, "My games" (open) and the main table page fetch a new seat
+    token and he plays; a refused (replaced) token is replaced once. On the
+    way: the score reads 0 - 0 from the start, the buttons and the log say
+    bids in words, the chat mutes and unmutes, leaving shows the computer
+    player in his seat, and the history shows the displayed rating."""
+    from playwright.sync_api import Browser, Page, expect
+
+    assert isinstance(browser, Browser)
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05, static_dir=WEB_DIR
+    ).start()
+    try:
+
+        def context() -> Any:
+            ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+            ctx.add_init_script(ENGLISH)
+            return ctx
+
+        ana_ctx, bob1_ctx = context(), context()
+        _signup(ana_ctx, live.url, "Ana")
+        _signup(bob1_ctx, live.url, "Bob")
+        created = _post(
+            ana_ctx,
+            live.url + "/api/lobby/tables",
+            {
+                "name": "Ranked room",
+                "preset": "ffb",
+                "visibility": "public",
+                "ranked": True,
+                "seat": "S",
+                "options": {"speed": "instant", "move_clock": None},
+            },
+        )
+        tid = created["table_id"]
+        first = _post(bob1_ctx, f"{live.url}/api/lobby/tables/{tid}/join", {"seat": "N"})
+        bob1_ctx.close()  # Bob's first browser is gone
+        # Ana's table page is open before the start
+        ana = ana_ctx.new_page()
+        ana_errors = _errors(ana)
+        ana.goto(live.url + "/lobby.html")
+        ana.evaluate(REMEMBER, [tid, created["token"]])
+        ana.goto(f"{live.url}/net/table.html?table={tid}")
+        for path in (f"/api/lobby/tables/{tid}/fill", f"/api/lobby/tables/{tid}/start"):
+            _post(ana_ctx, live.url + path, {"level": "random"})
+        expect(ana.locator("#whoami")).to_contain_text("You are South")
+        # the score from match_start on: both sides at 0, by name
+        expect(ana.locator("#score")).to_contain_text("Us 0 \u2013 Them 0")
+        expect(ana.locator('#score [data-score="NS"]')).to_have_text("Us 0")
+        expect(ana.locator('#score [data-score="EW"]')).to_have_text("Them 0")
+
+        # Bob logs in from another browser and opens the table's room in the lobby
+        bob2_ctx = context()
+        bob = bob2_ctx.new_page()
+        bob_errors = _errors(bob)
+        bob.goto(live.url + "/lobby.html")
+        login = bob.locator('form[data-form="login"]')
+        login.locator('input[name="name"]').fill("Bob")
+        login.locator('input[name="password"]').fill("belote-pass")
+        login.locator("button").click()
+        expect(bob.locator(".topnav .who")).to_contain_text("Bob")
+        assert _stored_token(bob, tid) is None
+        bob.goto(f"{live.url}/lobby.html?table={tid}")
+        bob.wait_for_url(re.compile(r"/net/table\.html\?table="))
+        expect(bob.locator("#whoami")).to_contain_text("You are North")
+        expect(bob.locator("#you-panel")).to_be_visible()
+        expect(bob.locator("#hand [data-card]").first).to_be_visible()
+        second = _stored_token(bob, tid)
+        assert second and second != first["token"]
+        expect(bob.locator('#seats .seat[data-seat="N"] .name')).to_have_text("North · Bob")
+        expect(bob.locator("#score")).to_contain_text("Us 0 \u2013 Them 0")
+
+        # the bidding buttons in words; the log says the bids in words
+        pages = (ana, bob)
+        labels: dict[str, str] = {}
+        deadline = time.monotonic() + 60  # a safeguard, not a measure
+        while not any(p.locator("#actions button[data-act]").count() for p in pages):
+            assert time.monotonic() < deadline, "nobody was asked to bid"
+            ana.wait_for_timeout(100)
+        for p in pages:
+            for button in p.locator("#actions button[data-act]").all():
+                act = button.get_attribute("data-act")
+                assert act is not None
+                labels[act] = button.inner_text().strip()
+        assert labels.get("pass") == "Pass", labels
+        assert labels.get("take", "Take").startswith("Take"), labels
+        for act, text in labels.items():
+            assert text and text != act, labels
+        bidder = next(p for p in pages if p.locator("#actions button[data-act]").count())
+        bidder.locator('#actions button[data-act="pass"]').click()
+        expect(bidder.locator("#log")).to_contain_text(": Pass")
+        assert ": pass" not in bidder.locator("#log").inner_text()
+
+        # the chat: Ana mutes Bob, sees whom she muted, and unmutes him
+        bob.locator("rebelote-chat input").fill("hello from Bob")
+        bob.locator("rebelote-chat input").press("Enter")
+        ana_chat = ana.locator("rebelote-chat")
+        expect(ana_chat.locator('li[data-seat="N"] .text')).to_have_text("hello from Bob")
+        ana_chat.locator('li[data-seat="N"] button.mute').click()
+        expect(ana_chat.locator('li[data-seat="N"]')).to_have_count(0)
+        expect(ana_chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bob (N)")
+        expect(ana_chat.locator('button[data-unmute="N"]')).to_have_text("unmute")
+        ana.reload()  # the mute is told again on connection
+        expect(ana_chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bob (N)")
+        expect(ana_chat.locator('li[data-seat="N"]')).to_have_count(0)
+        ana_chat.locator('button[data-unmute="N"]').click()
+        expect(ana_chat.locator(".muted-seat")).to_have_count(0)
+        expect(ana_chat.locator(".muted")).to_be_hidden()
+        bob.locator("rebelote-chat input").fill("again")
+        bob.locator("rebelote-chat input").press("Enter")
+        expect(ana_chat.locator('li[data-seat="N"] .text').last).to_have_text("again")
+
+        # a token that no longer works (replaced elsewhere) is replaced once
+        bob.evaluate(REMEMBER, [tid, first["token"]])
+        bob.reload()
+        expect(bob.locator("#whoami")).to_contain_text("You are North")
+        expect(bob.locator("#hand [data-card]").first).to_be_visible()
+        third = _stored_token(bob, tid)
+        assert third and third not in (first["token"], second)
+        bob2_ctx.close()
+
+        # a third browser: "My games", then "open"
+        bob3_ctx = context()
+        r = bob3_ctx.request.post(
+            live.url + "/api/auth/login", data={"name": "Bob", "password": "belote-pass"}
+        )
+        assert r.ok, r.text()
+        bob = bob3_ctx.new_page()
+        bob_errors += _errors(bob)
+        bob.goto(live.url + "/history.html")
+        bob.locator("#running tbody tr", has_text="Ranked room").get_by_role(
+            "link", name="open"
+        ).click()
+        bob.wait_for_url(re.compile(r"/net/table\.html\?table="))
+        expect(bob.locator("#whoami")).to_contain_text("You are North")
+        expect(bob.locator("#hand [data-card]").first).to_be_visible()
+        # the main table page too, with no token in this browser
+        bob.evaluate("localStorage.removeItem('rebelote.tables')")
+        bob.goto(f"{live.url}/#/table/{tid}")
+        expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
+        expect(bob.locator("#hand [data-card]").first).to_be_visible()
+        assert _stored_token(bob, tid)
+
+        # Bob leaves: his seat shows the computer player that took it
+        bob.goto(f"{live.url}/net/table.html?table={tid}")
+        expect(bob.locator("#whoami")).to_contain_text("You are North")
+        expect(bob.locator("#leave")).to_be_visible()
+        bob.once("dialog", lambda d: d.accept())
+        bob.locator("#leave").click()
+        expect(bob.locator("#error")).to_have_text("You left the table.")
+        expect(bob.locator("#whoami")).to_contain_text("You left the table.")
+        expect(bob.locator("#you-panel")).to_be_hidden()
+        expect(bob.locator("#leave")).to_be_hidden()
+        north = bob.locator('#seats .seat[data-seat="N"]')
+        expect(north.locator(".badge").first).to_have_text("computer (intermediate)")
+        expect(north.locator(".name")).not_to_have_text("North · Bob")
+        expect(ana.locator('#seats .seat[data-seat="N"] .badge').first).to_have_text(
+            "computer (intermediate)"
+        )
+
+        # the history: the displayed rating (mu - 3 sigma), as in the account bar
+        history = bob3_ctx.request.get(live.url + "/api/me/history").json()
+        result = next(x for x in history["results"] if x["table_id"] == tid)
+        assert result["left"] and result["rating_after"] is not None
+        me = bob3_ctx.request.get(live.url + "/api/me").json()["user"]
+        assert round(me["rating"], 1) == round(result["rating_after"], 1)
+        bob.goto(live.url + "/history.html")
+        row = bob.locator(f'#results tbody tr[data-table="{tid}"]')
+        before = result["rating_before"]
+        expected = f"{'—' if before is None else f'{before:.1f}'} → {result['rating_after']:.1f}"
+        expect(row.locator("td.rating")).to_have_text(expected)
+        expect(bob.locator(".topnav .who")).to_contain_text(f"rating {me['rating']:.1f}")
+        assert all(isinstance(p, Page) for p in (ana, bob))
+        assert ana_errors + bob_errors == [], ana_errors + bob_errors
+        for ctx in (ana_ctx, bob3_ctx):
+            ctx.close()
     finally:
         live.stop()

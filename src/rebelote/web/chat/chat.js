@@ -12,7 +12,9 @@
 //     <script type="module" src="chat/chat.js"></script><rebelote-chat auto></rebelote-chat>
 //
 // Every line is shown with textContent (never as HTML): what a player typed
-// stays text. Players may mute a seat; spectators only read.
+// stays text. Players may mute a seat (the seats muted are listed under the
+// title, each with an "unmute" button: `{"muted": false}`); spectators only
+// read.
 //
 // Labels come from the table's catalogs (js/i18n.js), in the language the
 // player chose there; they follow a change of language.
@@ -35,13 +37,18 @@ const STYLE = `
 ol { list-style: none; margin: 0; padding: 4px 8px; overflow-y: auto; flex: 1; min-height: 60px; }
 li { margin: 2px 0; overflow-wrap: anywhere; }
 .who { font-weight: 600; margin-right: 4px; }
-.mute { font-size: 11px; margin-left: 4px; opacity: 0.7; cursor: pointer; background: none;
+.muted { padding: 0 8px 4px; font-size: 12px; display: flex; flex-wrap: wrap; gap: 4px 8px;
+  align-items: center; opacity: 0.85; }
+.muted[hidden] { display: none; }
+.mute, .unmute { font-size: 11px; margin-left: 4px; opacity: 0.7; cursor: pointer; background: none;
   border: 1px solid #fff6; color: inherit; border-radius: 4px; }
+.unmute { margin-left: 2px; opacity: 1; }
 form { display: flex; gap: 4px; padding: 4px 8px 8px; }
 input { flex: 1; font: inherit; padding: 4px; border-radius: 4px; border: 0; }
 .err { color: #ffb4b4; padding: 0 8px; font-size: 12px; min-height: 14px; }
 :host([hidden]) { display: none; }
-:host([collapsed]) ol, :host([collapsed]) form, :host([collapsed]) .err { display: none; }
+:host([collapsed]) ol, :host([collapsed]) form, :host([collapsed]) .err,
+:host([collapsed]) .muted { display: none; }
 `;
 
 export class RebeloteChat extends HTMLElement {
@@ -69,6 +76,9 @@ export class RebeloteChat extends HTMLElement {
     this.toggle = toggle;
     toggle.addEventListener('click', () => this.toggleAttribute('collapsed'));
     head.append(title, toggle);
+    this.mutedBar = document.createElement('div'); // the seats muted, each with "unmute"
+    this.mutedBar.className = 'muted';
+    this.mutedBar.hidden = true;
     this.list = document.createElement('ol');
     this.list.setAttribute('aria-live', 'polite');
     this.error = document.createElement('div');
@@ -88,7 +98,7 @@ export class RebeloteChat extends HTMLElement {
       this.sendFn({ t: 'chat', d: { text: text.slice(0, MAX) } });
       this.input.value = '';
     });
-    this.root.append(style, head, this.list, this.error, this.form);
+    this.root.append(style, head, this.mutedBar, this.list, this.error, this.form);
     this.onLang = () => this.relabel();
     document.addEventListener('rebelote:lang', this.onLang);
     whenLoaded().then(this.onLang);
@@ -118,17 +128,22 @@ export class RebeloteChat extends HTMLElement {
     this.sendFn = send;
     this.seat = seat;
     this.form.hidden = seat == null; // spectators read only
+    this.redraw();
   }
 
   /** Feed every server message; chat ones are shown. */
   receive(msg) {
-    if (msg.t === 'chat') this.add(msg.d);
+    if (msg.t === 'chat') {
+      this.names[msg.d.seat] = msg.d.name;
+      this.add(msg.d);
+    }
     else if (msg.t === 'chat_history') msg.d.lines.forEach((l) => this.add(l));
     else if (msg.t === 'muted') {
       this.muted = new Set(msg.d.seats);
       this.redraw();
     } else if (msg.t === 'room') {
-      for (const s of msg.d.seats) this.names[s.seat] = s.name;
+      for (const s of msg.d.seats) if (s.kind !== 'open') this.names[s.seat] = s.name;
+      if (this.muted.size) this.redraw();
     } else if (msg.t === 'error' && ERROR_KEYS[msg.d.code]) {
       this.error.textContent = t(ERROR_KEYS[msg.d.code]);
       this.error.dataset.code = msg.d.code;
@@ -151,8 +166,39 @@ export class RebeloteChat extends HTMLElement {
     this.redraw();
   }
 
+  /** Show a muted seat's lines again. */
+  unmute(seat) {
+    if (this.sendFn) this.sendFn({ t: 'mute', d: { seat, muted: false } });
+  }
+
   redraw() {
     if (!this.ready) return; // the labels are not loaded yet: relabel() draws
+    const bar = [];
+    if (this.muted.size) {
+      const title = document.createElement('span');
+      title.textContent = t('chat.mutedList');
+      bar.push(title);
+    }
+    for (const seat of [...this.muted].sort()) {
+      const who = document.createElement('span');
+      who.className = 'muted-seat';
+      who.dataset.seat = seat;
+      const name = this.names[seat] ? `${this.names[seat]} (${seat})` : seat;
+      who.append(name);
+      if (this.sendFn && this.seat) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'unmute';
+        button.dataset.unmute = seat;
+        button.textContent = t('chat.unmute');
+        button.title = t('chat.unmuteTitle', { name });
+        button.addEventListener('click', () => this.unmute(seat));
+        who.append(button);
+      }
+      bar.push(who);
+    }
+    this.mutedBar.replaceChildren(...bar);
+    this.mutedBar.hidden = bar.length === 0;
     const items = [];
     for (const line of this.lines.values()) {
       if (this.muted.has(line.seat)) continue;

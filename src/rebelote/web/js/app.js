@@ -34,6 +34,7 @@ const app = {
   queue: [], // events held back while a finished trick is shown
   holdUntil: 0,
   holdTimer: null,
+  tokenRetried: null, // the table whose refused token was replaced (once)
 };
 
 // ------------------------------------------------------------------ storage
@@ -267,6 +268,7 @@ async function openTable(tableId) {
     const current = await api('api/me/current').catch(() => ({ current: null }));
     if (current.current?.table_id === tableId) token = current.current.token;
   }
+  if (!token) token = await lobbyToken(tableId);
   if (!token) {
     toast(t('error.noSeat'));
     location.hash = '';
@@ -288,6 +290,25 @@ async function openTable(tableId) {
   app.conn = new Connection({ tableId, token, onMessage, onStatus });
   attachChat(null); // read only until the snapshot names our seat
   app.conn.connect();
+}
+
+/** A lobby table's seat token for the logged-in player (or guest) who holds
+ * a seat there but has none in this browser (back from another browser or
+ * device): `POST /api/lobby/tables/{id}/token` (the old token stops
+ * working).  Null when he holds no seat there. */
+async function lobbyToken(tableId) {
+  const me = await api('api/me').catch(() => null);
+  if (!me?.user) return null;
+  const history = await api('api/me/history').catch(() => null);
+  if (!history?.running.some((r) => r.table_id === tableId)) return null;
+  const seatToken = await api(`api/lobby/tables/${encodeURIComponent(tableId)}/token`, {
+    method: 'POST',
+    body: '{}',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf || '' },
+  }).catch(() => null);
+  if (!seatToken) return null;
+  rememberToken(tableId, seatToken.token);
+  return seatToken.token;
 }
 
 function closeTable() {
@@ -315,7 +336,23 @@ function onStatus(status, detail) {
     el.textContent = t('conn.reconnecting');
     el.hidden = false;
   } else if (status === 'fatal') {
-    toast(detail?.code === 4404 ? t('error.noTable') : t('error.noSeat'));
+    const tableId = app.tableId;
+    if (detail?.code === 4403 && detail.reason === 'bad_token' && tableId && app.tokenRetried !== tableId) {
+      // the token was replaced on another device: ask for a new one, once
+      app.tokenRetried = tableId;
+      lobbyToken(tableId).then((token) => {
+        if (app.tableId !== tableId) return;
+        if (token) {
+          closeTable();
+          openTable(tableId);
+        } else {
+          toast(t('error.noSeat'));
+          location.hash = '';
+        }
+      });
+      return;
+    }
+    toast(detail?.code === 4404 ? t('error.noTable') : detail?.code === 4000 ? t('chat.error.left') : t('error.noSeat'));
     location.hash = '';
   }
 }

@@ -134,6 +134,27 @@ export function declLabel(text) {
   return s;
 }
 
+/** Any action text of `turn.legal` in words, as a button says it: a bid, a
+ * set of declarations, a cut, a dealing pattern, next deal, rematch, a card;
+ * a text it does not know stays as it is.  `turned`: the turned card (take). */
+export function actionLabel(action, turned) {
+  if (action === 'next') return span('', t('action.next'));
+  if (action === 'rematch') return span('', t('action.rematch'));
+  if (action === 'declare none') return span('', t('action.declareNone'));
+  if (action.startsWith('declare ')) {
+    const s = span('decl-label');
+    s.append(t('action.declare'), ' ');
+    action.slice(8).split(' ').forEach((d, i) => s.append(i ? ', ' : '', declLabel(d)));
+    return s;
+  }
+  const cut = /^cut (\d+)$/.exec(action);
+  if (cut) return span('', cut[1] === '0' ? t('action.noCut') : `${t('action.cut')} ${cut[1]}`);
+  const pattern = /^deal (\S+)$/.exec(action);
+  if (pattern) return span('', t('action.pattern', { pattern: pattern[1] }));
+  if (/^(10|[789JQKA])[SHDC]$/.test(action)) return cardLabel(action);
+  return bidLabel(action, turned);
+}
+
 /** A contract: strain, value, taker and coinche. */
 export function contractLabel(model, contract) {
   const s = span('contract-label');

@@ -9,7 +9,7 @@
 
 const PING_EVERY = 20000; // ms between pings while connected
 const SILENCE_LIMIT = 45000; // ms without any message before we reconnect
-const FATAL_CODES = new Set([4403, 4404]); // bad token, no such table
+const FATAL_CODES = new Set([4000, 4403, 4404]); // left the table, bad token, no such table
 
 export class Connection {
   /**

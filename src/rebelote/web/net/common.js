@@ -108,6 +108,47 @@ export function tokenOf(tableId) {
   }
 }
 
+/** The seat the logged-in player (or guest) holds at a running or open
+ * table, from his history; null when he holds none (or is not logged in). */
+export async function heldSeat(tableId) {
+  try {
+    const history = await api('/api/me/history');
+    const row = history.running.find((r) => r.table_id === tableId);
+    return row ? row.seat : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A fresh seat token from the server for the seat the player holds
+ * (`POST /api/lobby/tables/{id}/token`: coming back from another browser or
+ * device; the old token stops working), kept for the table pages; null when
+ * he holds no seat there. */
+export async function fetchToken(tableId) {
+  try {
+    const seatToken = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}/token`, { method: 'POST' });
+    rememberToken(tableId, seatToken.token, seatToken.seat);
+    return seatToken;
+  } catch {
+    return null;
+  }
+}
+
+/** The seat token for a table: the one kept in this browser, or (a player
+ * who holds a seat there, per his history) a fresh one from the server. */
+export async function recoverToken(tableId) {
+  const kept = tokenOf(tableId);
+  if (kept) return kept;
+  if (!(await heldSeat(tableId))) return null;
+  const seatToken = await fetchToken(tableId);
+  return seatToken ? seatToken.token : null;
+}
+
+/** A player's name with " (guest)" when the server marks him as a guest. */
+export function playerName(seat) {
+  return seat.guest ? `${seat.name} (${t('lobby.guestBadge')})` : seat.name;
+}
+
 /** The top bar: links to the pages, who is logged in, the language. */
 export function nav(user) {
   let who = t('nav.anonymous');

@@ -15,6 +15,10 @@ const STATUS_KEYS = {
   closed: 'lobby.status.closed',
 };
 const statusText = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
+// the displayed rating (mu - 3 sigma: the account bar's and the
+// leaderboard's number), before and after a rated match
+const ratingText = (r) => (r.rating_after == null ? '—'
+  : `${r.rating_before == null ? '—' : r.rating_before.toFixed(1)} → ${r.rating_after.toFixed(1)}`);
 const replay = { data: null, deal: 0, trick: 0, tableId: null };
 
 function query(tableId, extra = {}) {
@@ -109,7 +113,7 @@ async function main() {
     el('td', { text: t('hist.tableMatch', { table: r.table_id, match: r.match }) }),
     el('td', { text: `${seatLabel(r.seat)} (${r.side})` }),
     el('td', { text: r.left ? t('hist.left') : r.won ? t('hist.won') : t('hist.lost') }),
-    el('td', { text: r.ranked && r.rating_after != null ? `${r.rating_before.toFixed(1)} → ${r.rating_after.toFixed(1)} (mu)` : '—' }),
+    el('td', { class: 'rating', text: ratingText(r) }),
     el('td', { text: String(r.xp) }),
     el('td', {}, el('button', { type: 'button', class: 'secondary', text: t('hist.replayButton'), onclick: () => openReplay(r.table_id) })))));
 }

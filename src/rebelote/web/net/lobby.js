@@ -3,7 +3,8 @@
 // invitation link, computer players, start, leave, chat).
 
 import {
-  $, api, currentUser, el, errorText, initPage, nav, rememberToken, seatOf, showError, t, tokenOf,
+  $, api, currentUser, el, errorText, fetchToken, heldSeat, initPage, nav, playerName, rememberToken, seatOf,
+  showError, t, tokenOf,
 } from './common.js';
 import { SEAT_KEYS, levelLabel, presetDescription, presetName } from '../js/labels.js';
 
@@ -78,7 +79,7 @@ function renderAccount() {
 }
 
 function seatsText(room) {
-  return room.seats.map((s) => `${s.seat}: ${s.kind === 'open' ? '—' : s.name}${s.kind === 'bot' ? ` (${levelLabel(s.level)})` : ''}`).join(' · ');
+  return room.seats.map((s) => `${s.seat}: ${s.kind === 'open' ? '—' : playerName(s)}${s.kind === 'bot' ? ` (${levelLabel(s.level)})` : ''}`).join(' · ');
 }
 
 async function refreshTables() {
@@ -118,6 +119,9 @@ async function join(tableId, seat, invite) {
 // ------------------------------------------------------------------ the room
 
 let roomTimer = null;
+// the table whose seat token was asked of the server (once per page): a
+// player back from another browser or device has no token kept here
+let recovered = null;
 // the levels chosen in the room's selects: the room is drawn again every
 // 1.5 s, and a choice not yet sent must survive it
 const chosen = { fill: 'intermediate' };
@@ -133,7 +137,11 @@ async function showRoom(tableId, invite) {
     box.replaceChildren(el('p', { class: 'error', text: t('lobby.unavailable', { message: errorText(err) }) }));
     return;
   }
-  const held = tokenOf(tableId) ? seatOf(tableId) : null;
+  let held = tokenOf(tableId) ? seatOf(tableId) : null;
+  if (!held && user && recovered !== tableId && room.seats.some((s) => s.kind === 'human')) {
+    recovered = tableId;
+    if (await heldSeat(tableId)) held = (await fetchToken(tableId))?.seat || null;
+  }
   const mine = held ? room.seats.find((s) => s.seat === held && s.kind === 'human') : null;
   if (room.status === 'playing' && mine) {
     location.href = `/net/table.html?table=${encodeURIComponent(tableId)}`;
@@ -146,7 +154,7 @@ async function showRoom(tableId, invite) {
   const seats = el('div', { class: 'seats' }, ...room.seats.map((s) => {
     const box = el('div', { class: 'seat', dataset: { seat: s.seat } },
       el('div', { text: `${seatLabel(s.seat)}${room.host === s.seat ? ` · ${t('lobby.host')}` : ''}` }),
-      el('div', { class: 'name', text: s.kind === 'open' ? t('lobby.free') : s.name }),
+      el('div', { class: 'name', text: s.kind === 'open' ? t('lobby.free') : playerName(s) }),
       s.kind === 'bot' ? el('div', { class: 'level', text: t('lobby.computer', { level: levelLabel(s.level) }) }) : null);
     if (s.kind === 'open' && room.status === 'open' && user && !mine) {
       box.append(el('button', { type: 'button', text: t('lobby.sitHere'), onclick: () => join(tableId, s.seat, invite) }));
