@@ -191,11 +191,14 @@ def test_hint_command(tmp_path: Path) -> None:
     assert json.loads(bad.stdout)["error"] == "no hint"
 
 
-def test_expert_bids_as_the_intermediate_and_the_bidder_simulates() -> None:
+def test_expert_and_the_bidder_bid_alike() -> None:
+    # Both choose coinche bids by double-dummy evaluation and make the
+    # intermediate's bids in the classic games.
     expert = make_bot("expert")
     bidder = make_bot("expert-bidder")
-    assert isinstance(expert, ExpertBot) and not expert.simulate_bids
+    assert isinstance(expert, ExpertBot) and expert.simulate_bids
     assert isinstance(bidder, ExpertBot) and bidder.simulate_bids
+    assert not expert.solve_classic_bids and not bidder.solve_classic_bids
 
 
 def test_coinche_bid_weight_explains_the_intermediates_bids() -> None:

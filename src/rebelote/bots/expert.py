@@ -1,4 +1,4 @@
-"""The ``expert``: sampled worlds solved exactly, and bids by simulation.
+"""The ``expert``: sampled worlds solved exactly, and bids by double-dummy evaluation.
 
 Card play (perfect-information Monte Carlo): the seat samples worlds that
 agree with its view (:mod:`.sampling`: its hand, the cards played, the voids
@@ -14,20 +14,28 @@ of worlds follows the tricks left (:func:`plan_worlds`); where even one
 world is too costly (the first trick without the compiled kernel) the card
 is the intermediate's.
 
-Bidding (``expert-bidder``; the ``expert`` itself makes the intermediate's
-bids, which measured better: ``benchmarks/EXPERT.md``): each candidate bid
-(pass, the intermediate's own choice, taking in each strain, and in coinche
-contracts around the estimate, coinche and surcoinche when legal) is tried
-on the same sampled deals (the seat's hand and what the bids imply; the
-cards still to come drawn at random); the rest of each deal, auction and
-card play, is played out by the intermediate at all four seats, and the bid
-with the best mean score for the seat's side is made if it beats the
-intermediate's bid by more than the noise of the few deals simulated (a
-paired comparison on the same deals), else the intermediate's bid.
+Bidding (the ``expert`` and ``expert-bidder``, which has the
+intermediate's card play):
+
+- coinche (four players): by double-dummy evaluation of sampled deals
+  (:mod:`.ddbid`): each candidate bid is followed by the intermediate's
+  auction at all seats on each deal, and the contract reached is scored
+  from the deal's double-dummy points, calibrated on the intermediate's
+  real play.  The bid with the best mean score for the seat's side is made
+  if it beats the intermediate's bid by a margin and by more than the noise
+  of the few deals (a paired comparison on the same deals), else the
+  intermediate's bid.
+- classic games: the intermediate's bids.  The same double-dummy
+  evaluation exists for them (``solve_classic_bids``) but measured no
+  better in ``ffb``.  :meth:`ExpertBot.bid_values` (``rebelote hint``)
+  values classic bids by simulation: each candidate is tried on the same
+  sampled deals, the rest of each deal, auction and card play, played out
+  by the intermediate at all four seats.
 
 Budget (:class:`~.base.Budget`): ``worlds`` fixes the number of worlds of a
 card decision at the end of the deal (fewer earlier, see
-:func:`plan_worlds`) and of bidding simulations per candidate; ``nodes``
+:func:`plan_worlds`) and of bidding deals per candidate (default 8
+simulated deals; 6 solved deals in coinche); ``nodes``
 caps the solver's nodes per world (a world over the cap is dropped; by
 default a cap applies early in the deal, :func:`default_node_cap`);
 ``time_ms`` is only a safety net: once spent, no more worlds are started.
@@ -50,6 +58,14 @@ from ..solver import Position, SearchLimitError, kernel_available, solve_moves, 
 from ..state import State
 from ..trump import Strain, strain_tables
 from .base import Budget, decision_seed
+from .ddbid import (
+    DD_NODE_CAP,
+    DEFAULT_DD_WORLDS,
+    classic_near,
+    dd_bid_scores,
+    dd_choose,
+    dd_classic_scores,
+)
 from .heuristic import HeuristicBot
 from .sampling import NoWorldError, World, bid_likelihood, deal_hidden, sample_worlds
 
@@ -60,12 +76,6 @@ DEFAULT_WORLDS = 20
 
 DEFAULT_BID_WORLDS = 8
 """Simulated deals per candidate bid."""
-
-BID_MARGIN = 4.0
-"""Points a candidate bid must gain on average over the intermediate's bid."""
-
-BID_T = 3.0
-"""And the gain must exceed this many standard errors (paired on the deals)."""
 
 SAFETY_MS = 3000.0
 """Default time cap of one decision (a safety net, not a budget)."""
@@ -105,7 +115,7 @@ def _side(players: int, seat: Seat) -> int:
 class ExpertBot:
     """The ``expert`` level (see the module).  Stateless."""
 
-    __slots__ = ("_heuristic", "card_play", "compiled", "simulate_bids")
+    __slots__ = ("_heuristic", "card_play", "compiled", "simulate_bids", "solve_classic_bids")
 
     def __init__(
         self,
@@ -113,18 +123,22 @@ class ExpertBot:
         compiled: bool | None = None,
         card_play: bool = True,
         simulate_bids: bool | None = None,
+        solve_classic_bids: bool = False,
     ) -> None:
         """``compiled``: use the numba kernel's plan of worlds (default:
         when the kernel is available).  ``card_play=False``: play the cards
         as the intermediate (the ``expert-bidder`` level).
-        ``simulate_bids``: bid by simulation (default: only without the
-        card play, i.e. for ``expert-bidder``; the ``expert`` makes the
-        intermediate's bids, which measured better, see
-        ``benchmarks/EXPERT.md``)."""
+        ``simulate_bids`` (default on): choose the coinche bids by
+        double-dummy evaluation (:mod:`.ddbid`); off: the intermediate's
+        bids.  ``solve_classic_bids``: the same in the classic games
+        (off by default: it measured no better than the intermediate's
+        bids in ``ffb``, see ``benchmarks/EXPERT.md``; the classic games
+        make the intermediate's bids)."""
         self._heuristic = HeuristicBot.intermediate()
         self.compiled = kernel_available() if compiled is None else compiled
         self.card_play = card_play
-        self.simulate_bids = (not card_play) if simulate_bids is None else simulate_bids
+        self.simulate_bids = True if simulate_bids is None else simulate_bids
+        self.solve_classic_bids = solve_classic_bids
 
     @property
     def level(self) -> str:
@@ -251,31 +265,20 @@ class ExpertBot:
     def choose_bid(
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> Action:
-        """The bid with the best simulated mean score, when it beats the
-        intermediate's bid clearly on the same deals (see the module)."""
+        """The bid with the best mean score, when it beats the
+        intermediate's bid clearly on the same deals (see the module).
+        Classic games: the intermediate's bid, unless
+        ``solve_classic_bids``."""
         default = self._heuristic.choose_bid(view, legal)
         if not self.simulate_bids:
             return default
+        if not (_solves_bids(view) or (self.solve_classic_bids and view.rules.players == 4)):
+            return default
         scores = self._bid_scores(view, legal, seed=seed, budget=budget)
-        if len(scores) <= 1 or default.text not in scores:
+        text = dd_choose(scores, default)
+        if text is None:
             return default
-        base = scores[default.text]
-        n = len(base)
-        best_text, best_gain = default.text, 0.0
-        for text, values in scores.items():
-            if text == default.text:
-                continue
-            diffs = [a - b for a, b in zip(values, base, strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-            # Paired on the same deals; switch only when the gain stands out
-            # from the noise of so few deals (a guard against picking the
-            # luckiest of many candidates).
-            if mean > max(BID_MARGIN, BID_T * (var / n) ** 0.5) and mean > best_gain:
-                best_text, best_gain = text, mean
-        if best_text == default.text:
-            return default
-        return next(a for a in legal if isinstance(a, Bid) and a.text == best_text)
+        return next(a for a in legal if isinstance(a, Bid) and a.text == text)
 
     def bid_values(
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
@@ -290,12 +293,29 @@ class ExpertBot:
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> dict[str, list[float]]:
         """Each candidate bid's simulated scores, one per deal (the same
-        deals for every candidate)."""
+        deals for every candidate); in coinche, by double-dummy evaluation
+        (:mod:`.ddbid`)."""
         bids = [a for a in legal if isinstance(a, Bid)]
         default = self._heuristic.choose_bid(view, legal)
+        if _solves_bids(view):
+            count = budget.worlds if budget.worlds is not None else DEFAULT_DD_WORLDS
+            count = max(2, min(count, DEFAULT_DD_WORLDS * 4))
+            return dd_bid_scores(
+                view,
+                bids,
+                default,
+                seed=seed,
+                worlds=count,
+                node_cap=budget.nodes if budget.nodes is not None else DD_NODE_CAP,
+                time_ms=budget.time_ms or SAFETY_MS,
+            )
         candidates = _candidates(view, bids, default)
-        count = budget.worlds if budget.worlds is not None else DEFAULT_BID_WORLDS
-        count = max(2, min(count, DEFAULT_BID_WORLDS * 4))
+        solve = self.solve_classic_bids and view.rules.players == 4
+        if solve and not classic_near(view, bids, default):
+            return {}
+        per_bid = DEFAULT_DD_WORLDS if solve else DEFAULT_BID_WORLDS
+        count = budget.worlds if budget.worlds is not None else per_bid
+        count = max(2, min(count, per_bid * 4))
         deadline = time.perf_counter() + (budget.time_ms or SAFETY_MS) / 1000.0
         rng = random.Random(seed)
         try:
@@ -317,6 +337,15 @@ class ExpertBot:
                 i += 1
             chosen.append(deals[i])
         deals = chosen
+        if solve:
+            return dd_classic_scores(
+                view,
+                bids,
+                default,
+                [pack for pack, _ in deals],
+                node_cap=budget.nodes if budget.nodes is not None else DD_NODE_CAP,
+                time_ms=budget.time_ms or SAFETY_MS,
+            )
         scores: dict[str, list[float]] = {c.text: [] for c in candidates}
         for i, (pack, _) in enumerate(deals):
             if time.perf_counter() > deadline and i >= 2:
@@ -324,6 +353,13 @@ class ExpertBot:
             for cand in candidates:
                 scores[cand.text].append(_simulate(view, pack, cand, decision_seed(seed, 7, i)))
         return scores
+
+
+def _solves_bids(view: PlayerView) -> bool:
+    """Whether the bids are chosen by double-dummy evaluation
+    (:mod:`.ddbid`: the four-player coinche auction) rather than by
+    simulated deals."""
+    return view.rules.bidding == "coinche" and view.rules.players == 4
 
 
 def pos_points(view: PlayerView) -> int:
@@ -516,6 +552,10 @@ def _bidding_deal(view: PlayerView, rng: random.Random) -> tuple[list[Card], lis
         if s != view.seat:
             sizes[s] = size
             possible[s] = pool
+    # The cards still to come (classic games) go to the seat's own slot
+    # first: every card of the pool must be dealt.
+    sizes[view.seat] = pool.bit_count() - sum(sizes)
+    possible[view.seat] = pool
     hands = deal_hidden(pool, known, possible, sizes, rng)
     hands[view.seat] = view.hand
     order: list[Seat] = []
