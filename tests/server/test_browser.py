@@ -436,6 +436,8 @@ def test_a_player_takes_his_seat_back_from_another_browser(tmp_path: Path, brows
         expect(ana_chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bob (N)")
         expect(ana_chat.locator('li[data-seat="N"]')).to_have_count(0)
         ana_chat.locator('button[data-unmute="N"]').click()
+        # his earlier line is back at once (a new connection's chat history)
+        expect(ana_chat.locator('li[data-seat="N"] .text')).to_have_text("hello from Bob")
         expect(ana_chat.locator(".muted-seat")).to_have_count(0)
         expect(ana_chat.locator(".muted")).to_be_hidden()
         bob.locator("rebelote-chat input").fill("again")
@@ -485,7 +487,8 @@ def test_a_player_takes_his_seat_back_from_another_browser(tmp_path: Path, brows
         expect(bob.locator("#leave")).to_be_hidden()
         north = bob.locator('#seats .seat[data-seat="N"]')
         expect(north.locator(".badge").first).to_have_text("computer (intermediate)")
-        expect(north.locator(".name")).not_to_have_text("North · Bob")
+        expect(north.locator(".name")).to_have_text("North · Bob (computer)")
+        expect(bob.locator("#seats .badge", has_text="to play")).to_have_count(0)
         expect(ana.locator('#seats .seat[data-seat="N"] .badge').first).to_have_text(
             "computer (intermediate)"
         )
@@ -502,9 +505,170 @@ def test_a_player_takes_his_seat_back_from_another_browser(tmp_path: Path, brows
         expected = f"{'—' if before is None else f'{before:.1f}'} → {result['rating_after']:.1f}"
         expect(row.locator("td.rating")).to_have_text(expected)
         expect(bob.locator(".topnav .who")).to_contain_text(f"rating {me['rating']:.1f}")
+        # the leaderboard: the same rating, one decimal as everywhere
+        bob.goto(live.url + "/leaderboard.html")
+        expect(bob.locator(f'#board tr[data-user="{me["id"]}"] td').nth(2)).to_have_text(
+            f"{me['rating']:.1f}"
+        )
         assert all(isinstance(p, Page) for p in (ana, bob))
         assert ana_errors + bob_errors == [], ana_errors + bob_errors
         for ctx in (ana_ctx, bob3_ctx):
+            ctx.close()
+    finally:
+        live.stop()
+
+
+FRENCH_SEATS = {"N": "Nord", "W": "Ouest", "S": "Sud", "E": "Est"}
+
+
+def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
+    tmp_path: Path, browser: object
+) -> None:
+    """In French (the default): the waiting room keeps its controls between
+    two fetches of the room; the main table page of a lobby table names the
+    players (a guest marked, computers "(ordinateur)", a stand-in in
+    French); unmuting brings a seat's earlier lines back at once; after
+    leaving, no "à jouer" stays; the replay says bids, contract, seats and
+    scores in words; the history's dates are French."""
+    import random
+
+    from playwright.sync_api import Browser, Request, expect
+
+    assert isinstance(browser, Browser)
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05, static_dir=WEB_DIR
+    ).start()
+    try:
+        ana_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        bob_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        ana, bob = ana_ctx.new_page(), bob_ctx.new_page()
+        errors = _errors(ana) + _errors(bob)
+        ana.goto(live.url + "/lobby.html")
+        form = ana.locator('form[data-form="guest"]')
+        form.locator('input[name="name"]').fill("Ana")
+        form.locator("button").click()
+        expect(ana.locator(".topnav .who")).to_have_text("Ana (invité)")
+        ana.locator('#create-form input[name="name"]').fill("Chez Ana")
+        ana.locator("#create-form button[type=submit]").click()
+        expect(ana.locator("#room-view h2")).to_contain_text("Chez Ana")
+        tid = ana.url.split("table=")[1].split("&")[0]
+        r = bob_ctx.request.post(live.url + "/api/auth/guest", data={"name": "Bobby"})
+        assert r.ok, r.text()
+        _post(bob_ctx, f"{live.url}/api/lobby/tables/{tid}/join", {"seat": "N"})
+        expect(ana.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bobby (invité)")
+
+        # the waiting room is fetched every 1.5 s; its controls stay the same elements
+        ana.locator("#fill").evaluate("(b) => { b.dataset.probe = 'kept'; }")
+        ana.locator("#fill-level").select_option("random")
+
+        def room_fetch(req: Request) -> bool:
+            return req.method == "GET" and req.url.endswith(f"/api/lobby/tables/{tid}")
+
+        for _ in range(3):  # the third fetch starts once the second one is drawn
+            with ana.expect_request(room_fetch):
+                pass
+        expect(ana.locator('#fill[data-probe="kept"]')).to_have_count(1)
+        expect(ana.locator("#fill-level")).to_have_value("random")
+        ana.locator("#fill").click()
+        expect(ana.locator('#room-view .seat[data-seat="W"] .name')).to_have_text(
+            "Ouest (ordinateur)"
+        )
+        expect(ana.locator('#room-view .seat[data-seat="W"] .level')).to_have_text(
+            "ordinateur (au hasard)"
+        )
+        ana.locator("#start").click()
+        ana.wait_for_url(re.compile(r"/net/table\.html\?table="))
+
+        # Bobby at his table page says hello
+        bob.goto(f"{live.url}/net/table.html?table={tid}")
+        expect(bob.locator("#whoami")).to_contain_text("Vous êtes Nord")
+        expect(bob.locator('#seats .seat[data-seat="W"] .name')).to_have_text("Ouest")
+        expect(bob.locator('#seats .seat[data-seat="S"] .name')).to_have_text("Sud · Ana (invité)")
+        bob.locator("rebelote-chat input").fill("salut Ana")
+        bob.locator("rebelote-chat input").press("Enter")
+
+        # the main table page names the players, not the seats
+        ana.goto(f"{live.url}/#/table/{tid}")
+        expect(ana.locator("#table-page")).to_have_attribute("data-ready", "1")
+        plate = '#table-page .seat[data-seat="{}"] .plate .name'
+        expect(ana.locator(plate.format("N"))).to_have_text("Bobby (invité)")
+        expect(ana.locator(plate.format("W"))).to_have_text("Ouest (ordinateur)")
+        expect(ana.locator(plate.format("E"))).to_have_text("Est (ordinateur)")
+
+        # mute Bobby, reload (the server leaves his lines out), unmute: his line is back at once
+        chat = ana.locator("#table-chat")
+        expect(chat.locator('li[data-seat="N"] .text')).to_have_text("salut Ana")
+        chat.locator('li[data-seat="N"] button.mute').click()
+        expect(chat.locator('li[data-seat="N"]')).to_have_count(0)
+        ana.reload()
+        expect(ana.locator("#table-page")).to_have_attribute("data-ready", "1")
+        expect(chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bobby (N)")
+        expect(chat.locator('li[data-seat="N"]')).to_have_count(0)
+        chat.locator('button[data-unmute="N"]').click()
+        expect(chat.locator('li[data-seat="N"] .text')).to_have_text("salut Ana")
+        expect(chat.locator(".muted-seat")).to_have_count(0)
+
+        # Bobby leaves: no "à jouer" left behind; the computer in his seat, in French
+        bob.once("dialog", lambda d: d.accept())
+        bob.locator("#leave").click()
+        expect(bob.locator("#error")).to_have_text("Vous avez quitté la table.")
+        expect(bob.locator("#seats .badge", has_text="à jouer")).to_have_count(0)
+        expect(bob.locator('#seats .seat[data-seat="N"] .name')).to_have_text(
+            "Nord · Bobby (ordinateur)"
+        )
+        expect(ana.locator(plate.format("N"))).to_have_text("Bobby (ordinateur)")
+
+        # Ana plays the deal to its end (a script on her seat), taking when she may
+        token = _stored_token(ana, tid)
+        rng = random.Random(5)
+        with live.connect(tid, token) as client:
+            while not any(e["kind"] == "deal_end" for e in client.events):
+                turn = client.my_decision("S")
+                if any(e["kind"] == "deal_end" for e in client.events):
+                    break
+                legal = turn["legal"]
+                action = "take" if "take" in legal else rng.choice(legal)
+                client.act(action, False if action in turn["belote_choice"] else None)
+                client.turn = None
+        replay = ana_ctx.request.get(f"{live.url}/api/tables/{tid}/replay").json()
+        deal = replay["deals"][0]
+
+        # the replay in words
+        ana.goto(f"{live.url}/history.html?table={tid}")
+        bids = ana.locator("#bids")
+        expect(bids).to_contain_text(f"Donneur : {FRENCH_SEATS[deal['dealer']]}")
+        expect(bids.locator(".bid")).to_have_count(len(deal["bids"]))
+        words = {"pass": "Passe", "take": "Prend"}
+        for i, (seat, bid) in enumerate(deal["bids"]):
+            said = bids.locator(".bid").nth(i)
+            expect(said).to_have_attribute("data-seat", seat)
+            expect(said).to_contain_text(f"{FRENCH_SEATS[seat]} {words.get(bid, '')}".strip())
+        text = bids.inner_text()
+        assert not re.search(r"\b(pass|take|by)\b", text), text
+        if deal["contract"]:
+            taker = deal["contract"].split(" by ")[1]
+            expect(bids.locator(".contract-label")).to_contain_text(f"par {FRENCH_SEATS[taker]}")
+        ana.locator("#next").click()
+        first = deal["tricks"][0]
+        expect(ana.locator("#replay-trick > div")).to_have_count(4)
+        for i, seat in enumerate(first["seats"]):
+            expect(ana.locator("#replay-trick > div").nth(i).locator("div")).to_have_text(
+                FRENCH_SEATS[seat]
+            )
+        ana.locator("#next-deal").click()  # one deal only: stays on it
+        for _ in range(len(deal["tricks"])):
+            ana.locator("#next").click()
+        expect(ana.locator("#deal-result")).to_contain_text("Nord\u2013Sud")
+        expect(ana.locator("#deal-result")).to_contain_text("Est\u2013Ouest")
+
+        # Bobby's history: the date in French
+        history = bob_ctx.request.get(live.url + "/api/me/history").json()
+        result = next(x for x in history["results"] if x["table_id"] == tid)
+        bob.goto(live.url + "/history.html")
+        when = bob.locator(f'#results tbody tr[data-table="{tid}"] td.when')
+        expect(when).to_have_text(time.strftime("%d/%m/%Y %H:%M:%S", time.localtime(result["at"])))
+        assert errors == [], errors
+        for ctx in (ana_ctx, bob_ctx):
             ctx.close()
     finally:
         live.stop()

@@ -14,7 +14,12 @@
 // Every line is shown with textContent (never as HTML): what a player typed
 // stays text. Players may mute a seat (the seats muted are listed under the
 // title, each with an "unmute" button: `{"muted": false}`); spectators only
-// read.
+// read. A muted seat's lines are kept, hidden, and shown again at once when
+// it is unmuted; as the server leaves a muted seat's lines out (those said
+// while it was muted, and the history sent on connection), the element then
+// fires `unmuted` ({detail: {seats}}): the page opens a new connection, whose
+// `chat_history` brings them (docs/protocol.md), and they take their place
+// by id. On its own (`auto`), the element does so itself.
 //
 // Labels come from the table's catalogs (js/i18n.js), in the language the
 // player chose there; they follow a change of language.
@@ -139,8 +144,10 @@ export class RebeloteChat extends HTMLElement {
     }
     else if (msg.t === 'chat_history') msg.d.lines.forEach((l) => this.add(l));
     else if (msg.t === 'muted') {
+      const unmuted = [...this.muted].filter((seat) => !msg.d.seats.includes(seat));
       this.muted = new Set(msg.d.seats);
       this.redraw();
+      if (unmuted.length) this.dispatchEvent(new CustomEvent('unmuted', { detail: { seats: unmuted } }));
     } else if (msg.t === 'room') {
       for (const s of msg.d.seats) if (s.kind !== 'open') this.names[s.seat] = s.name;
       if (this.muted.size) this.redraw();
@@ -162,7 +169,7 @@ export class RebeloteChat extends HTMLElement {
   add(line) {
     if (this.lines.has(line.id)) return;
     this.lines.set(line.id, line);
-    if (this.lines.size > 200) this.lines.delete(this.lines.keys().next().value);
+    if (this.lines.size > 200) this.lines.delete(Math.min(...this.lines.keys()));
     this.redraw();
   }
 
@@ -200,8 +207,9 @@ export class RebeloteChat extends HTMLElement {
     this.mutedBar.replaceChildren(...bar);
     this.mutedBar.hidden = bar.length === 0;
     const items = [];
-    for (const line of this.lines.values()) {
-      if (this.muted.has(line.seat)) continue;
+    // in the table's order (by id): lines of a seat unmuted come back in place
+    for (const line of [...this.lines.values()].sort((a, b) => a.id - b.id)) {
+      if (this.muted.has(line.seat)) continue; // hidden, not dropped
       const li = document.createElement('li');
       li.dataset.seat = line.seat;
       const who = document.createElement('span');
@@ -238,8 +246,16 @@ export class RebeloteChat extends HTMLElement {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const query = token ? `token=${encodeURIComponent(token)}` : 'watch=1';
     const socket = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?${query}`);
+    const old = this.socket;
     this.socket = socket;
+    if (old) socket.addEventListener('open', () => old.close()); // the new one first: no gap
+    if (!this.reopen) {
+      // a seat unmuted: a new connection brings its lines (chat_history)
+      this.reopen = () => { if (this.socket) this.autoConnect(); };
+      this.addEventListener('unmuted', this.reopen);
+    }
     socket.addEventListener('message', (ev) => {
+      if (socket !== this.socket) return;
       const msg = JSON.parse(ev.data);
       if (msg.t === 'snapshot') this.attach((m) => socket.send(JSON.stringify(m)), msg.d.table.you);
       this.receive(msg);

@@ -385,6 +385,11 @@ function onMessage(msg) {
 const CHAT_TYPES = new Set(['room', 'chat', 'chat_history', 'muted']);
 
 function outsideStream(msg) {
+  if (msg.t === 'room' && app.model && !app.model.lobby) {
+    // a lobby table: the seats are named by their players (labels.seatName)
+    app.model.lobby = true;
+    render();
+  }
   const chat = $('#table-chat');
   if (!chat || !CHAT_TYPES.has(msg.t) || typeof chat.receive !== 'function') return;
   if (chat.hidden) {
@@ -810,6 +815,8 @@ async function main() {
   $('#deal-end').addEventListener('close', () => {
     if (app.model?.summary) app.endShown = `${app.model.match.number}:${app.model.match.deal}:${app.model.match.winner || ''}`;
   });
+  // a seat unmuted in the chat: a new connection brings its lines back
+  $('#table-chat')?.addEventListener('unmuted', () => app.conn?.refresh());
   window.addEventListener('hashchange', route);
   applyI18n(document);
   route();

@@ -64,10 +64,42 @@ export function presetDescription(name, fallback) {
   return PRESET_DESC_KEYS[name] ? t(PRESET_DESC_KEYS[name]) : fallback || '';
 }
 
-/** A seat's display name: the player's own name, or "Nord" for a computer. */
+// The server's default names of computer players (room.BOT_NAMES and the
+// solo tables' seats): a computer so named has no name of its own, and is
+// called by its seat in the page's language.
+const DEFAULT_NAMES = { N: 'North', W: 'West', S: 'South', E: 'East' };
+// The English marker the server put on a permanent stand-in's name
+// ("Bobby (computer)") before seats carried `left`; the page says it in its
+// own language.
+const COMPUTER_SUFFIX = ' (computer)';
+
+/** A player's name as a page shows it, from a seat of a room or of the
+ * snapshot's `table.seats` ({seat, kind, name, guest, level}): a guest's
+ * name marked "(invité)", a computer's "(ordinateur)" (its seat's name when
+ * it has no name of its own, e.g. "Ouest (ordinateur)"). */
+export function playerLabel(info) {
+  if (!info || info.kind === 'open') return info ? t(SEAT_KEYS[info.seat]) : '';
+  if (info.kind === 'bot') return t('name.computer', { name: botName(info) || t(SEAT_KEYS[info.seat]) });
+  return info.guest ? t('name.guest', { name: info.name }) : info.name;
+}
+
+/** A computer player's own name ("Bobby" for the one playing for good for
+ * Bobby who left: `left`, or a name "Bobby (computer)" from a server that
+ * did not send `left`), or null when it has none (the default seat name). */
+export function botName(info) {
+  let name = info.name || '';
+  if (name.endsWith(COMPUTER_SUFFIX)) name = name.slice(0, -COMPUTER_SUFFIX.length);
+  if (info.left) return name || null;
+  return !name || name === DEFAULT_NAMES[info.seat] ? null : name;
+}
+
+/** A seat's display name: the player's own name, or "Nord" for a computer
+ * at a solo table; at a lobby table (`model.lobby`: the table has a room),
+ * the players' names (playerLabel). */
 export function seatName(model, seat) {
   const info = model.seatInfo(seat);
   if (seat === model.you) return info?.name && info.name !== 'You' ? info.name : t('seat.you');
+  if (model.lobby && info && info.kind !== 'open') return playerLabel(info);
   return t(SEAT_KEYS[seat]);
 }
 

@@ -57,6 +57,7 @@ export class TableModel {
     this.summary = null;
     this.bubbles = {}; // seat -> {type, ..., until: "card" | "trick"}
     this.pending = false; // an action of ours is on its way
+    this.lobby = false; // a lobby table (it has a room): seats show the players' names
   }
 
   /** Seats at this table, in playing order. */
@@ -221,6 +222,16 @@ export class TableModel {
         }
         if (this.table) this.table = { ...this.table, status: 'finished' };
         effects.push('match_end');
+        break;
+      case 'seat':
+        // a player who left is replaced for good: the seat's new player
+        if (this.table) {
+          this.table = {
+            ...this.table,
+            seats: this.table.seats.map((s) => (s.seat === e.seat
+              ? { ...s, kind: e.player, name: e.name, level: e.level, guest: false, left: Boolean(e.left) } : s)),
+          };
+        }
         break;
       case 'turn':
         this.turn = {

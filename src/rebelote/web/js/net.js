@@ -137,6 +137,25 @@ export class Connection {
     this.connect();
   }
 
+  /** A new connection (resuming after lastV), the old one closed once the
+   * new one is open (the seat stays connected): the server sends the room,
+   * the chat history and the mutes again (the chat after an unmute). */
+  refresh() {
+    const old = this.ws;
+    if (this.closed || !old) return;
+    old.onclose = null;
+    this.connect();
+    const drop = () => {
+      try {
+        old.close();
+      } catch {
+        /* already closed */
+      }
+    };
+    this.ws.addEventListener('open', drop, { once: true });
+    this.ws.addEventListener('close', drop, { once: true });
+  }
+
   /** Send a message; false when the socket is not open (nothing is queued). */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;

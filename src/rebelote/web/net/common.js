@@ -5,8 +5,31 @@
 // language the player chose on the table or here is kept for every page).
 
 import { lang, preferredLang, setLang, t } from '../js/i18n.js';
+import { playerLabel } from '../js/labels.js';
 
 export { t };
+
+/** A rating as every page shows it: one decimal ("-4.4"). */
+export function ratingText(rating) {
+  return Number(rating).toFixed(1);
+}
+
+/** A date and time (Unix seconds) in the page's language. */
+export function dateText(at) {
+  return new Date(at * 1000).toLocaleString(lang() === 'en' ? 'en-GB' : 'fr-FR');
+}
+
+/** A label with placeholders filled by text or by DOM nodes (cards, bids):
+ * the parts to append. */
+export function tn(key, params) {
+  const marks = {};
+  for (const k of Object.keys(params)) marks[k] = `\u0001${k}\u0001`;
+  return t(key, marks).split('\u0001').map((part, i) => {
+    if (i % 2 === 0) return part;
+    const v = params[part];
+    return v instanceof Node ? v : String(v);
+  });
+}
 
 /** Load the labels in the player's language and fill the page's data-i18n. */
 export async function initPage() {
@@ -144,16 +167,17 @@ export async function recoverToken(tableId) {
   return seatToken ? seatToken.token : null;
 }
 
-/** A player's name with " (guest)" when the server marks him as a guest. */
+/** A player's name as the pages show it (labels.playerLabel): " (invité)"
+ * for a guest, " (ordinateur)" for a computer player. */
 export function playerName(seat) {
-  return seat.guest ? `${seat.name} (${t('lobby.guestBadge')})` : seat.name;
+  return playerLabel(seat);
 }
 
 /** The top bar: links to the pages, who is logged in, the language. */
 export function nav(user) {
   let who = t('nav.anonymous');
   if (user && user.guest) who = t('nav.guest', { name: user.name });
-  else if (user) who = t('nav.user', { name: user.name, level: user.level, rating: user.rating.toFixed(1) });
+  else if (user) who = t('nav.user', { name: user.name, level: user.level, rating: ratingText(user.rating) });
   return el('nav', { class: 'topnav' },
     el('a', { href: '/lobby.html', text: t('nav.lobby') }),
     el('a', { href: '/history.html', text: t('nav.history') }),

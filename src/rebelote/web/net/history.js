@@ -3,11 +3,15 @@
 // hands (finished deals only), with exports in the record format that
 // `rebelote replay` reads. history.html?table=ID opens a table's replay.
 
-import { $, api, currentUser, el, initPage, nav, showError, t, tokenOf } from './common.js';
-import { RESULT_KEYS, SEAT_KEYS, presetName } from '../js/labels.js';
+import {
+  $, api, currentUser, dateText, el, initPage, nav, ratingText as rating, showError, t, tn, tokenOf,
+} from './common.js';
+import {
+  RESULT_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, presetName,
+} from '../js/labels.js';
+import { suitSprite } from '../js/cards.js';
+import { parseContract } from '../js/model.js';
 
-const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
-const label = (c) => `${c.slice(0, -1)}${SUITS[c.slice(-1)] || c.slice(-1)}`;
 const seatLabel = (seat) => (SEAT_KEYS[seat] ? t(SEAT_KEYS[seat]) : seat);
 const resultText = (result) => (RESULT_KEYS[result] ? t(RESULT_KEYS[result]) : result);
 const STATUS_KEYS = {
@@ -18,7 +22,19 @@ const statusText = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
 // the displayed rating (mu - 3 sigma: the account bar's and the
 // leaderboard's number), before and after a rated match
 const ratingText = (r) => (r.rating_after == null ? '—'
-  : `${r.rating_before == null ? '—' : r.rating_before.toFixed(1)} → ${r.rating_after.toFixed(1)}`);
+  : `${r.rating_before == null ? '—' : rating(r.rating_before)} → ${rating(r.rating_after)}`);
+// what labels.js needs to name a contract's taker: a replay has no "you",
+// seats are named by their place ("Nord")
+const model = { you: null, seatInfo: () => null };
+const sideText = (side) => [...side].map(seatLabel).join('–');
+const cardEl = (c) => el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, dataset: { card: c } }, cardLabel(c));
+const joined = (nodes) => nodes.flatMap((n, i) => (i ? [', ', n] : [n]));
+
+/** A contract text ("S by N") in words: "♠ Pique par Nord". */
+function contractNode(text) {
+  const c = parseContract(text);
+  return c && c.strain !== null ? contractLabel(model, c) : text;
+}
 const replay = { data: null, deal: 0, trick: 0, tableId: null };
 
 function query(tableId, extra = {}) {
@@ -50,20 +66,22 @@ function drawReplay() {
   $('#replay-title').textContent = t('hist.replayOf', { match: deal.match, deal: deal.deal });
   $('#where').textContent = t('hist.where', { deal: replay.deal + 1, deals: deals.length, trick: shown, tricks: deal.tricks.length });
   $('#where').dataset.trick = `${shown}/${deal.tricks.length}`;
-  $('#bids').textContent = [
-    t('hist.dealer', { seat: seatLabel(deal.dealer) }),
-    deal.turned ? t('hist.turned', { card: label(deal.turned) }) : null,
-    t('hist.bids', { bids: deal.bids.map(([s, b]) => `${s} ${b}`).join(', ') || '—' }),
-    deal.contract ? t('hist.contract', { contract: deal.contract }) : null,
-  ].filter(Boolean).join(' · ');
+  const bids = deal.bids.map(([s, b]) => el('span', { class: 'bid', dataset: { seat: s } }, `${seatLabel(s)} `, bidLabel(b, deal.turned, true)));
+  const parts = [
+    [t('hist.dealer', { seat: seatLabel(deal.dealer) })],
+    deal.turned ? tn('hist.turned', { card: cardLabel(deal.turned) }) : null,
+    tn('hist.bids', { bids: bids.length ? el('span', {}, ...joined(bids)) : '—' }),
+    deal.contract ? tn('hist.contract', { contract: contractNode(deal.contract) }) : null,
+  ].filter(Boolean);
+  $('#bids').replaceChildren(...parts.flatMap((p, i) => (i ? [' · ', ...p] : p)));
   const played = new Set(deal.tricks.slice(0, shown).flatMap((t) => t.cards));
   $('#hands').replaceChildren(...Object.entries(deal.hands).map(([seat, cards]) => el('div', { class: 'seat', dataset: { hand: seat } },
     el('div', { class: 'name', text: seatLabel(seat) }),
-    el('div', { class: 'cards' }, ...cards.filter((c) => !played.has(c)).map((c) => el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, text: label(c), dataset: { card: c } }))))));
+    el('div', { class: 'cards' }, ...cards.filter((c) => !played.has(c)).map(cardEl)))));
   const trick = shown > 0 ? deal.tricks[shown - 1] : null;
-  $('#replay-trick').replaceChildren(...(trick ? trick.cards.map((c, i) => el('div', {}, el('div', { text: trick.seats[i] }), el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, text: label(c) }))) : []));
+  $('#replay-trick').replaceChildren(...(trick ? trick.cards.map((c, i) => el('div', { dataset: { trickSeat: trick.seats[i] } }, el('div', { text: seatLabel(trick.seats[i]) }), cardEl(c))) : []));
   $('#deal-result').textContent = shown === deal.tricks.length
-    ? t('hist.result', { result: resultText(deal.result), score: Object.entries(deal.score).map(([k, v]) => `${k} ${v}`).join(', ') })
+    ? t('hist.result', { result: resultText(deal.result), score: Object.entries(deal.score).map(([k, v]) => `${sideText(k)} ${v}`).join(', ') })
     : trick ? t('hist.trick', { n: trick.number, seat: seatLabel(trick.winner), points: trick.points }) : '';
   const base = `/api/tables/${encodeURIComponent(replay.tableId)}/record`;
   $('#export-deal').href = `${base}?${query(replay.tableId, { match: deal.match, deal: deal.deal })}`;
@@ -90,6 +108,7 @@ function step(dDeal, dTrick) {
 
 async function main() {
   await initPage();
+  document.body.prepend(suitSprite());
   const user = await currentUser().catch(() => null);
   $('#nav').replaceChildren(nav(user));
   $('#prev').addEventListener('click', () => step(0, -1));
@@ -109,7 +128,7 @@ async function main() {
     el('td', {}, el('a', { href: r.status === 'open' ? `/lobby.html?table=${r.table_id}` : `/net/table.html?table=${r.table_id}`, text: t('hist.open') }),
       el('button', { type: 'button', class: 'secondary', text: t('hist.finishedDeals'), onclick: () => openReplay(r.table_id) })))));
   $('#results tbody').replaceChildren(...history.results.map((r) => el('tr', { dataset: { table: r.table_id } },
-    el('td', { text: new Date(r.at * 1000).toLocaleString() }),
+    el('td', { class: 'when', text: dateText(r.at) }),
     el('td', { text: t('hist.tableMatch', { table: r.table_id, match: r.match }) }),
     el('td', { text: `${seatLabel(r.seat)} (${r.side})` }),
     el('td', { text: r.left ? t('hist.left') : r.won ? t('hist.won') : t('hist.lost') }),

@@ -3,10 +3,12 @@
 // invitation link, computer players, start, leave, chat).
 
 import {
-  $, api, currentUser, el, errorText, fetchToken, heldSeat, initPage, nav, playerName, rememberToken, seatOf,
-  showError, t, tokenOf,
+  $, api, currentUser, el, errorText, fetchToken, heldSeat, initPage, nav, playerName, ratingText, rememberToken,
+  seatOf, showError, t, tokenOf,
 } from './common.js';
-import { SEAT_KEYS, levelLabel, presetDescription, presetName } from '../js/labels.js';
+import {
+  SEAT_KEYS, botName, levelLabel, presetDescription, presetName,
+} from '../js/labels.js';
 
 // The computer players' levels a host may seat (the server's BOT_LEVELS:
 // every level of rebelote.bots.make_bot but the benchmark's expert-bidder).
@@ -70,7 +72,7 @@ function renderAccount() {
   } });
   const parts = [el('p', {}, el('strong', { text: user.name }),
     user.guest ? el('span', { class: 'badge', text: t('lobby.guestBadge') })
-      : el('span', { text: ` · ${t('lobby.userLine', { level: user.level, xp: user.xp, rating: user.rating.toFixed(1), rated: user.rated })}` })), out];
+      : el('span', { text: ` · ${t('lobby.userLine', { level: user.level, xp: user.xp, rating: ratingText(user.rating), rated: user.rated })}` })), out];
   if (!user.guest) {
     parts.push(form('password', t('lobby.changePassword'), [['old', t('lobby.oldPassword'), 'password'], ['new', t('lobby.newPassword'), 'password']],
       t('lobby.change'), (d) => api('/api/auth/password', { method: 'POST', body: d })));
@@ -79,7 +81,12 @@ function renderAccount() {
 }
 
 function seatsText(room) {
-  return room.seats.map((s) => `${s.seat}: ${s.kind === 'open' ? '—' : playerName(s)}${s.kind === 'bot' ? ` (${levelLabel(s.level)})` : ''}`).join(' · ');
+  const who = (s) => {
+    if (s.kind === 'open') return '—';
+    if (s.kind === 'bot' && !botName(s)) return t('lobby.computer', { level: levelLabel(s.level) });
+    return playerName(s);
+  };
+  return room.seats.map((s) => `${s.seat}: ${who(s)}`).join(' · ');
 }
 
 async function refreshTables() {
@@ -122,11 +129,30 @@ let roomTimer = null;
 // the table whose seat token was asked of the server (once per page): a
 // player back from another browser or device has no token kept here
 let recovered = null;
-// the levels chosen in the room's selects: the room is drawn again every
-// 1.5 s, and a choice not yet sent must survive it
+// the levels chosen in the room's selects: a seat's part of the room is
+// drawn again when it changes, and a choice not yet sent must survive it
 const chosen = { fill: 'intermediate' };
 
+/** Rebuild `node`'s children only when what they show (`key`) changed:
+ * the room is fetched every 1.5 s, and a control replaced under the
+ * pointer (or the keyboard) would lose the click. */
+function part(node, key, build) {
+  if (node.dataset.key === key) return;
+  node.dataset.key = key;
+  node.replaceChildren(...build().filter((c) => c != null));
+}
+
+/** The room's skeleton: parts updated in place by showRoom. */
+function roomView(box, tableId) {
+  if (box.dataset.table === tableId && box.firstChild) return box;
+  box.dataset.table = tableId;
+  box.replaceChildren(el('div', { class: 'room-head' }), el('div', { class: 'seats' }), el('div', { class: 'room-invite' }),
+    el('div', { class: 'actions' }), el('div', { class: 'error' }));
+  return box;
+}
+
 async function showRoom(tableId, invite) {
+  clearTimeout(roomTimer);
   $('#room').hidden = false;
   const box = $('#room-view');
   const q = invite ? `?invite=${encodeURIComponent(invite)}` : '';
@@ -134,6 +160,7 @@ async function showRoom(tableId, invite) {
   try {
     room = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}${q}`);
   } catch (err) {
+    delete box.dataset.table;
     box.replaceChildren(el('p', { class: 'error', text: t('lobby.unavailable', { message: errorText(err) }) }));
     return;
   }
@@ -147,47 +174,61 @@ async function showRoom(tableId, invite) {
     location.href = `/net/table.html?table=${encodeURIComponent(tableId)}`;
     return;
   }
-  const error = el('div', { class: 'error' });
+  roomView(box, tableId);
+  const [head, seatsBox, inviteBox, buttons, error] = box.children;
   const call = (path, body) => api(`/api/lobby/tables/${encodeURIComponent(tableId)}/${path}`, { method: 'POST', body })
-    .then(() => showRoom(tableId, invite)).catch((err) => showError(error, err));
-  const isHost = mine && room.host === mine.seat;
-  const seats = el('div', { class: 'seats' }, ...room.seats.map((s) => {
-    const box = el('div', { class: 'seat', dataset: { seat: s.seat } },
-      el('div', { text: `${seatLabel(s.seat)}${room.host === s.seat ? ` · ${t('lobby.host')}` : ''}` }),
-      el('div', { class: 'name', text: s.kind === 'open' ? t('lobby.free') : playerName(s) }),
-      s.kind === 'bot' ? el('div', { class: 'level', text: t('lobby.computer', { level: levelLabel(s.level) }) }) : null);
-    if (s.kind === 'open' && room.status === 'open' && user && !mine) {
-      box.append(el('button', { type: 'button', text: t('lobby.sitHere'), onclick: () => join(tableId, s.seat, invite) }));
-    }
-    if (isHost && room.status === 'open' && s.kind !== 'human') {
-      const level = el('select', { 'aria-label': t('lobby.levelAt', { seat: seatLabel(s.seat) }), dataset: { botLevel: s.seat } },
-        ...LEVELS.map((l) => el('option', { value: l, text: levelLabel(l), selected: (chosen[s.seat] || s.level || 'intermediate') === l })));
-      level.addEventListener('change', () => { chosen[s.seat] = level.value; });
-      box.append(level, el('button', { type: 'button', class: 'secondary', text: s.kind === 'bot' ? t('lobby.changeBot') : t('lobby.addBot'),
-        onclick: () => call('bot', { seat: s.seat, level: level.value }) }));
-      if (s.kind === 'bot') box.append(el('button', { type: 'button', class: 'secondary', text: t('lobby.removeBot'), onclick: () => call('bot', { seat: s.seat, level: null }) }));
-    }
-    return box;
-  }));
-  const parts = [el('h2', { text: `${room.name} · ${rulesText(room)}` }),
-    el('p', { text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules.preset, room.rules.description)}` }), seats];
-  if (room.invite) {
+    .then(() => { error.textContent = ''; return showRoom(tableId, invite); }).catch((err) => showError(error, err));
+  const isHost = Boolean(mine && room.host === mine.seat);
+  const who = JSON.stringify([Boolean(user), mine ? mine.seat : null, isHost, room.status]);
+  part(head, JSON.stringify([room.name, room.rules, room.ranked, room.status]), () => [
+    el('h2', { text: `${room.name} · ${rulesText(room)}` }),
+    el('p', { text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules.preset, room.rules.description)}` })]);
+  // one box per seat, each rebuilt only when that seat (or who we are) changed;
+  // the countdowns' `seconds` change at every fetch, their deadline does not
+  if (seatsBox.children.length !== room.seats.length) {
+    seatsBox.replaceChildren(...room.seats.map((s) => el('div', { class: 'seat', dataset: { seat: s.seat } })));
+  }
+  room.seats.forEach((s, i) => {
+    const seatBox = seatsBox.children[i];
+    const key = JSON.stringify([who, room.host, { ...s, countdowns: s.countdowns.map((c) => [c.reason, c.deadline]) }]);
+    part(seatBox, key, () => {
+      const parts = [
+        el('div', { text: `${seatLabel(s.seat)}${room.host === s.seat ? ` · ${t('lobby.host')}` : ''}` }),
+        el('div', { class: 'name', text: s.kind === 'open' ? t('lobby.free') : playerName(s) }),
+        s.kind === 'bot' ? el('div', { class: 'level', text: t('lobby.computer', { level: levelLabel(s.level) }) }) : null];
+      if (s.kind === 'open' && room.status === 'open' && user && !mine) {
+        parts.push(el('button', { type: 'button', text: t('lobby.sitHere'), onclick: () => join(tableId, s.seat, invite) }));
+      }
+      if (isHost && room.status === 'open' && s.kind !== 'human') {
+        const level = el('select', { 'aria-label': t('lobby.levelAt', { seat: seatLabel(s.seat) }), dataset: { botLevel: s.seat } },
+          ...LEVELS.map((l) => el('option', { value: l, text: levelLabel(l), selected: (chosen[s.seat] || s.level || 'intermediate') === l })));
+        level.addEventListener('change', () => { chosen[s.seat] = level.value; });
+        parts.push(level, el('button', { type: 'button', class: 'secondary', text: s.kind === 'bot' ? t('lobby.changeBot') : t('lobby.addBot'),
+          onclick: () => call('bot', { seat: s.seat, level: level.value }) }));
+        if (s.kind === 'bot') parts.push(el('button', { type: 'button', class: 'secondary', text: t('lobby.removeBot'), onclick: () => call('bot', { seat: s.seat, level: null }) }));
+      }
+      return parts;
+    });
+  });
+  part(inviteBox, JSON.stringify([room.invite]), () => {
+    if (!room.invite) return [];
     const link = `${location.origin}/lobby.html?table=${encodeURIComponent(tableId)}&invite=${encodeURIComponent(room.invite)}`;
-    parts.push(el('p', {}, el('span', { text: `${t('lobby.invite')} ` }), el('input', { readonly: true, value: link, size: 60, id: 'invite-link' })));
-  }
-  const buttons = el('div', { class: 'actions' });
-  if (isHost && room.status === 'open') {
-    const fillLevel = el('select', { id: 'fill-level', 'aria-label': t('lobby.fillLevel') },
-      ...LEVELS.map((l) => el('option', { value: l, text: levelLabel(l), selected: l === chosen.fill })));
-    fillLevel.addEventListener('change', () => { chosen.fill = fillLevel.value; });
-    buttons.append(el('label', { class: 'inline' }, el('span', { text: t('lobby.fillLevel') }), fillLevel),
-      el('button', { type: 'button', class: 'secondary', id: 'fill', text: t('lobby.fill'), onclick: () => call('fill', { level: fillLevel.value }) }),
-      el('button', { type: 'button', text: t('lobby.start'), id: 'start', onclick: () => call('start') }));
-  }
-  if (mine) buttons.append(el('button', { type: 'button', class: 'secondary', text: t('lobby.leave'), onclick: () => call('leave').then(() => { location.href = '/lobby.html'; }) }));
-  if (room.status === 'playing') buttons.append(el('a', { href: `/net/table.html?table=${encodeURIComponent(tableId)}&watch=1`, text: t('lobby.watchTable') }));
-  parts.push(buttons, error);
-  box.replaceChildren(...parts);
+    return [el('p', {}, el('span', { text: `${t('lobby.invite')} ` }), el('input', { readonly: true, value: link, size: 60, id: 'invite-link' }))];
+  });
+  part(buttons, who, () => {
+    const parts = [];
+    if (isHost && room.status === 'open') {
+      const fillLevel = el('select', { id: 'fill-level', 'aria-label': t('lobby.fillLevel') },
+        ...LEVELS.map((l) => el('option', { value: l, text: levelLabel(l), selected: l === chosen.fill })));
+      fillLevel.addEventListener('change', () => { chosen.fill = fillLevel.value; });
+      parts.push(el('label', { class: 'inline' }, el('span', { text: t('lobby.fillLevel') }), fillLevel),
+        el('button', { type: 'button', class: 'secondary', id: 'fill', text: t('lobby.fill'), onclick: () => call('fill', { level: fillLevel.value }) }),
+        el('button', { type: 'button', text: t('lobby.start'), id: 'start', onclick: () => call('start') }));
+    }
+    if (mine) parts.push(el('button', { type: 'button', class: 'secondary', id: 'leave-room', text: t('lobby.leave'), onclick: () => call('leave').then(() => { location.href = '/lobby.html'; }) }));
+    if (room.status === 'playing') parts.push(el('a', { href: `/net/table.html?table=${encodeURIComponent(tableId)}&watch=1`, text: t('lobby.watchTable') }));
+    return parts;
+  });
   const chat = $('#room-chat');
   if (mine && !chat.firstChild) chat.append(el('rebelote-chat', { auto: true }));
   clearTimeout(roomTimer);

@@ -3,10 +3,10 @@
 // and leaving. Offers exactly turn.legal; never decides anything.
 
 import {
-  $, api, currentUser, el, fetchToken, initPage, nav, playerName, recoverToken, t,
+  $, api, currentUser, el, fetchToken, initPage, nav, playerName, recoverToken, t, tn,
 } from './common.js';
 import {
-  RESULT_KEYS, SEAT_KEYS, actionLabel, bidLabel, cardLabel, contractLabel, declLabel, levelLabel,
+  RESULT_KEYS, SEAT_KEYS, actionLabel, bidLabel, botName, cardLabel, contractLabel, declLabel, levelLabel,
   presetName, sideName,
 } from '../js/labels.js';
 import { suitSprite } from '../js/cards.js';
@@ -50,17 +50,6 @@ function sideText(side) {
 
 const scoreText = (scores) => Object.entries(scores).map(([k, v]) => `${sideText(k)} ${v}`).join(' – ');
 
-/** A label with placeholders filled by text or by DOM nodes (cards, bids). */
-function tn(key, params) {
-  const marks = {};
-  for (const k of Object.keys(params)) marks[k] = `\u0001${k}\u0001`;
-  return t(key, marks).split('\u0001').map((part, i) => {
-    if (i % 2 === 0) return part;
-    const v = params[part];
-    return v instanceof Node ? v : String(v);
-  });
-}
-
 function say(...parts) {
   st.log.push(parts);
   if (st.log.length > 200) st.log.shift();
@@ -68,6 +57,7 @@ function say(...parts) {
 
 function name(seat) {
   const s = seatInfo(seat);
+  if (s && s.kind === 'bot' && !botName(s)) return seatLabel(seat);
   return s ? `${playerName(s)} (${seat})` : seat;
 }
 
@@ -140,7 +130,9 @@ function onEvent(e) {
       say(t('net.log.dealEnd', { result: resultText(e.line.result), score: scoreText(e.line.score) }));
       break;
     case 'match_end': st.totals = e.totals; say(t('net.log.matchEnd', { winner: sideText(e.winner), score: scoreText(e.totals) })); break;
-    case 'seat': say(t('net.log.seat', { name: e.name, seat: seatLabel(e.seat) })); break;
+    case 'seat':
+      say(t('net.log.seat', { name: playerName({ seat: e.seat, kind: e.player, name: e.name, guest: false, left: Boolean(e.left) }), seat: seatLabel(e.seat) }));
+      break;
     case 'cancelled': say(t('net.log.cancelled', { reason: e.reason })); break;
     case 'turn': st.turn = e; break;
     default: break;
@@ -173,6 +165,14 @@ function countdownText(c) {
   return t('net.countdown.leave', { s: left });
 }
 
+/** "Nord · Bobby (invité)"; a computer player with no name of its own is
+ * named by its seat alone ("Ouest", its badge says the rest). */
+function seatLine(s) {
+  if (s.kind === 'open') return `${seatLabel(s.seat)} · ${t('lobby.free')}`;
+  if (s.kind === 'bot' && !botName(s)) return seatLabel(s.seat);
+  return `${seatLabel(s.seat)} · ${playerName(s)}`;
+}
+
 function render() {
   const room = st.room;
   const head = [el('h2', { text: room ? room.name : t('net.table') })];
@@ -192,7 +192,7 @@ function render() {
   $('#head').replaceChildren(...head);
   const seats = room ? room.seats : (st.table ? st.table.seats.map((s) => ({ ...s, connected: true, countdowns: [] })) : []);
   $('#seats').replaceChildren(...seats.map((s) => el('div', { class: 'seat', dataset: { seat: s.seat } },
-    el('div', { class: 'name', text: `${seatLabel(s.seat)} · ${s.kind === 'open' ? t('lobby.free') : playerName(s)}` }),
+    el('div', { class: 'name', text: seatLine(s) }),
     el('div', {}, s.kind === 'bot' ? el('span', { class: 'badge', text: t('lobby.computer', { level: levelLabel(s.level) }) }) : null,
       s.kind === 'human' && !s.connected ? el('span', { class: 'badge', text: t('net.disconnected') }) : null,
       s.away ? el('span', { class: 'badge away', text: t('net.away') }) : null,
@@ -241,7 +241,7 @@ function connect() {
   const last = st.v ? `&last_v=${st.v}` : '';
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?${q}${last}`);
   socket = ws;
-  chat.attach((m) => send(m), watching ? null : 'pending');
+  chat.attach((m) => send(m), watching ? null : st.you || 'pending');
   ws.addEventListener('message', (ev) => {
     if (ws !== socket) return;
     const msg = JSON.parse(ev.data);
@@ -267,6 +267,8 @@ function connect() {
       st.left = ev.code === 4000 || ev.reason === 'left';
       $('#error').textContent = st.left ? t('chat.error.left') : t('net.closed', { reason: ev.reason });
       chat.attach(null, null);
+      st.turn = null; // no turn of ours, nor anybody's we would hear of: no "to play" left behind
+      st.askBelote = null;
       refreshRoom();
       return;
     }
@@ -286,6 +288,18 @@ async function refreshRoom() {
   if (st.room && ['open', 'playing'].includes(st.room.status)) roomTimer = setTimeout(refreshRoom, 3000);
 }
 
+/** A new connection opened before the old one closes (the seat stays
+ * connected): the server sends the chat history again, with the lines of a
+ * seat just unmuted. */
+function reopen() {
+  const old = socket;
+  if (st.fatal || !old) return;
+  connect();
+  const drop = () => old.close();
+  socket.addEventListener('open', drop, { once: true });
+  socket.addEventListener('close', drop, { once: true });
+}
+
 async function main() {
   await initPage();
   document.body.prepend(suitSprite());
@@ -299,6 +313,7 @@ async function main() {
     token = user ? await recoverToken(tableId) : null;
     watching = !token;
   }
+  chat.addEventListener('unmuted', reopen);
   $('#back').addEventListener('click', () => send({ t: 'back' }));
   $('#leave').addEventListener('click', () => {
     if (confirm(t('net.leaveConfirm'))) send({ t: 'leave' });
