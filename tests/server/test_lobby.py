@@ -145,9 +145,11 @@ def test_lobby_rules(server: LiveServer) -> None:
     # spectators may not watch a private table
     ws = server.connect(tid, None, watch=1)
     err = ws.recv()
-    assert err["t"] == "error" and err["d"]["code"] == "bad_token"
-    with pytest.raises(ConnectionClosed):
+    assert err["t"] == "error" and err["d"]["code"] == "private"
+    with pytest.raises(ConnectionClosed) as closed:
         ws.recv()
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4403, "private")
     for p in (host, guest, third):
         p.close()
 

@@ -73,6 +73,7 @@ def test_create_table_and_public_info(server: LiveServer) -> None:
         "name": "Ada",
         "level": None,
         "guest": False,
+        "left": False,
     }
     assert seats["N"]["level"] == "intermediate" and seats["W"]["level"] == "random"
     assert seats["E"]["level"] == "beginner"

@@ -176,8 +176,8 @@ def test_validation_errors_have_the_error_shape_and_never_echo_the_input(
     r = p.http.post("/api/auth/guest", json={"name": "Zed", "colour": "red" * 1000})
     assert r.json()["detail"] == {
         "code": "invalid",
-        "message": "colour: Extra inputs are not permitted",
-        "field": "colour",
+        "message": "unknown field",
+        "field": "body",
     }
     # nested fields, several problems, a query parameter, a solo table's body
     with server.http() as client:

@@ -20,11 +20,12 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from .people import PeopleStore, User
+from .people import NAME_KEY_LENGTH, PeopleStore, User, name_key
 
 __all__ = [
     "CSRF_COOKIE",
@@ -62,13 +63,19 @@ _HASHER = PasswordHasher()
 
 
 def clean_name(name: str) -> str:
-    """``name`` with its spaces collapsed; ``ValueError`` if it is not a
-    valid player name (:data:`NAME_PATTERN`)."""
-    text = " ".join(name.split())
+    """``name`` in Unicode NFC (an accent typed as a combining mark joins
+    its letter: ``"Zoe\u0301"`` is ``"Zo\u00e9"``) with its spaces
+    collapsed; ``ValueError`` if it is not a valid player name
+    (:data:`NAME_PATTERN`), or if its comparison key
+    (:func:`~rebelote.server.people.name_key`) is longer than
+    :data:`~rebelote.server.people.NAME_KEY_LENGTH` characters."""
+    text = " ".join(unicodedata.normalize("NFC", name).split())
     if not _NAME.match(text):
         raise ValueError(
             "a name is 1 to 40 letters, digits, spaces or . ' - _, starting with a letter or digit"
         )
+    if len(name_key(text)) > NAME_KEY_LENGTH:
+        raise ValueError("that name is too long once its characters are spelt out")
     return text
 
 

@@ -21,13 +21,14 @@ Accounts: ``POST /api/auth/signup`` ``{name, password}``, ``POST
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..seats import Seat
 from .accounts import (
@@ -51,7 +52,7 @@ from .registry import TableManager, ws_path
 from .room import Room
 from .storage import Store, hash_token
 
-__all__ = ["router"]
+__all__ = ["may_see", "optional_session", "router", "validation_error"]
 
 
 class _Body(BaseModel):
@@ -111,9 +112,9 @@ class CreateLobbyTable(_Body):
 
     name: str = Field(default="", max_length=60)
     preset: str = Field(default="ffb", max_length=40)
-    target: int | None = Field(default=None, ge=1, le=100_000)
+    target: StrictInt | None = Field(default=None, ge=1, le=100_000)
     visibility: Literal["public", "private"] = "public"
-    ranked: bool = False
+    ranked: StrictBool = False
     seat: SeatLetter = "S"
     options: TableOptions = Field(default_factory=TableOptions)
 
@@ -302,14 +303,26 @@ def _name(text: str) -> str:
 
 @router.post("/auth/signup", status_code=201)
 async def signup(body: Credentials, request: Request, response: Response) -> Me:
-    """Create an account and log in."""
+    """Create an account and log in.  From a guest's session, the guest
+    becomes the account (same user id: his seats, results and history stay
+    his; his seats lose their guest mark and take the new name), and his
+    session is replaced by a new one."""
     name = _name(body.name)
     if len(body.password) < MIN_PASSWORD:
         raise _err(400, "weak_password", f"a password has at least {MIN_PASSWORD} characters")
     store = _store(request)
     digest = await asyncio.to_thread(hash_password, body.password)
+    current = await optional_session(request)
     try:
-        user = await asyncio.to_thread(store.create_user, name, digest, guest=False)
+        user = None
+        if current is not None and current.user.guest:
+            with contextlib.suppress(ValueError):  # signed up meanwhile
+                user = await asyncio.to_thread(store.upgrade_guest, current.user.id, name, digest)
+        if user is not None:
+            await asyncio.to_thread(store.delete_sessions_of, user.id)
+            await _tables(request).guest_upgraded(user.id, user.name)
+        else:
+            user = await asyncio.to_thread(store.create_user, name, digest, guest=False)
     except NameTakenError as exc:
         raise _err(409, "name_taken", str(exc)) from None
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
@@ -319,11 +332,17 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
 async def login(body: Credentials, request: Request, response: Response) -> Me:
     """Log in to an account."""
     store = _store(request)
-    user = await asyncio.to_thread(store.user_by_name, body.name)
-    ok, rehashed = await asyncio.to_thread(
-        verify_password, None if user is None else user.password_hash, body.password
-    )
-    if user is None or not ok:
+    candidates = await asyncio.to_thread(store.accounts_named, body.name)
+    user: User | None = None
+    rehashed: str | None = None
+    for candidate in candidates:
+        ok, rehashed = await asyncio.to_thread(
+            verify_password, candidate.password_hash, body.password
+        )
+        if ok:
+            user = candidate
+            break
+    if user is None:
         raise _err(401, "bad_credentials", "wrong name or password")
     if rehashed is not None:
         await asyncio.to_thread(store.set_password, user.id, rehashed)
@@ -398,10 +417,17 @@ async def _room(request: Request, table_id: str) -> Room:
     return table
 
 
-def _may_see(table: Room, session: Session | None, invite: str | None) -> bool:
-    if table.meta.visibility == "public":
+def may_see(
+    table: Room, session: Session | None, invite: str | None, token: str | None = None
+) -> bool:
+    """Whether a requester may see a table: any public (or solo) table; a
+    private one with its invitation code, to the players seated there (by
+    their session, or by a seat's ``token``)."""
+    if table.meta.visibility != "private":
         return True
     if session is not None and table.seat_of_user(session.user.id) is not None:
+        return True
+    if token and len(token) <= 128 and table.seat_of(token) is not None:
         return True
     code = table.meta.invite
     return bool(invite and code and hmac.compare_digest(invite, code))
@@ -465,7 +491,7 @@ async def lobby_table(
     """A lobby table's room (a private one: with its invitation code, or to
     its players)."""
     table = await _room(request, table_id)
-    if not _may_see(table, session, invite):
+    if not may_see(table, session, invite):
         raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
     room = table.room_data()
     return room if table.meta.visibility == "private" else _public_room(table)
@@ -475,7 +501,7 @@ async def lobby_table(
 async def join(table_id: str, body: JoinBody, session: Changing, request: Request) -> SeatToken:
     """Take a free seat before the start."""
     table = await _room(request, table_id)
-    if not _may_see(table, session, body.invite):
+    if not may_see(table, session, body.invite):
         raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
     try:
         token = await table.join(
@@ -695,14 +721,35 @@ def _field(loc: Any) -> str:
     return ".".join(parts) or "body"
 
 
+def _problem(error: Any) -> tuple[str, str]:
+    """The field and the problem of one validation error; a field the model
+    does not know is named by where it was sent (``body``, ``options``) and
+    said to be an ``unknown field``, its name not repeated (it may be
+    anything)."""
+    loc = tuple(error.get("loc", ()))
+    if error.get("type") == "extra_forbidden":
+        return _field(loc[:-1]), "unknown field"
+    return _field(loc), str(error.get("msg", "invalid"))[:200]
+
+
 def validation_error(_request: Request, exc: Exception) -> JSONResponse:
     """422 ``{"detail": {"code": "invalid", "message", "field"}}`` for a
     request that does not validate: the project's error shape, naming the
     field(s) and what is wrong, never the value sent (pydantic's own answer
-    echoes it: a 5 MB password would come back)."""
+    echoes it: a 5 MB password would come back), nor the name of a field
+    the model does not know (``unknown field``).  A body that is not JSON:
+    ``{"code": "invalid", "message": "the body is not valid JSON"}``."""
     errors = exc.errors() if isinstance(exc, RequestValidationError) else []
-    problems = [(_field(e.get("loc", ())), str(e.get("msg", "invalid"))[:200]) for e in errors]
-    shown = "; ".join(f"{field}: {msg}" for field, msg in problems[:VALIDATION_PROBLEMS])
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return JSONResponse(
+            {"detail": {"code": "invalid", "message": "the body is not valid JSON"}},
+            status_code=422,
+        )
+    problems = [_problem(e) for e in errors]
+    shown = "; ".join(
+        msg if field == "body" else f"{field}: {msg}"
+        for field, msg in problems[:VALIDATION_PROBLEMS]
+    )
     if len(problems) > VALIDATION_PROBLEMS:
         shown += f"; and {len(problems) - VALIDATION_PROBLEMS} more"
     detail = {

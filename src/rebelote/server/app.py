@@ -121,15 +121,24 @@ def create_app(
         return created
 
     @app.get("/api/tables/{table_id}")
-    async def get_table(table_id: str) -> TablePublic:
-        """What anyone may know of a table."""
+    async def get_table(
+        table_id: str,
+        request: Request,
+        invite: Annotated[str | None, Query(max_length=64)] = None,
+        token: Annotated[str | None, Query(max_length=128)] = None,
+    ) -> TablePublic:
+        """What anyone may know of a table: a solo or public one to anyone,
+        a private one as ``/api/lobby/tables/{id}`` (its players, by their
+        session or a seat's ``token``, or with its ``invite``), else 404."""
         table = await manager_of(app).get(table_id)
-        if table is None:
+        if table is None or not api.may_see(
+            table, await api.optional_session(request), invite, token
+        ):
             raise HTTPException(
                 404, {"code": "table_not_found", "message": f"no table {table_id!r}"}
             )
         async with table.lock:
-            return table.game.public()
+            return table.public()
 
     @app.get("/api/presets")
     async def presets() -> list[PresetInfo]:

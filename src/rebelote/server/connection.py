@@ -18,9 +18,10 @@ snapshot.
 
 Close codes: 4000 the player left the table (every socket of his seat,
 reason ``you left the table``; a ``leave`` message, ``POST .../leave`` or
-away too long), 4401 no token in time, 4403
-bad token (or the player left the match), 4404 no such table, 4408 too slow
-to read its messages.
+away too long), 4401 no token in time, 4403 refused, the reason being the
+error's code: ``bad_token`` (the token holds no seat here), ``left`` (the
+player left the match), ``private`` (``?watch=1`` at a table that is not
+public); 4404 no such table, 4408 too slow to read its messages.
 """
 
 from __future__ import annotations
@@ -243,9 +244,7 @@ class _Connection:
             )
             return
         if table.meta.visibility != "public":
-            await self._refuse(
-                ProtocolError("bad_token", "only public tables may be watched"), 4403
-            )
+            await self._refuse(ProtocolError("private", "only public tables may be watched"), 4403)
             return
         self.table, self.spectator = table, True
         await self._serve(table, last_v)

@@ -117,6 +117,7 @@ class SeatSpec:
     name: str
     level: str | None = None
     guest: bool = False
+    left: bool = False
 
     def info(self) -> SeatInfo:
         """The public :class:`SeatInfo`."""
@@ -126,6 +127,7 @@ class SeatSpec:
             name=self.name,
             level=self.level,
             guest=self.guest,
+            left=self.left,
         )
 
 
@@ -451,9 +453,16 @@ class TableGame:
         self.entries += 1
         return out
 
-    def seat_entry(self, seat: Seat, kind: str, name: str, level: str | None) -> Entry:
-        """The ``seat`` entry that puts a ``kind`` player at ``seat``."""
-        return Entry("seat", seat, {"kind": kind, "name": name, "level": level})
+    def seat_entry(
+        self, seat: Seat, kind: str, name: str, level: str | None, *, left: bool = False
+    ) -> Entry:
+        """The ``seat`` entry that puts a ``kind`` player at ``seat``
+        (``left``: a computer player for good in place of ``name``, the
+        player who left)."""
+        payload: dict[str, Any] = {"kind": kind, "name": name, "level": level}
+        if left:
+            payload["left"] = True
+        return Entry("seat", seat, payload)
 
     def _apply_seat(self, entry: Entry) -> list[Outgoing]:
         seat = entry.seat
@@ -465,7 +474,11 @@ class TableGame:
         level = entry.payload.get("level")
         player: Literal["human", "bot"] = "human" if kind == "human" else "bot"
         spec = SeatSpec(
-            seat, player, str(entry.payload["name"]), None if level is None else str(level)
+            seat,
+            player,
+            str(entry.payload["name"]),
+            None if level is None else str(level),
+            left=bool(entry.payload.get("left", False)),
         )
         self.seats[seat] = spec
         self.away.discard(seat)
@@ -476,6 +489,7 @@ class TableGame:
             player=player,
             name=spec.name,
             level=spec.level,
+            left=spec.left,
         )
         out = [self._public(event)]
         if self.match is not None:
@@ -680,11 +694,14 @@ class TableGame:
             winner=winner,
         )
 
-    def public(self) -> TablePublic:
-        """What anyone may know of the table."""
+    def public(
+        self, status: Literal["open", "playing", "finished", "closed"] | None = None
+    ) -> TablePublic:
+        """What anyone may know of the table (``status``: the table's, when
+        it says more than the game's: ``closed``)."""
         return TablePublic(
             id=self.id,
-            status=self.status,
+            status=status or self.status,
             rules=self.rules_info(),
             options=self.options,
             seats=[self.seats[s].info() for s in self.order],

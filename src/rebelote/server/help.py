@@ -36,7 +36,7 @@ def _line(r: Rules, option: str) -> str | None:
                 return "Three players, each for himself, with 24 cards (no 7s or 8s)."
             return "Four players in two teams; partners sit face to face (North-South, East-West)."
         case "target":
-            return f"The match is won by the first side to reach {v} points."
+            return f"The match is won by the first side to reach {_n_points(v)}."
         case "cut_optional":
             if v:
                 return "The player on the dealer's left may cut the pack or decline."
@@ -184,7 +184,12 @@ def describe(rules: Rules) -> str:
     base = PRESETS.get(rules.preset)
     if base is None or base.target == rules.target:
         return text
-    return re.sub(rf"\b{base.target} points\b", f"{rules.target} points", text)
+    return re.sub(rf"\b{base.target} points\b", _n_points(rules.target), text)
+
+
+def _n_points(n: int) -> str:
+    """``"1 point"``, ``"200 points"``."""
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def rules_help(rules: Rules) -> list[RuleHelp]:

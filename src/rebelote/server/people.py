@@ -4,8 +4,8 @@ results (ratings, experience).
 Five tables beside :mod:`rebelote.server.storage`'s (schema: migrations
 ``r0002``, ``r0003``):
 
-- ``users``: ``id``, ``name``, ``name_key`` (the casefolded name of an
-  account, unique; null for a guest), ``password_hash`` (argon2id; null for a
+- ``users``: ``id``, ``name`` (NFC), ``name_key`` (:func:`name_key` of an
+  account's name, unique; null for a guest), ``password_hash`` (argon2id; null for a
   guest), ``guest``, ``created``, the rating ``mu`` / ``sigma`` (OpenSkill),
   ``rated`` (ranked matches counted), ``matches`` and ``xp``;
 - ``sessions``: ``id`` (SHA-256 of the session cookie; the cookie itself is
@@ -25,6 +25,7 @@ every method is synchronous (called in a worker thread).
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,6 +52,7 @@ from .orm import Base
 from .orm import now as _now
 
 __all__ = [
+    "NAME_KEY_LENGTH",
     "ChatLine",
     "ChatRow",
     "MuteRow",
@@ -61,6 +63,8 @@ __all__ = [
     "SessionRow",
     "User",
     "UserRow",
+    "name_key",
+    "user_of",
 ]
 
 DEFAULT_MU = 25.0
@@ -227,7 +231,8 @@ class ResultLine:
         return self.mu_after - 3 * self.sigma_after
 
 
-def _user(row: UserRow) -> User:
+def user_of(row: UserRow) -> User:
+    """The :class:`User` of a row."""
     return User(
         id=row.id,
         name=row.name,
@@ -241,9 +246,19 @@ def _user(row: UserRow) -> User:
     )
 
 
+NAME_KEY_LENGTH = 40
+"""The longest name key stored (``users.name_key``)."""
+
+
 def name_key(name: str) -> str:
-    """How account names compare: casefolded, inner spaces collapsed."""
-    return " ".join(name.split()).casefold()
+    """How names compare (accounts, and guests against accounts): NFKC,
+    casefolded, NFKC again, spaces collapsed, so that look-alikes compare
+    equal: full-width letters (U+FF21...), mathematical letters
+    (U+1D504...) and a letter followed by a combining accent compare as the
+    plain (or precomposed) letter, lower case."""
+    text = unicodedata.normalize("NFKC", name)
+    text = unicodedata.normalize("NFKC", text.casefold())
+    return " ".join(text.split())
 
 
 class PeopleStore:
@@ -273,7 +288,7 @@ class PeopleStore:
                 )
                 session.add(row)
                 session.flush()
-                return _user(row)
+                return user_of(row)
         except IntegrityError:
             raise NameTakenError(f"the name {name!r} is taken") from None
 
@@ -281,13 +296,25 @@ class PeopleStore:
         """The user ``user_id``, or ``None``."""
         with self._session() as session:
             row = session.get(UserRow, user_id)
-            return None if row is None else _user(row)
+            return None if row is None else user_of(row)
 
     def user_by_name(self, name: str) -> User | None:
         """The account named ``name`` (casefolded), or ``None``."""
         with self._session() as session:
             row = session.scalars(select(UserRow).where(UserRow.name_key == name_key(name))).first()
-            return None if row is None else _user(row)
+            return None if row is None else user_of(row)
+
+    def accounts_named(self, name: str) -> list[User]:
+        """The account named ``name`` (:func:`name_key`), then any whose
+        stored key is ``name``'s key under the rule before ``r0004``
+        (casefolded only): an account that a look-alike older account kept
+        from the new key (see that migration)."""
+        first = name_key(name)
+        keys = {first, " ".join(name.split()).casefold()}
+        with self._session() as session:
+            rows = session.scalars(select(UserRow).where(UserRow.name_key.in_(sorted(keys)))).all()
+            ordered = sorted(rows, key=lambda r: (r.name_key != first, r.id))
+            return [user_of(r) for r in ordered]
 
     def set_password(self, user_id: int, password_hash: str) -> None:
         """Replace a user's password hash."""
@@ -306,7 +333,7 @@ class PeopleStore:
                 .order_by((UserRow.mu - 3 * UserRow.sigma).desc(), UserRow.id)
                 .limit(limit)
             ).all()
-            return [_user(r) for r in rows]
+            return [user_of(r) for r in rows]
 
     # ------------------------------------------------------------ sessions
 
@@ -327,7 +354,7 @@ class PeopleStore:
             if row is None or row.expires < time.time():
                 return None
             user = session.get(UserRow, row.user_id)
-            return None if user is None else (_user(user), row.csrf)
+            return None if user is None else (user_of(user), row.csrf)
 
     def delete_session(self, session_hash: str) -> None:
         """Log out one session."""

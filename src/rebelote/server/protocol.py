@@ -51,6 +51,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
     StringConstraints,
     TypeAdapter,
     ValidationError,
@@ -183,7 +186,7 @@ class HelloData(_Strict):
     the last event the client holds (``null``/absent: send a snapshot)."""
 
     token: str = Field(min_length=1, max_length=128)
-    last_v: int | None = Field(default=None, ge=0)
+    last_v: StrictInt | None = Field(default=None, ge=0)
 
 
 class ActData(_Strict):
@@ -217,7 +220,7 @@ class ChatMessage(_Strict):
 
     t: Literal["chat"]
     d: ChatText
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 class MuteMessage(_Strict):
@@ -225,7 +228,7 @@ class MuteMessage(_Strict):
 
     t: Literal["mute"]
     d: MuteData
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 class BackMessage(_Strict):
@@ -233,7 +236,7 @@ class BackMessage(_Strict):
 
     t: Literal["back"]
     d: _Empty | None = None
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 class LeaveMessage(_Strict):
@@ -241,7 +244,7 @@ class LeaveMessage(_Strict):
 
     t: Literal["leave"]
     d: _Empty | None = None
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 class HelloMessage(_Strict):
@@ -249,7 +252,7 @@ class HelloMessage(_Strict):
 
     t: Literal["hello"]
     d: HelloData
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 class ActMessage(_Strict):
@@ -257,7 +260,7 @@ class ActMessage(_Strict):
 
     t: Literal["act"]
     d: ActData
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 class PingMessage(_Strict):
@@ -265,7 +268,7 @@ class PingMessage(_Strict):
 
     t: Literal["ping"]
     d: _Empty | None = None
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 class SyncMessage(_Strict):
@@ -273,7 +276,7 @@ class SyncMessage(_Strict):
 
     t: Literal["sync"]
     d: _Empty | None = None
-    v: int | None = None
+    v: StrictInt | None = None
 
 
 AnyClientMessage: TypeAlias = (
@@ -362,14 +365,14 @@ class TableOptions(_Strict):
       rating counts a loss).
     """
 
-    player_cuts: bool = False
-    player_chooses_pattern: bool = False
-    auto_play_forced: bool = True
+    player_cuts: StrictBool = False
+    player_chooses_pattern: StrictBool = False
+    auto_play_forced: StrictBool = True
     speed: Speed = "normal"
-    auto_next: bool = False
-    move_clock: float | None = Field(default=None, ge=0.5, le=600)
-    hold: float = Field(default=30, ge=0, le=600)
-    leave_after: float = Field(default=600, ge=1, le=3600)
+    auto_next: StrictBool = False
+    move_clock: StrictFloat | None = Field(default=None, ge=0.5, le=600)
+    hold: StrictFloat = Field(default=30, ge=0, le=600)
+    leave_after: StrictFloat = Field(default=600, ge=1, le=3600)
 
 
 class CreateTable(_Strict):
@@ -382,7 +385,7 @@ class CreateTable(_Strict):
     """
 
     preset: str = Field(default="ffb", max_length=40)
-    target: int | None = Field(default=None, ge=1, le=100_000)
+    target: StrictInt | None = Field(default=None, ge=1, le=100_000)
     name: str = Field(default="You", min_length=1, max_length=40)
     levels: dict[SeatLetter, BotLevel] = Field(default_factory=dict)
     options: TableOptions = Field(default_factory=TableOptions)
@@ -402,13 +405,16 @@ class SeatInfo(_Strict):
     """Who sits at a seat: a ``human`` (``level`` null), a ``bot``, or nobody
     yet (``open``: a table waiting for its players).  ``guest``: the human
     plays as a guest (no account; the name is not reserved), so that a page
-    can mark him."""
+    can mark him.  ``left``: a computer player (``kind`` ``bot``, ``level``)
+    plays for good for ``name``, the player who left the match (a page says
+    so in its language, e.g. "Bobby (computer)")."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
     name: str
     level: str | None
     guest: bool = False
+    left: bool = False
 
 
 class RulesInfo(_Strict):
@@ -481,10 +487,11 @@ class MatchInfo(_Strict):
 
 class TablePublic(_Strict):
     """``GET /api/tables/{id}``: what anyone may know of a table (``match``
-    null while the table waits for its players: status ``open``)."""
+    null while the table waits for its players: status ``open``; ``status``
+    as the lobby's room says it, ``closed`` when everyone left)."""
 
     id: str
-    status: Literal["open", "playing", "finished"]
+    status: Literal["open", "playing", "finished", "closed"]
     rules: RulesInfo
     options: TableOptions
     seats: list[SeatInfo]
@@ -697,13 +704,15 @@ class MatchEndEvent(_Event):
 class SeatEvent(_Event):
     """From now on ``seat`` is played by ``player`` (``human`` or ``bot``)
     named ``name`` (``level`` for a computer player): a player who left the
-    match is replaced by a computer player."""
+    match is replaced by a computer player (``left`` true: ``name`` is the
+    leaver's; tables older than that field named it ``"NAME (computer)"``)."""
 
     kind: Literal["seat"] = "seat"
     seat: SeatLetter
     player: Literal["human", "bot"]
     name: str
     level: str | None
+    left: bool = False
 
 
 class TurnData(_Strict):

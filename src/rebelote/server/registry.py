@@ -283,6 +283,13 @@ class TableManager:
             table_id=table_id, seat=seat, token=token, ws_url=f"{ws_path(table_id)}?token={token}"
         )
 
+    async def guest_upgraded(self, user_id: int, name: str) -> None:
+        """The guest ``user_id`` now has an account named ``name`` (the
+        store already says so): the live tables where he sits show his
+        new name, unmarked, and tell their listeners."""
+        for table in list(self._tables.values()):
+            await table.guest_upgraded(user_id, name)
+
     async def close(self) -> None:
         """Stop every table's driver."""
         for table in list(self._tables.values()):

@@ -482,6 +482,26 @@ class Room(Table):
         self.broadcast_room()
         return token
 
+    async def guest_upgraded(self, user_id: int, name: str) -> None:
+        """The guest ``user_id`` signed up as ``name`` (same user): his
+        seats here lose their guest mark and, where he still sits, take
+        the new name (stored again, so that no older copy of the row wins)."""
+        changed = []
+        async with self.lock:
+            for seat, row in list(self.seat_rows.items()):
+                if row.user_id != user_id:
+                    continue
+                sitting = row.kind == "human" and not row.left
+                self.seat_rows[seat] = _row(row, guest=False, name=name if sitting else row.name)
+                spec = self.game.seats[seat]
+                if sitting and spec.kind == "human":
+                    self.game.seats[seat] = dataclasses.replace(spec, name=name, guest=False)
+                changed.append(seat)
+            if changed:
+                await self._store_seats(*changed)
+        if changed:
+            self.broadcast_room()
+
     async def new_token(self, user_id: int) -> tuple[Seat, str]:
         """A fresh token for the seat ``user_id`` holds (the old one stops
         working).  Raises :class:`ProtocolError` ``bad_request``."""
@@ -577,8 +597,11 @@ class Room(Table):
                 self._forget_mutes(seat, row.user_id)
                 self._pass_host(seat)
                 await self._store_seats(seat)
-                name = f"{row.name} (computer)"[:40]
-                await self._commit([self.game.seat_entry(seat, "bot", name, STANDIN_LEVEL)])
+                # the seat keeps the leaver's name; left: true says that a
+                # computer player plays for him (a page says it in its language)
+                await self._commit(
+                    [self.game.seat_entry(seat, "bot", row.name, STANDIN_LEVEL, left=True)]
+                )
                 if not self.game.humans:
                     # nobody left to play for: the computer players stop here
                     self.closed = True

@@ -45,11 +45,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from .orm import Base, now
-from .people import PeopleStore
+from .people import NameTakenError, PeopleStore, User, UserRow, name_key, user_of
 
 __all__ = [
     "Base",
@@ -339,6 +340,40 @@ class Store(PeopleStore):
                 values["status"] = status
             self._add_events(session, table_id, events)
             session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    def upgrade_guest(self, user_id: int, name: str, password_hash: str) -> User:
+        """Turn the guest ``user_id`` into an account named ``name`` (same
+        id: his seats, results and history stay his), in one transaction:
+        the name and its key, the password, ``guest`` false, and on his
+        seats ``guest`` false and, where he still sits (not left), the new
+        name.  :class:`~rebelote.server.people.NameTakenError` when an
+        account has that name; ``ValueError`` when ``user_id`` is not a
+        guest."""
+        try:
+            with self._session() as session, session.begin():
+                row = session.get(UserRow, user_id)
+                if row is None or not row.guest:
+                    raise ValueError(f"user {user_id} is not a guest")
+                row.name = name
+                row.name_key = name_key(name)
+                row.password_hash = password_hash
+                row.guest = False
+                session.flush()
+                session.execute(
+                    update(SeatRow).where(SeatRow.user_id == user_id).values(guest=False)
+                )
+                session.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.user_id == user_id,
+                        SeatRow.kind == "human",
+                        SeatRow.left == false(),
+                    )
+                    .values(name=name)
+                )
+                return user_of(row)
+        except IntegrityError:
+            raise NameTakenError(f"the name {name!r} is taken") from None
 
     def lobby(self, limit: int = 200) -> list[str]:
         """The ids of the public tables not finished (open first, newest

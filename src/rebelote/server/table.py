@@ -32,7 +32,14 @@ from ..seats import Seat
 from .game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
 from .hub import Fanout, StreamKey
 from .players import choose_action
-from .protocol import SPEED_DELAYS, ProtocolError, Snapshot, TableOptions, envelope
+from .protocol import (
+    SPEED_DELAYS,
+    ProtocolError,
+    Snapshot,
+    TableOptions,
+    TablePublic,
+    envelope,
+)
 from .storage import Store, StoredEvent, StoredSeat, StoredTable, TableMeta, hash_token
 
 __all__ = ["Table", "game_from_stored", "stored_event"]
@@ -133,6 +140,11 @@ class Table:
     def status(self) -> Literal["open", "playing", "finished", "closed"]:
         """The game's status, or ``closed``."""
         return "closed" if self.closed else self.game.status
+
+    def public(self) -> TablePublic:
+        """What anyone may know of the table (``GET /api/tables/{id}``),
+        its status being :attr:`status` (``closed`` too), as the room's."""
+        return self.game.public(status=self.status)
 
     def seat_of(self, token: str) -> Seat | None:
         """The seat whose token is ``token``, or ``None``."""
