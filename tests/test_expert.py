@@ -192,13 +192,12 @@ def test_hint_command(tmp_path: Path) -> None:
 
 
 def test_expert_and_the_bidder_bid_alike() -> None:
-    # Both choose coinche bids by double-dummy evaluation and make the
-    # intermediate's bids in the classic games.
+    # Both choose their bids by double-dummy evaluation.
     expert = make_bot("expert")
     bidder = make_bot("expert-bidder")
     assert isinstance(expert, ExpertBot) and expert.simulate_bids
     assert isinstance(bidder, ExpertBot) and bidder.simulate_bids
-    assert not expert.solve_classic_bids and not bidder.solve_classic_bids
+    assert expert.solve_classic_bids and bidder.solve_classic_bids
 
 
 def test_coinche_bid_weight_explains_the_intermediates_bids() -> None:

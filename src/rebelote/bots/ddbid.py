@@ -69,6 +69,9 @@ from .heuristic import (
 from .sampling import NoWorldError, sample_worlds
 
 __all__ = [
+    "CLASSIC_MARGIN",
+    "CLASSIC_T",
+    "CLASSIC_WORLDS",
     "DD_NODE_CAP",
     "DEFAULT_DD_WORLDS",
     "MARGIN",
@@ -359,6 +362,17 @@ def dd_choose(
 
 
 # ------------------------------------------------------------ classic games
+
+CLASSIC_WORLDS = 10
+"""Classic games: packs solved per candidate bid."""
+
+CLASSIC_MARGIN, CLASSIC_T = 3.0, 0.5
+"""Classic games: the margin and standard errors a bid must gain over the
+intermediate's.  Chosen in ``ffb`` (expert-bidder vs intermediate, 1000
+boards, seed 1): 6 packs, 10 points, 2 standard errors: -0.5 [-2.3, +1.4];
+10 packs, 5 points, 1.5: +1.5 [-0.7, +3.8]; 10, 5, 1.0: +2.5 [-0.7, +5.7];
+10, 3, 0.5: +4.0 [+0.2, +7.8] (four settings tried on the same boards: the
+last one's interval is optimistic)."""
 
 CLASSIC_NEAR = 40.0
 """Classic games: the deals are solved only when some take's

@@ -25,17 +25,19 @@ intermediate's card play):
   if it beats the intermediate's bid by a margin and by more than the noise
   of the few deals (a paired comparison on the same deals), else the
   intermediate's bid.
-- classic games: the intermediate's bids.  The same double-dummy
-  evaluation exists for them (``solve_classic_bids``) but measured no
-  better in ``ffb``.  :meth:`ExpertBot.bid_values` (``rebelote hint``)
-  values classic bids by simulation: each candidate is tried on the same
-  sampled deals, the rest of each deal, auction and card play, played out
-  by the intermediate at all four seats.
+- classic games with four players: the same on packs that agree with the
+  seat's view (:func:`.ddbid.dd_classic_scores`), with a smaller margin
+  (:data:`.ddbid.CLASSIC_MARGIN`).  Three players: the intermediate's
+  bids; there :meth:`ExpertBot.bid_values` (``rebelote hint``) values the
+  bids by simulation: each candidate is tried on the same sampled deals,
+  the rest of each deal, auction and card play, played out by the
+  intermediate at all seats.
 
 Budget (:class:`~.base.Budget`): ``worlds`` fixes the number of worlds of a
 card decision at the end of the deal (fewer earlier, see
-:func:`plan_worlds`) and of bidding deals per candidate (default 8
-simulated deals; 6 solved deals in coinche); ``nodes``
+:func:`plan_worlds`) and of bidding deals per candidate (default 6
+solved deals in coinche, 10 in the classic games, 8 simulated ones for
+``hint`` with three players); ``nodes``
 caps the solver's nodes per world (a world over the cap is dropped; by
 default a cap applies early in the deal, :func:`default_node_cap`);
 ``time_ms`` is only a safety net: once spent, no more worlds are started.
@@ -59,6 +61,9 @@ from ..state import State
 from ..trump import Strain, strain_tables
 from .base import Budget, decision_seed
 from .ddbid import (
+    CLASSIC_MARGIN,
+    CLASSIC_T,
+    CLASSIC_WORLDS,
     DD_NODE_CAP,
     DEFAULT_DD_WORLDS,
     classic_near,
@@ -123,22 +128,22 @@ class ExpertBot:
         compiled: bool | None = None,
         card_play: bool = True,
         simulate_bids: bool | None = None,
-        solve_classic_bids: bool = False,
+        solve_classic_bids: bool | None = None,
     ) -> None:
         """``compiled``: use the numba kernel's plan of worlds (default:
         when the kernel is available).  ``card_play=False``: play the cards
         as the intermediate (the ``expert-bidder`` level).
-        ``simulate_bids`` (default on): choose the coinche bids by
-        double-dummy evaluation (:mod:`.ddbid`); off: the intermediate's
-        bids.  ``solve_classic_bids``: the same in the classic games
-        (off by default: it measured no better than the intermediate's
-        bids in ``ffb``, see ``benchmarks/EXPERT.md``; the classic games
-        make the intermediate's bids)."""
+        ``simulate_bids`` (default on): choose the bids by double-dummy
+        evaluation (:mod:`.ddbid`); off: the intermediate's bids.
+        ``solve_classic_bids`` (default: as ``simulate_bids``): off, the
+        classic games make the intermediate's bids."""
         self._heuristic = HeuristicBot.intermediate()
         self.compiled = kernel_available() if compiled is None else compiled
         self.card_play = card_play
         self.simulate_bids = True if simulate_bids is None else simulate_bids
-        self.solve_classic_bids = solve_classic_bids
+        self.solve_classic_bids = (
+            self.simulate_bids if solve_classic_bids is None else solve_classic_bids
+        )
 
     @property
     def level(self) -> str:
@@ -275,7 +280,10 @@ class ExpertBot:
         if not (_solves_bids(view) or (self.solve_classic_bids and view.rules.players == 4)):
             return default
         scores = self._bid_scores(view, legal, seed=seed, budget=budget)
-        text = dd_choose(scores, default)
+        if _solves_bids(view):
+            text = dd_choose(scores, default)
+        else:
+            text = dd_choose(scores, default, CLASSIC_MARGIN, CLASSIC_T)
         if text is None:
             return default
         return next(a for a in legal if isinstance(a, Bid) and a.text == text)
@@ -313,7 +321,7 @@ class ExpertBot:
         solve = self.solve_classic_bids and view.rules.players == 4
         if solve and not classic_near(view, bids, default):
             return {}
-        per_bid = DEFAULT_DD_WORLDS if solve else DEFAULT_BID_WORLDS
+        per_bid = CLASSIC_WORLDS if solve else DEFAULT_BID_WORLDS
         count = budget.worlds if budget.worlds is not None else per_bid
         count = max(2, min(count, per_bid * 4))
         deadline = time.perf_counter() + (budget.time_ms or SAFETY_MS) / 1000.0
