@@ -102,6 +102,9 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(tmp_path: Path, browser:
         ana.locator('#create-form input[name="target"]').fill("300")
         ana.locator("#create-form button[type=submit]").click()
         expect(ana.locator("#room-view h2")).to_contain_text("Ana's friendly")
+        # the preset's description gives the table's own target, not the preset's 1000
+        expect(ana.locator("#room-view")).to_contain_text("litige on a tie, 300 points.")
+        expect(ana.locator("#room-view")).not_to_contain_text("1000 points")
         # Bob finds it in the lobby and sits at N
         bob.reload()
         bob.locator("button[data-join$=':N']").first.click()

@@ -60,8 +60,11 @@ export function presetName(name) {
   return PRESET_KEYS[name] ? t(PRESET_KEYS[name]) : name;
 }
 
-export function presetDescription(name, fallback) {
-  return PRESET_DESC_KEYS[name] ? t(PRESET_DESC_KEYS[name]) : fallback || '';
+export function presetDescription(name, fallback, target) {
+  const text = PRESET_DESC_KEYS[name] ? t(PRESET_DESC_KEYS[name]) : fallback || '';
+  // A table's own target replaces the preset's ("1000 points." at a table to 200).
+  if (target === undefined || target === null) return text;
+  return text.replace(/\d+ points?\./, `${target} ${target === 1 ? 'point' : 'points'}.`);
 }
 
 // The server's default names of computer players (room.BOT_NAMES and the

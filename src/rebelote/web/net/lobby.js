@@ -182,7 +182,7 @@ async function showRoom(tableId, invite) {
   const who = JSON.stringify([Boolean(user), mine ? mine.seat : null, isHost, room.status]);
   part(head, JSON.stringify([room.name, room.rules, room.ranked, room.status]), () => [
     el('h2', { text: `${room.name} · ${rulesText(room)}` }),
-    el('p', { text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules.preset, room.rules.description)}` })]);
+    el('p', { text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules.preset, room.rules.description, room.rules.target)}` })]);
   // one box per seat, each rebuilt only when that seat (or who we are) changed;
   // the countdowns' `seconds` change at every fetch, their deadline does not
   if (seatsBox.children.length !== room.seats.length) {
