@@ -159,3 +159,27 @@ def test_packaged_placeholder_page() -> None:
     from rebelote.server.app import WEB_DIR
 
     assert (WEB_DIR / "index.html").is_file()
+
+
+def test_serve_warms_the_solver_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``create_app(warm_solver=True)`` (what ``rebelote serve`` and ``play``
+    use) compiles the expert's kernel in a background thread at start, so a
+    table's first expert move does not wait for it; tests leave it off."""
+    import asyncio
+    import threading
+
+    import rebelote.solver
+    from rebelote.server.app import create_app
+
+    called = threading.Event()
+    monkeypatch.setattr(rebelote.solver, "warm_up", called.set)
+
+    async def start_and_stop(warm: bool, name: str) -> None:
+        app = create_app(f"sqlite:///{tmp_path / name}", warm_solver=warm)
+        async with app.router.lifespan_context(app):
+            pass
+
+    asyncio.run(start_and_stop(False, "a.sqlite"))
+    assert not called.is_set()
+    asyncio.run(start_and_stop(True, "b.sqlite"))
+    assert called.wait(30)

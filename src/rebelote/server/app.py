@@ -27,6 +27,8 @@ value sent (:func:`rebelote.server.api.validation_error`).
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -60,6 +62,17 @@ COOKIE = "rebelote_token"
 """The cookie holding the token of the player's latest table."""
 
 
+def _warm_solver() -> None:
+    """Compile the solver's kernel (see ``create_app``); a failure only
+    means the first expert move compiles it."""
+    try:
+        from ..solver import warm_up
+
+        warm_up()
+    except Exception:  # pragma: no cover - numba missing or broken
+        logging.getLogger(__name__).exception("solver warm-up failed")
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -67,6 +80,7 @@ def create_app(
     static_dir: Path | None = None,
     migrate: bool = True,
     seed: int | None = None,
+    warm_solver: bool = False,
 ) -> FastAPI:
     """The application.
 
@@ -75,7 +89,11 @@ def create_app(
     seconds before each computer action, overriding every table's speed
     (0 in tests); ``static_dir``: the client's files (default
     :data:`WEB_DIR`); ``migrate``: upgrade the schema on start; ``seed``:
-    reproducible table seeds (tests; default: random).  The store,
+    reproducible table seeds (tests; default: random); ``warm_solver``:
+    compile the expert's numba kernel in a background thread at start
+    (about 7 s of one core, once per process), so that the first expert
+    move of a table does not wait for it (``rebelote serve`` and ``play``
+    do; tests need not).  The store,
     the hub and the tables live in ``app.state`` (``store``, ``hub``,
     ``tables``) while the app runs.
     """
@@ -92,6 +110,8 @@ def create_app(
         app.state.hub = hub
         app.state.tables = manager
         await manager.restore_unfinished()
+        if warm_solver:
+            threading.Thread(target=_warm_solver, name="solver-warm-up", daemon=True).start()
         try:
             yield
         finally:

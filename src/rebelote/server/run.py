@@ -78,7 +78,7 @@ def serve(
     url_db = database_url or default_database_url()
     sock = bind(host, port)
     url = url_of(sock)
-    app = create_app(url_db, bot_delay=bot_delay)
+    app = create_app(url_db, bot_delay=bot_delay, warm_solver=True)
     config = uvicorn.Config(
         app,
         log_level="warning",
