@@ -50,6 +50,13 @@ def main() -> None:
     parser.add_argument("--rules", default="coinche")
     parser.add_argument("--boards", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--time-ms",
+        type=float,
+        default=None,
+        help="the decisions' safety cap (default: the expert's, 3000 ms of wall time; "
+        "raise it on a loaded machine so that no decision is cut short)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = preset(args.rules)
@@ -59,7 +66,7 @@ def main() -> None:
     times: dict[str, dict[str, list[float]]] = {
         kind: {"cpu": [], "wall": []} for kind in ("bid", "card", "other", "all")
     }
-    budget = Budget()
+    budget = Budget(time_ms=args.time_ms)
     for board in range(args.boards):
         pack, dealer, pattern = board_setup(rules, args.seed, board)
         state = State.from_deck(rules, dealer, pack, pattern)
@@ -86,6 +93,7 @@ def main() -> None:
         "rules": args.rules,
         "boards": args.boards,
         "seed": args.seed,
+        "time_ms": args.time_ms,
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "ms": {
             kind: {clock: _summary(v) for clock, v in by_clock.items()}
