@@ -25,11 +25,15 @@ intermediate's card play):
   if it beats the intermediate's bid by a margin and by more than the noise
   of the few deals (a paired comparison on the same deals), else the
   intermediate's bid.
-- classic games with four players: the same on packs that agree with the
-  seat's view (:func:`.ddbid.dd_classic_scores`), with a smaller margin
-  (:data:`.ddbid.CLASSIC_MARGIN`).  Three players: the intermediate's
-  bids; there :meth:`ExpertBot.bid_values` (``rebelote hint``) values the
-  bids by simulation: each candidate is tried on the same sampled deals,
+- classic games: the intermediate's bids.  The same evaluation on packs
+  that agree with the seat's view (:func:`.ddbid.dd_classic_scores`, with
+  a smaller margin, :data:`.ddbid.CLASSIC_MARGIN`) is kept behind
+  ``solve_classic_bids``: it measured +4.0 [+0.2, +7.8] a board in ``ffb``
+  on the boards its settings were chosen on (seed 1) but -6.5
+  [-11.1, -1.9] on fresh ones (seed 2, 524 boards), see
+  ``benchmarks/EXPERT.md``.  In the classic games
+  :meth:`ExpertBot.bid_values` (``rebelote hint``) values the bids by
+  simulation: each candidate is tried on the same sampled deals,
   the rest of each deal, auction and card play, played out by the
   intermediate at all seats.
 
@@ -135,15 +139,13 @@ class ExpertBot:
         as the intermediate (the ``expert-bidder`` level).
         ``simulate_bids`` (default on): choose the bids by double-dummy
         evaluation (:mod:`.ddbid`); off: the intermediate's bids.
-        ``solve_classic_bids`` (default: as ``simulate_bids``): off, the
-        classic games make the intermediate's bids."""
+        ``solve_classic_bids`` (default off, see the module): on, the
+        classic four-player games bid by double-dummy evaluation too."""
         self._heuristic = HeuristicBot.intermediate()
         self.compiled = kernel_available() if compiled is None else compiled
         self.card_play = card_play
         self.simulate_bids = True if simulate_bids is None else simulate_bids
-        self.solve_classic_bids = (
-            self.simulate_bids if solve_classic_bids is None else solve_classic_bids
-        )
+        self.solve_classic_bids = bool(solve_classic_bids)
 
     @property
     def level(self) -> str:
