@@ -29,8 +29,8 @@ intermediate's card play):
   that agree with the seat's view (:func:`.ddbid.dd_classic_scores`, with
   a smaller margin, :data:`.ddbid.CLASSIC_MARGIN`) is kept behind
   ``solve_classic_bids``: it measured +4.0 [+0.2, +7.8] a board in ``ffb``
-  on the boards its settings were chosen on (seed 1) but -6.5
-  [-11.1, -1.9] on fresh ones (seed 2, 524 boards), see
+  on the boards its settings were chosen on (seed 1) but -6.2
+  [-10.6, -1.8] on fresh ones (seed 2, 541 boards), see
   ``benchmarks/EXPERT.md``.  In the classic games
   :meth:`ExpertBot.bid_values` (``rebelote hint``) values the bids by
   simulation: each candidate is tried on the same sampled deals,
