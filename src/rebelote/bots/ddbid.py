@@ -216,6 +216,13 @@ def _auction_end(view: PlayerView, hands: Sequence[CardMask], bid: Bid) -> Contr
     every later bid is the intermediate's (``None``: all passed)."""
     rules = view.rules
     state = State.from_hands(rules, view.dealer, {s: list(cards_of(hands[s])) for s in SEATS_4})
+    return _finish_auction(state, view, bid).contract
+
+
+def _finish_auction(state: State, view: PlayerView, bid: Bid) -> State:
+    """``state`` (a fresh deal) after the bids of ``view``, the seat's
+    ``bid`` and the intermediate's bids at every seat until the auction
+    ends; returns ``state``."""
     for s, b in view.bids:
         state.apply(b, s)
     state.apply(bid, view.seat)
@@ -225,7 +232,7 @@ def _auction_end(view: PlayerView, hands: Sequence[CardMask], bid: Bid) -> Contr
         legal = state.legal_actions()
         action = legal[0] if len(legal) == 1 else _BOT.choose_bid(observe(state, seat), legal)
         state.apply(action, seat)
-    return state.contract
+    return state
 
 
 _BOT = HeuristicBot.intermediate()
@@ -430,16 +437,7 @@ def _classic_end(view: PlayerView, pack: list[Card], bid: Bid) -> State:
     is the intermediate's (the cards dealt after the auction included)."""
     rules = view.rules
     state = State.from_deck(rules, view.dealer, pack, rules.patterns[0])
-    for s, b in view.bids:
-        state.apply(b, s)
-    state.apply(bid, view.seat)
-    while state.phase is Phase.BIDDING:
-        seat = state.current
-        assert seat is not None
-        legal = state.legal_actions()
-        action = legal[0] if len(legal) == 1 else _BOT.choose_bid(observe(state, seat), legal)
-        state.apply(action, seat)
-    return state
+    return _finish_auction(state, view, bid)
 
 
 def _classic_score(state: State, mine: int, node_cap: int | None) -> float:
