@@ -59,11 +59,11 @@ from .heuristic import (
     COINCHE_SLOPE,
     INTERMEDIATE,
     HeuristicBot,
-    _read_auction,
-    _side_estimate,
-    _side_estimate_shown,
     defence_points,
     hand_points,
+    read_auction,
+    side_estimate,
+    side_estimate_shown,
     take_value,
 )
 from .sampling import NoWorldError, sample_worlds
@@ -270,7 +270,7 @@ def dd_bid_scores(
         return {}
     if not isinstance(default, Bid):
         return {}
-    read = _read_auction(view, INTERMEDIATE)
+    read = read_auction(view, INTERMEDIATE)
     if read.multiplier > 1:
         return {}
     seat = view.seat
@@ -296,8 +296,8 @@ def dd_bid_scores(
     # raises are read by the partner as the intermediate reads them).
     partners = high_seat is not None and high_seat == partner
     if lowest <= 160 and not (partners and default.kind == "pass"):
-        best = max((Strain(s) for s in range(4)), key=lambda s: _side_estimate(view.hand, s, shown))
-        if best not in strains and _side_estimate(view.hand, best, shown) + NEAR >= lowest:
+        best = max((Strain(s) for s in range(4)), key=lambda s: side_estimate(view.hand, s, shown))
+        if best not in strains and side_estimate(view.hand, best, shown) + NEAR >= lowest:
             strains.append(best)
     for strain in strains:
         for value in range(lowest, min(lowest + 10 * VALUES, 161), 10):
@@ -311,7 +311,7 @@ def dd_bid_scores(
                     cands.append(b)
     if "coinche" in by_text and high is not None and high_seat is not None:
         assert high.strain is not None and high.value is not None
-        own = _side_estimate_shown(read, high_seat, high.strain)
+        own = side_estimate_shown(read, high_seat, high.strain)
         expected = COINCHE_SLOPE * own + COINCHE_BASE - defence_points(view.hand, high.strain)
         if expected <= high.value + 25 and by_text["coinche"] not in cands:
             cands.append(by_text["coinche"])

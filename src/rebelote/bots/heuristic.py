@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..actions import CAPOT_VALUE, Action, Bid, ChoosePattern, Cut, Declare, Play
@@ -68,12 +68,20 @@ from .base import Budget
 from .knowledge import Knowledge, infer, seats_after
 
 __all__ = [
+    "AuctionRead",
+    "AuctionStep",
     "HeuristicBot",
     "Style",
     "alone_points",
+    "auction_steps",
     "coinche_bid_weight",
     "defence_points",
     "hand_points",
+    "read_auction",
+    "side_estimate",
+    "side_estimate_shown",
+    "sigmoid",
+    "soft_below",
     "strain_tricks",
     "take_value",
 ]
@@ -364,7 +372,7 @@ def _floor10(points: float) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class _AuctionRead:
+class AuctionRead:
     """A coinche auction as read by one seat: the standing contract, its
     multiplier, and the hand each bidder showed (``shown[seat]``: the strain
     and :func:`hand_points` of its last contract bid)."""
@@ -373,6 +381,21 @@ class _AuctionRead:
     high_seat: Seat | None
     multiplier: int
     shown: dict[Seat, tuple[Strain, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionStep:
+    """One bid of a coinche auction as the intermediate reads it.
+
+    ``partner``: the strain and :func:`hand_points` the bidder's partner had
+    shown before this bid (``None``: no contract bid yet, or only a capot
+    bid, which shows no range); ``points``: the :func:`hand_points` this bid
+    shows (contract bids only, capot included; ``None`` otherwise)."""
+
+    seat: Seat
+    bid: Bid
+    partner: tuple[Strain, float] | None
+    points: float | None
 
 
 def _shown_points(
@@ -386,30 +409,55 @@ def _shown_points(
     return (value + 5 - style.opening_margin - CO_ALONE) / CO_ALONE_SLOPE
 
 
-def _read_auction(view: PlayerView, style: Style) -> _AuctionRead:
+def auction_steps(view: PlayerView, style: Style) -> Iterator[AuctionStep]:
+    """The bids of ``view`` (coinche), each with what the bidder's partner
+    had shown and what the bid shows (:func:`_shown_points`, the margins of
+    ``style``).  A capot bid shows its points but is not a range later bids
+    are read against (no contract can follow it)."""
+    shown: dict[Seat, tuple[Strain, float]] = {}
+    for s, bid in view.bids:
+        partner = shown.get(s.partner)
+        points = None
+        if bid.kind == "contract":
+            assert bid.strain is not None and bid.value is not None
+            points = _shown_points(bid.value, style, partner, bid.strain)
+            if bid.value < CAPOT_VALUE:
+                shown[s] = (bid.strain, points)
+        yield AuctionStep(s, bid, partner, points)
+
+
+def read_auction(view: PlayerView, style: Style) -> AuctionRead:
+    """The standing contract, its multiplier and each bidder's shown hand
+    (:class:`AuctionRead`) of the coinche auction of ``view``, read with the
+    margins of ``style``."""
     high: Bid | None = None
     high_seat: Seat | None = None
     multiplier = 1
     shown: dict[Seat, tuple[Strain, float]] = {}
-    for s, bid in view.bids:
+    for step in auction_steps(view, style):
+        bid = step.bid
         if bid.kind == "contract":
-            assert bid.strain is not None and bid.value is not None
-            high, high_seat, multiplier = bid, s, 1
-            points = _shown_points(bid.value, style, shown.get(s.partner), bid.strain)
-            shown[s] = (bid.strain, points)
+            assert bid.strain is not None and step.points is not None
+            high, high_seat, multiplier = bid, step.seat, 1
+            shown[step.seat] = (bid.strain, step.points)
         elif bid.kind == "coinche":
             multiplier = 2
         elif bid.kind == "surcoinche":
             multiplier = 4
-    return _AuctionRead(high, high_seat, multiplier, shown)
+    return AuctionRead(high, high_seat, multiplier, shown)
 
 
-def _soft_below(x: float, limit: float, scale: float) -> float:
-    """About 1 well below ``limit``, 1/2 at it, about 0 well above."""
-    z = (limit - x) / scale
-    if z < -30:
+def sigmoid(x: float) -> float:
+    """The logistic function ``1 / (1 + e^-x)``, 0 below ``x = -30``."""
+    if x < -30:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-z))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def soft_below(x: float, limit: float, scale: float) -> float:
+    """About 1 well below ``limit``, 1/2 at it, about 0 well above:
+    ``sigmoid((limit - x) / scale)``."""
+    return sigmoid((limit - x) / scale)
 
 
 def coinche_bid_weight(view: PlayerView, hands: Sequence[CardMask]) -> float:
@@ -418,7 +466,7 @@ def coinche_bid_weight(view: PlayerView, hands: Sequence[CardMask]) -> float:
     weight in (0, 1], a product of soft bounds.
 
     - A contract bid (the last of each seat) shows the middle of a range of
-      :func:`hand_points` (:func:`_shown_points`): 10 points of contract
+      :func:`hand_points` (:func:`auction_steps`): 10 points of contract
       wide, i.e. ``10 / CO_ALONE_SLOPE`` hand points for a bid on the hand
       alone and 10 for a raise of the partner's strain.
     - A pass before any contract of the seat says that no strain reached a
@@ -429,28 +477,25 @@ def coinche_bid_weight(view: PlayerView, hands: Sequence[CardMask]) -> float:
     Soft edges (scale 5 hand points, 8 contract points) keep worlds of
     players who bid otherwise possible."""
     style = INTERMEDIATE
-    shown: dict[Seat, tuple[Strain, float]] = {}
     last: dict[Seat, tuple[Strain, float, float]] = {}
     passed_first: dict[Seat, float] = {}
     high = 0
-    for s, bid in view.bids:
+    for step in auction_steps(view, style):
+        s, bid, partner = step.seat, step.bid, step.partner
         if bid.kind == "contract":
             assert bid.strain is not None and bid.value is not None
-            partner = shown.get(s.partner)
             if bid.value < CAPOT_VALUE:
-                mid = _shown_points(bid.value, style, partner, bid.strain)
+                assert step.points is not None
                 raising = partner is not None and partner[0] == bid.strain and bid.strain.is_suit
                 half = 5.0 if raising else 5.0 / CO_ALONE_SLOPE
-                last[s] = (bid.strain, mid, half)
-                shown[s] = (bid.strain, mid)
+                last[s] = (bid.strain, step.points, half)
             high = bid.value
         elif bid.kind == "pass" and s not in last and s not in passed_first and s != view.seat:
             hand = hands[s]
             if hand == 0:
                 continue
-            partner = shown.get(s.partner)
             best = max(
-                _side_estimate(hand, Strain(k), partner)
+                side_estimate(hand, Strain(k), partner)
                 + (
                     style.coinche_margin
                     if partner is not None and partner[0] == Strain(k)
@@ -458,33 +503,37 @@ def coinche_bid_weight(view: PlayerView, hands: Sequence[CardMask]) -> float:
                 )
                 for k in range(4)
             )
-            passed_first[s] = _soft_below(best, max(high, 70) + 10, 8.0)
+            passed_first[s] = soft_below(best, max(high, 70) + 10, 8.0)
     weight = 1.0
     for s, (strain, mid, half) in last.items():
         if s == view.seat or hands[s] == 0:
             continue
         hp = hand_points(hands[s], strain)
-        weight *= _soft_below(hp, mid + half, 5.0) * _soft_below(-hp, -(mid - half), 5.0)
+        weight *= soft_below(hp, mid + half, 5.0) * soft_below(-hp, -(mid - half), 5.0)
     for w in passed_first.values():
         weight *= w
     return max(weight, 1e-9)
 
 
-def _side_estimate(
+def side_estimate(
     hand: CardMask, strain: Strain, partner_shown: tuple[Strain, float] | None
 ) -> float:
-    """The points a side expects with ``strain`` trump: this hand plus what
-    the partner showed in that strain; else this hand alone (less 10 when
-    the partner bid another strain)."""
+    """The card points (with belote and dix de der, coinche's scale of
+    contracts) a side expects with ``strain`` trump: this hand (a
+    :data:`CardMask` of 8 cards) plus the :func:`hand_points` the partner
+    showed in that strain (``partner_shown``: strain and points, or
+    ``None``); else this hand alone (less 10 when the partner bid another
+    strain)."""
     if partner_shown is not None and partner_shown[0] == strain and strain.is_suit:
         return hand_points(hand, strain) + partner_shown[1] + CO_SIDE
     alone = alone_points(hand, strain)
     return alone - 10 if partner_shown is not None else alone
 
 
-def _side_estimate_shown(read: _AuctionRead, seat: Seat, strain: Strain) -> float:
-    """The points the side of ``seat`` expects with ``strain`` trump from what
-    its bids showed (both hands when both bid the strain)."""
+def side_estimate_shown(read: AuctionRead, seat: Seat, strain: Strain) -> float:
+    """The card points the side of ``seat`` expects with ``strain`` trump
+    from what its bids showed in ``read`` (both hands when both bid the
+    strain).  Raises ``KeyError`` when ``seat`` made no contract bid."""
     mine = read.shown[seat]
     theirs = read.shown.get(seat.partner)
     if theirs is not None and theirs[0] == strain and strain.is_suit:
@@ -612,7 +661,7 @@ class HeuristicBot:
         seat = view.seat
         partner = seat.partner
         style = self.style
-        read = _read_auction(view, style)
+        read = read_auction(view, style)
         by_text = {b.text: b for b in bids}
         pass_bid = bids[0]
         hand = view.hand
@@ -622,7 +671,7 @@ class HeuristicBot:
             # Coinched: surcoinche a contract of ours we expect to make well.
             assert high is not None and high.value is not None and high.strain is not None
             if style.coinches and high_seat in (seat, partner) and "surcoinche" in by_text:
-                own = _side_estimate(hand, high.strain, read.shown.get(partner))
+                own = side_estimate(hand, high.strain, read.shown.get(partner))
                 if own >= high.value + 40:
                     return by_text["surcoinche"]
             return pass_bid
@@ -644,7 +693,7 @@ class HeuristicBot:
             strains += [Strain.SA, Strain.TA]
         shown = read.shown.get(partner)
         for strain in strains:
-            estimate = _side_estimate(hand, strain, shown)
+            estimate = side_estimate(hand, strain, shown)
             raising = shown is not None and shown[0] == strain and strain.is_suit
             estimate += style.coinche_margin if raising else style.opening_margin
             value = min(_floor10(estimate), 160)
@@ -656,7 +705,7 @@ class HeuristicBot:
                     best, best_value = by_text[text], value
         return best
 
-    def _should_coinche(self, view: PlayerView, read: _AuctionRead) -> bool:
+    def _should_coinche(self, view: PlayerView, read: AuctionRead) -> bool:
         """Whether the opponents' contract should fail, from what their bids
         showed and this seat's defence (see :func:`defence_points`)."""
         high = read.high
@@ -664,7 +713,7 @@ class HeuristicBot:
         assert read.high_seat is not None
         if high.value == CAPOT_VALUE:
             return False
-        shown = _side_estimate_shown(read, read.high_seat, high.strain)
+        shown = side_estimate_shown(read, read.high_seat, high.strain)
         expected = COINCHE_SLOPE * shown + COINCHE_BASE - defence_points(view.hand, high.strain)
         return expected <= high.value - COINCHE_SHORTFALL
 

@@ -21,7 +21,6 @@ enumerating them.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 
@@ -30,7 +29,7 @@ from ..cards import CardMask, bit, cards_of
 from ..observation import PlayerView
 from ..seats import Seat
 from ..trump import Strain
-from .heuristic import coinche_bid_weight, strain_tricks
+from .heuristic import coinche_bid_weight, sigmoid, strain_tricks
 from .knowledge import Knowledge, infer
 
 __all__ = ["NoWorldError", "World", "bid_likelihood", "deal_hidden", "sample_worlds"]
@@ -96,12 +95,6 @@ def deal_hidden(
     raise NoWorldError("no deal of the hidden cards agrees with what the seat knows")
 
 
-def _sigmoid(x: float) -> float:
-    if x < -30:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
-
-
 def bid_likelihood(
     view: PlayerView, hands: list[CardMask] | tuple[CardMask, ...], *, extra_cards: int = 0
 ) -> float:
@@ -147,14 +140,14 @@ def bid_likelihood(
             strain = turned_suit if fb.kind == "take" else fb.strain
             if strain is not None:
                 est = strain_tricks(with_turned, strain)
-                weight *= _sigmoid((est - 2.4 - shift) / 0.6)
+                weight *= sigmoid((est - 2.4 - shift) / 0.6)
             continue
         if turned_suit is not None:
             est = strain_tricks(with_turned, turned_suit)
-            weight *= _sigmoid((3.0 + shift - est) / 0.6)
+            weight *= sigmoid((3.0 + shift - est) / 0.6)
         if seat in round_two:
             best = max(strain_tricks(hand, Strain(s)) for s in range(4) if s != turned_suit)
-            weight *= _sigmoid((3.0 + shift - best) / 0.6)
+            weight *= sigmoid((3.0 + shift - best) / 0.6)
     return max(weight, 1e-9)
 
 
