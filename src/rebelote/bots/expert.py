@@ -54,6 +54,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..actions import CAPOT_VALUE, Action, Bid, ChoosePattern, Cut, Declare, Play
 from ..cards import DECK_24, DECK_32, Card, CardMask, Rank, bit, cards_of
@@ -75,7 +76,7 @@ from .ddbid import (
     dd_choose,
     dd_classic_scores,
 )
-from .heuristic import HeuristicBot
+from .heuristic import INTERMEDIATE, HeuristicBot, TakeOffsets
 from .sampling import NoWorldError, World, bid_likelihood, deal_hidden, sample_worlds
 
 __all__ = ["ExpertBot", "default_node_cap", "plan_worlds"]
@@ -117,6 +118,22 @@ def default_node_cap(tricks_left: int, compiled: bool) -> int | None:
     return 150_000 if tricks_left >= 5 else None
 
 
+CLASSIC_TAKE_OFFSETS: TakeOffsets = ((0.0, 0.0, 0.0, -20.0), (0.0, 0.0, -15.0, -5.0))
+"""Classic four-player games: points added to the intermediate's taking
+threshold (0 points of :func:`~.heuristic.take_value`), by round and by the
+number of seats that passed before in the round (see the module)."""
+
+CLASSIC_SWITCH_MARGIN = 40.0
+"""Classic four-player games: a first-round take is passed when another
+suit's :func:`~.heuristic.take_value` is this many points higher (see the
+module)."""
+
+EXPERT_CLASSIC = replace(
+    INTERMEDIATE, take_offsets=CLASSIC_TAKE_OFFSETS, switch_margin=CLASSIC_SWITCH_MARGIN
+)
+"""The expert's style for the classic auction."""
+
+
 def _side(players: int, seat: Seat) -> int:
     return int(seat) & 1 if players == 4 else int(seat) - 1
 
@@ -124,7 +141,14 @@ def _side(players: int, seat: Seat) -> int:
 class ExpertBot:
     """The ``expert`` level (see the module).  Stateless."""
 
-    __slots__ = ("_heuristic", "card_play", "compiled", "simulate_bids", "solve_classic_bids")
+    __slots__ = (
+        "_classic",
+        "_heuristic",
+        "card_play",
+        "compiled",
+        "simulate_bids",
+        "solve_classic_bids",
+    )
 
     def __init__(
         self,
@@ -142,6 +166,7 @@ class ExpertBot:
         ``solve_classic_bids`` (default off, see the module): on, the
         classic four-player games bid by double-dummy evaluation too."""
         self._heuristic = HeuristicBot.intermediate()
+        self._classic = HeuristicBot(level="expert", style=EXPERT_CLASSIC)
         self.compiled = kernel_available() if compiled is None else compiled
         self.card_play = card_play
         self.simulate_bids = True if simulate_bids is None else simulate_bids
@@ -280,6 +305,8 @@ class ExpertBot:
         if not self.simulate_bids:
             return default
         if not (_solves_bids(view) or (self.solve_classic_bids and view.rules.players == 4)):
+            if view.rules.bidding != "coinche":
+                return self._classic.choose_bid(view, legal)
             return default
         scores = self._bid_scores(view, legal, seed=seed, budget=budget)
         if _solves_bids(view):

@@ -72,6 +72,7 @@ __all__ = [
     "AuctionStep",
     "HeuristicBot",
     "Style",
+    "TakeOffsets",
     "alone_points",
     "auction_steps",
     "coinche_bid_weight",
@@ -85,6 +86,11 @@ __all__ = [
     "strain_tricks",
     "take_value",
 ]
+
+
+TakeOffsets = tuple[tuple[float, float, float, float], tuple[float, float, float, float]]
+"""Points added to the classic taking threshold, by round then by the number
+of seats that passed before in the round."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,6 +114,15 @@ class Style:
       the cheapest card).
     - ``draws_trumps``: the taker long in trumps leads a low one to draw the
       opponents' (off: it leads master trumps only).
+    - ``take_offsets``: classic four-player games, points of
+      :func:`take_value` added to the taking threshold by round (first,
+      second) and by the number of seats that passed before in that round
+      (0..3); ``None``: the same threshold everywhere.  Used only while
+      every bid so far is a pass.
+    - ``switch_margin``: classic four-player games whose second round
+      excludes the turned suit: pass a first-round take when another suit's
+      :func:`take_value` is higher by at least this many points, to take it
+      in the second round; ``None``: never.
     """
 
     counting: bool = True
@@ -119,6 +134,8 @@ class Style:
     coinches: bool = True
     charges: bool = True
     draws_trumps: bool = True
+    take_offsets: TakeOffsets | None = None
+    switch_margin: float | None = None
 
 
 INTERMEDIATE = Style()
@@ -611,6 +628,16 @@ class HeuristicBot:
         threshold = self.style.take_threshold
         if self.style.adaptive_taking and view.rules.players == 3:
             threshold += 0.6
+        offsets = self.style.take_offsets
+        players = view.rules.players
+        if (
+            offsets is not None
+            and players == 4
+            and len(view.bids) < 2 * players
+            and all(b.kind == "pass" for _, b in view.bids)
+        ):
+            n = len(view.bids)
+            threshold += offsets[n // players][n % players] / TRICK_POINTS
         return threshold
 
     def _classic_bid(self, view: PlayerView, bids: list[Bid]) -> Bid:
@@ -645,7 +672,31 @@ class HeuristicBot:
             value = take_value(hand, strain, multiplier=mult, declarations=points)
             if value >= best_value:
                 best, best_value = bid, value + 1e-9
+        if best.kind == "take" and self._keeps_for_round_two(view, hand, best_value):
+            return bids[0]
         return best
+
+    def _keeps_for_round_two(self, view: PlayerView, hand: CardMask, value: float) -> bool:
+        """Whether to pass a first-round take worth ``value`` points (of
+        :func:`take_value`) because another suit is worth ``switch_margin``
+        more in the second round (``hand``: with the turned card, which the
+        taker gets in either round)."""
+        margin = self.style.switch_margin
+        rules = view.rules
+        if margin is None or rules.players != 4 or rules.round_two_turned_suit:
+            return False
+        assert view.turned is not None
+        turned_suit = view.turned >> 3
+        for suit in range(4):
+            if suit == turned_suit:
+                continue
+            strain = Strain(suit)
+            points = 0
+            if rules.declarations != "off":
+                points = sum(d.points for d in find_declarations(hand, strain))
+            if take_value(hand, strain, declarations=points) >= value + margin:
+                return True
+        return False
 
     def _coinche_bid(self, view: PlayerView, bids: list[Bid]) -> Bid:
         """The coinche auction.
