@@ -37,16 +37,22 @@ __all__ = [
 ]
 
 BOT_RATINGS: Mapping[str, tuple[float, float]] = {
-    "random": (10.0, 1.0),
-    "beginner": (20.0, 1.0),
+    "random": (15.5, 1.0),
+    "beginner": (23.3, 1.0),
     "intermediate": (25.0, 1.0),
-    "expert": (28.0, 1.0),
+    "expert": (26.8, 1.0),
 }
-"""Fixed ``(mu, sigma)`` of each computer level.  Their order follows the
-arena's results (``benchmarks/BOTS.md``: random < beginner < intermediate; the expert
-beats the intermediate by a small margin per board);
-``intermediate`` sits at a new player's mean, so beating it is what an
-average player does.  A level not listed counts as ``intermediate``."""
+"""Fixed ``(mu, sigma)`` of each computer level.  ``intermediate`` sits at a
+new player's mean, so beating it is what an average player does.  The
+others are measured against it (``benchmarks/bot_ratings.py``): matches
+drawn from the deals of 1000-board arena runs (``coinche`` and ``ffb``,
+seed 1) give the share of matches a team of the level wins against two
+intermediates, and ``mu`` is where OpenSkill predicts that share; the mean
+of the two presets.  Expert: 77.7 % (coinche) and 65.9 % (ffb) of matches,
+mu 27.37 and 26.27.  Beginner: 20.6 % and 40.0 %, mu 22.44 and 24.21.
+Random: 0 of 20,000 matches in coinche (counted as half a match, mu 12.38)
+and 2.0 % in ffb (mu 18.61).  A level not listed counts as
+``intermediate``."""
 
 XP_PER_MATCH = 20
 """Experience for finishing a match."""
