@@ -62,8 +62,5 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def server(db_url: str) -> Iterator[LiveServer]:
-    live = LiveServer(db_url).start()
-    try:
+    with LiveServer(db_url) as live:
         yield live
-    finally:
-        live.stop()

@@ -1,5 +1,6 @@
 """A live server in a thread and a scripted WebSocket client, for the
-protocol tests."""
+protocol tests; the same server serves the pages of the browser tests
+(``tests/web`` and ``test_browser.py``)."""
 
 from __future__ import annotations
 
@@ -24,13 +25,18 @@ Message = dict[str, Any]
 
 
 class LiveServer:
-    """The app served by uvicorn on 127.0.0.1 (a free port) in a thread."""
+    """The app served by uvicorn on 127.0.0.1 (a free port) in a thread.
+
+    ``bot_delay``: seconds before each computer action (``None``: each
+    table's own speed); ``static_dir``: the client's files (none by
+    default); ``url`` has no trailing slash.  As a context manager: started
+    on the way in, stopped on the way out."""
 
     def __init__(
         self,
         database_url: str,
         *,
-        bot_delay: float = 0.0,
+        bot_delay: float | None = 0.0,
         static_dir: Path | None = None,
         seed: int = 2024,
     ) -> None:
@@ -63,6 +69,12 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=15)
         self.sock.close()
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(self, *args: object) -> None:
+        self.stop()
 
     @property
     def manager(self) -> TableManager:

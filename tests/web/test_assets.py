@@ -10,8 +10,7 @@ from pathlib import Path
 import httpx
 
 from rebelote.server.app import WEB_DIR
-
-from .conftest import WebServer
+from server.live import LiveServer
 
 TEXT_SUFFIXES = {".html", ".js", ".css", ".json", ".svg"}
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -39,7 +38,7 @@ def test_every_file_the_page_names_exists() -> None:
             assert (WEB_DIR / "js" / module).is_file(), (path.name, module)
 
 
-def test_the_client_is_served_with_its_types(web: WebServer) -> None:
+def test_the_client_is_served_with_its_types(web: LiveServer) -> None:
     client = httpx.Client(base_url=web.url, timeout=10)
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]

@@ -16,14 +16,16 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .conftest import DESKTOP, PHONE, WebServer
+from server.live import LiveServer
+
+from .conftest import DESKTOP, PHONE
 from .driver import Driver, is_card
 
 SIZES = [pytest.param(PHONE, id="360x740"), pytest.param(DESKTOP, id="1280x800")]
 
 
 def open_page(
-    browser: Browser, web: WebServer, size: dict[str, int], prefs: dict[str, Any] | None = None
+    browser: Browser, web: LiveServer, size: dict[str, int], prefs: dict[str, Any] | None = None
 ) -> Page:
     """A page on the start page; ``prefs`` pre-fill the new-match dialog."""
     ctx = browser.new_context(viewport={"width": size["width"], "height": size["height"]})
@@ -35,7 +37,7 @@ def open_page(
         page.add_init_script(
             f"localStorage.setItem('rebelote.prefs', {json.dumps(json.dumps(prefs))})"
         )
-    page.goto(web.url)
+    page.goto(web.url + "/")
     page.wait_for_selector("body[data-ready='start']")
     return page
 
@@ -60,16 +62,16 @@ def start_by_clicking(page: Page, *, preset: str, target: int, speed: str = "fas
     page.wait_for_selector("#table-page[data-ready='1']")
 
 
-def create_table(web: WebServer, page: Page, **body: Any) -> str:
+def create_table(web: LiveServer, page: Page, **body: Any) -> str:
     """A table made through the REST API; the page then opens it."""
-    r = httpx.post(web.url + "api/tables", json=body, timeout=10)
+    r = httpx.post(web.url + "/api/tables", json=body, timeout=10)
     assert r.status_code == 201, r.text
     created = r.json()
     page.evaluate(
         "([id, token]) => localStorage.setItem('rebelote.tables', JSON.stringify({[id]: token}))",
         [created["table_id"], created["token"]],
     )
-    page.goto(f"{web.url}#/table/{created['table_id']}")
+    page.goto(f"{web.url}/#/table/{created['table_id']}")
     page.wait_for_selector("#table-page[data-ready='1']")
     return str(created["table_id"])
 
@@ -92,7 +94,7 @@ def wait_deal_played(driver: Driver, steps: int = 200) -> list[str]:
     [pytest.param(PHONE, 100, id="360x740"), pytest.param(DESKTOP, 210, id="1280x800")],
 )
 def test_match_through_rematch_by_clicking(
-    browser: Browser, web: WebServer, shots: Path, size: dict[str, int], target: int
+    browser: Browser, web: LiveServer, shots: Path, size: dict[str, int], target: int
 ) -> None:
     """A short match (a low target: one or two deals) played by clicking,
     then "Rematch" starts a new one."""
@@ -135,7 +137,7 @@ def test_match_through_rematch_by_clicking(
 
 @pytest.mark.parametrize("size", SIZES)
 def test_one_deal_with_the_keyboard_only(
-    browser: Browser, web: WebServer, shots: Path, size: dict[str, int]
+    browser: Browser, web: LiveServer, shots: Path, size: dict[str, int]
 ) -> None:
     prefs = {"preset": "ffb", "target": 2000, "speed": "fast", "auto_play_forced": False}
     page = open_page(browser, web, size, prefs)
@@ -168,7 +170,7 @@ def test_one_deal_with_the_keyboard_only(
     page.context.close()
 
 
-def test_start_page_continue_and_rules_help(browser: Browser, web: WebServer, shots: Path) -> None:
+def test_start_page_continue_and_rules_help(browser: Browser, web: LiveServer, shots: Path) -> None:
     page = open_page(browser, web, PHONE)
     assert page.locator("[data-action='continue']").is_hidden()
     page.click("[data-action='new']")
@@ -176,7 +178,7 @@ def test_start_page_continue_and_rules_help(browser: Browser, web: WebServer, sh
     page.screenshot(path=str(shots / "new-game-360x740.png"))
     # each preset has its help page, from the dialog
     presets = page.locator("#preset-choices [data-help]")
-    assert presets.count() == len(httpx.get(web.url + "api/presets").json())
+    assert presets.count() == len(httpx.get(web.url + "/api/presets").json())
     page.click("#preset-choices [data-help='coinche']")
     page.wait_for_selector("#help[open][data-preset='coinche']")
     assert page.locator("#help-lines li").count() > 5
@@ -198,7 +200,7 @@ def test_start_page_continue_and_rules_help(browser: Browser, web: WebServer, sh
     hand = page.evaluate("() => window.rebelote.model.deal.hand.slice().sort()")
     assert "intermediate" in json.dumps(page.evaluate("() => window.rebelote.model.table.seats"))
     # back to the start page: "Continue your match" brings the same table back
-    page.goto(web.url)
+    page.goto(web.url + "/")
     page.wait_for_selector("[data-action='continue']:visible")
     page.click("[data-action='continue']")
     page.wait_for_selector("#table-page[data-ready='1']")
@@ -213,7 +215,7 @@ def test_start_page_continue_and_rules_help(browser: Browser, web: WebServer, sh
     page.context.close()
 
 
-def test_three_players_layout(browser: Browser, web: WebServer, shots: Path) -> None:
+def test_three_players_layout(browser: Browser, web: LiveServer, shots: Path) -> None:
     page = open_page(browser, web, PHONE)
     create_table(web, page, preset="three-players", target=100, options={"speed": "instant"})
     driver = Driver(page)
@@ -239,7 +241,7 @@ def test_three_players_layout(browser: Browser, web: WebServer, shots: Path) -> 
     page.context.close()
 
 
-def test_seed000_cut_pattern_and_declarations(browser: Browser, web: WebServer) -> None:
+def test_seed000_cut_pattern_and_declarations(browser: Browser, web: LiveServer) -> None:
     page = open_page(browser, web, DESKTOP)
     create_table(
         web,
@@ -261,7 +263,7 @@ def test_seed000_cut_pattern_and_declarations(browser: Browser, web: WebServer) 
     page.context.close()
 
 
-def test_coinche_auction(browser: Browser, web: WebServer) -> None:
+def test_coinche_auction(browser: Browser, web: LiveServer) -> None:
     page = open_page(browser, web, PHONE)
     create_table(web, page, preset="coinche", target=3000, options={"speed": "instant"})
     driver = Driver(page)
@@ -293,7 +295,7 @@ def test_coinche_auction(browser: Browser, web: WebServer) -> None:
     page.context.close()
 
 
-def test_reconnects_after_a_dropped_connection(browser: Browser, web: WebServer) -> None:
+def test_reconnects_after_a_dropped_connection(browser: Browser, web: LiveServer) -> None:
     page = open_page(browser, web, DESKTOP)
     create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
     driver = Driver(page)
@@ -316,7 +318,7 @@ def test_reconnects_after_a_dropped_connection(browser: Browser, web: WebServer)
     page.context.close()
 
 
-def test_timings(browser: Browser, web: WebServer, shots: Path) -> None:
+def test_timings(browser: Browser, web: LiveServer, shots: Path) -> None:
     """Page load (navigation to the table drawn) and click to card on the
     table, measured with the page's performance timeline; written to
     ``timings.json`` beside the screenshots."""
@@ -325,7 +327,7 @@ def test_timings(browser: Browser, web: WebServer, shots: Path) -> None:
     loads = []
     for _ in range(3):
         start = time.perf_counter()
-        page.goto(f"{web.url}#/table/{table_id}")
+        page.goto(f"{web.url}/#/table/{table_id}")
         page.reload()
         page.wait_for_selector("#table-page[data-ready='1']")
         outside = (time.perf_counter() - start) * 1000
@@ -372,7 +374,7 @@ def test_timings(browser: Browser, web: WebServer, shots: Path) -> None:
     page.context.close()
 
 
-def test_belote_choice_asks_the_player(browser: Browser, web: WebServer) -> None:
+def test_belote_choice_asks_the_player(browser: Browser, web: LiveServer) -> None:
     """Seed 001: a card of ``turn.belote_choice`` is played only after the
     player says whether he announces belote (here the choice is given to the
     page by hand, the rest is the real table)."""
