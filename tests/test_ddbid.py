@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from deals import deal_from_hands, shuffled_pack
 from rebelote.actions import Bid
 from rebelote.bots import Budget, make_bot
 from rebelote.bots.ddbid import (
@@ -19,19 +20,11 @@ from rebelote.bots.ddbid import (
 )
 from rebelote.bots.expert import ExpertBot, _bidding_deal
 from rebelote.bots.heuristic import HeuristicBot
-from rebelote.cards import DECK_32, cards_of, parse_cards
 from rebelote.observation import observe
 from rebelote.rules import preset
 from rebelote.seats import Seat
 from rebelote.state import State
 from rebelote.trump import Strain
-
-COINCHE = preset("coinche")
-
-
-def deal(hands: dict[Seat, str], dealer: Seat = Seat.E) -> State:
-    """A coinche deal from the hands (N speaks first when E deals)."""
-    return State.from_hands(COINCHE, dealer, {s: parse_cards(h.split()) for s, h in hands.items()})
 
 
 def test_contract_scoring_from_the_takers_points() -> None:
@@ -75,13 +68,15 @@ def test_choice_needs_a_margin_and_stands_out_of_the_noise() -> None:
 
 
 def test_a_hand_sure_of_160_in_hearts_bids_a_hearts_contract() -> None:
-    state = deal(
+    state = deal_from_hands(
+        "coinche",
+        Seat.E,  # N speaks first
         {
             Seat.N: "JH 9H AH 10H KH QH AS AD",
             Seat.W: "7S 8S 9S 10S 7D 8D 9D 10D",
             Seat.S: "8H 7H JS QS KS JD QD KD",
             Seat.E: "7C 8C 9C 10C JC QC KC AC",
-        }
+        },
     )
     view = observe(state, Seat.N)
     legal = state.legal_actions()
@@ -93,13 +88,15 @@ def test_a_hand_sure_of_160_in_hearts_bids_a_hearts_contract() -> None:
 
 
 def test_a_worthless_hand_passes() -> None:
-    state = deal(
+    state = deal_from_hands(
+        "coinche",
+        Seat.E,  # N speaks first
         {
             Seat.N: "7S 8S 7H 8H 7D 8D 7C 8C",
             Seat.W: "JS 9S AS 10S KS QS 9H 9D",
             Seat.S: "JH 10H KH QH JD 10D KD QD",
             Seat.E: "AH AD JC 9C AC 10C KC QC",
-        }
+        },
     )
     view = observe(state, Seat.N)
     legal = state.legal_actions()
@@ -113,13 +110,15 @@ def test_a_worthless_hand_passes() -> None:
 
 def test_a_strong_defence_coinches_and_the_values_are_deterministic() -> None:
     # E deals, N opens 80 spades; W holds the top spades.
-    state = deal(
+    state = deal_from_hands(
+        "coinche",
+        Seat.E,  # N speaks first
         {
             Seat.N: "AH 10H KH 8S 7S AD 10D KD",
             Seat.W: "JS 9S AS 10S AC 10C 9D 8D",
             Seat.S: "QH JH 9H 7H QD JD 7D 7C",
             Seat.E: "KS QS 8H 8C 9C JC QC KC",
-        }
+        },
     )
     state.apply(Bid("contract", Strain.S, 80), Seat.N)
     view = observe(state, Seat.W)
@@ -152,9 +151,7 @@ def test_classic_scoring_from_the_takers_points() -> None:
 
 def test_classic_bidding_deals_give_five_cards_to_each_other_seat() -> None:
     rules = preset("ffb")
-    rng = random.Random(0)
-    pack = list(cards_of(DECK_32))
-    rng.shuffle(pack)
+    pack = shuffled_pack(0)
     state = State.from_deck(rules, Seat.E, pack, "3-2")
     view = observe(state, Seat.N)
     got, hands = _bidding_deal(view, random.Random(1))
@@ -166,17 +163,16 @@ def test_classic_bidding_deals_give_five_cards_to_each_other_seat() -> None:
 
 
 def test_a_sure_take_in_ffb_is_valued_and_taken() -> None:
-    rules = preset("ffb")
-    state = State.from_hands(
-        rules,
+    state = deal_from_hands(
+        "ffb",
         Seat.E,
         {
-            Seat.N: parse_cards(["JH", "9H", "AH", "10H", "KH", "AS", "AD", "AC"]),
-            Seat.W: parse_cards(["7S", "8S", "9S", "7D", "8D", "9D", "7C", "8C"]),
-            Seat.S: parse_cards(["QH", "8H", "10S", "JS", "QS", "10D", "JD", "QD"]),
-            Seat.E: parse_cards(["7H", "KS", "KD", "9C", "10C", "JC", "QC", "KC"]),
+            Seat.N: "JH 9H AH 10H KH AS AD AC",
+            Seat.W: "7S 8S 9S 7D 8D 9D 7C 8C",
+            Seat.S: "QH 8H 10S JS QS 10D JD QD",
+            Seat.E: "7H KS KD 9C 10C JC QC KC",
         },
-        turned=parse_cards(["JH"])[0],
+        turned="JH",
     )
     view = observe(state, Seat.N)
     legal = state.legal_actions()

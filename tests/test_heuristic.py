@@ -19,11 +19,12 @@ choices.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
+from deals import deal_from_hands, shuffled_pack
 from rebelote.actions import Action, Bid, Play, parse_bid
 from rebelote.bots import Budget, decision_seed, make_bot
 from rebelote.bots.heuristic import (
@@ -33,8 +34,8 @@ from rebelote.bots.heuristic import (
     strain_tricks,
     take_value,
 )
-from rebelote.cards import DECK_32, CardSet, cards_of, parse_card
-from rebelote.observation import observe
+from rebelote.cards import CardSet, parse_card
+from rebelote.observation import PlayerView, observe
 from rebelote.rules import preset
 from rebelote.seats import SEATS_4, Seat
 from rebelote.state import State
@@ -86,20 +87,32 @@ def _choose(state: State, level: str = "intermediate") -> Action:
     return make_bot(level).act(observe(state, seat), state.legal_actions(), seed=1, budget=BUDGET)
 
 
-def _frozen(
-    rules_name: str, dealer: str, hands: dict[str, str], turned: str, actions: str
-) -> State:
-    """A deal from its final hands and turned card, with ``actions`` (bids,
-    then cards) applied."""
-    state = State.from_hands(
-        preset(rules_name),
-        Seat[dealer],
-        {Seat[s]: list(CardSet.parse(text)) for s, text in hands.items()},
-        parse_card(turned),
-    )
-    for text in actions.split():
-        state.apply(parse_bid(text) if text in ("pass", "take") else Play(parse_card(text)))
-    return state
+def _self_play_auctions(
+    rules_name: str, watch: Callable[[PlayerView, Action], None] | None = None
+) -> list[State]:
+    """300 deals of ``rules_name`` (deal ``seed``: the pack shuffled by
+    ``seed``, dealer ``SEATS_4[seed % 4]``), each bid by four intermediates
+    until a contract is made or all pass; ``watch`` sees each decision (the
+    view and the action) before it is applied."""
+    rules = preset(rules_name)
+    bots = {s: make_bot("intermediate") for s in SEATS_4}
+    done = []
+    for seed in range(300):
+        state = State.from_deck(rules, SEATS_4[seed % 4], shuffled_pack(seed), "3-2")
+        index = 0
+        while state.contract is None and not state.is_terminal:
+            seat = state.current
+            assert seat is not None
+            view = observe(state, seat)
+            action = bots[seat].act(
+                view, state.legal_actions(), seed=decision_seed(seed, seat, index), budget=BUDGET
+            )
+            if watch is not None:
+                watch(view, action)
+            state.apply(action, seat)
+            index += 1
+        done.append(state)
+    return done
 
 
 def _card(action: Action) -> str:
@@ -158,32 +171,19 @@ def test_strain_tricks_scale() -> None:
 
 def test_takes_in_self_play_hold_trumps() -> None:
     # 300 ffb deals: no taker ever held fewer than two trumps when bidding.
-    rules = preset("ffb")
-    bots = {s: make_bot("intermediate") for s in SEATS_4}
-    takes = 0
-    for seed in range(300):
-        rng = random.Random(seed)
-        pack = list(cards_of(DECK_32))
-        rng.shuffle(pack)
-        state = State.from_deck(rules, SEATS_4[seed % 4], pack, "3-2")
-        index = 0
-        while state.contract is None and not state.is_terminal:
-            seat = state.current
-            assert seat is not None
-            view = observe(state, seat)
-            action = bots[seat].act(
-                view, state.legal_actions(), seed=decision_seed(seed, seat, index), budget=BUDGET
-            )
-            if isinstance(action, Bid) and action.kind in ("take", "strain"):
-                assert view.turned is not None
-                suit = view.turned >> 3 if action.kind == "take" else action.strain
-                assert suit is not None
-                held = (view.hand | 1 << view.turned) >> (8 * int(suit)) & 0xFF
-                assert held.bit_count() >= 2
-                takes += 1
-            state.apply(action, seat)
-            index += 1
-    assert takes > 200
+    takes: list[Bid] = []
+
+    def check(view: PlayerView, action: Action) -> None:
+        if isinstance(action, Bid) and action.kind in ("take", "strain"):
+            assert view.turned is not None
+            suit = view.turned >> 3 if action.kind == "take" else action.strain
+            assert suit is not None
+            held = (view.hand | 1 << view.turned) >> (8 * int(suit)) & 0xFF
+            assert held.bit_count() >= 2
+            takes.append(action)
+
+    _self_play_auctions("ffb", check)
+    assert len(takes) > 200
 
 
 # ------------------------------------------------ B: Tout Atout, Sans Atout
@@ -214,38 +214,14 @@ def test_tout_atout_from_jacks_with_nines_beside_them() -> None:
 
 
 def test_tout_atout_and_sans_atout_are_bid_in_self_play() -> None:
-    rules = preset("seed000-tout-atout")
-    bots = {s: make_bot("intermediate") for s in SEATS_4}
     strains: Counter[Strain] = Counter()
-    for seed in range(300):
-        rng = random.Random(seed)
-        pack = list(cards_of(DECK_32))
-        rng.shuffle(pack)
-        state = State.from_deck(rules, SEATS_4[seed % 4], pack, "3-2")
-        index = 0
-        while state.contract is None and not state.is_terminal:
-            seat = state.current
-            assert seat is not None
-            action = bots[seat].act(
-                observe(state, seat),
-                state.legal_actions(),
-                seed=decision_seed(seed, seat, index),
-                budget=BUDGET,
-            )
-            state.apply(action, seat)
-            index += 1
+    for state in _self_play_auctions("seed000-tout-atout"):
         if state.contract is not None:
             strains[state.contract.strain] += 1
     assert strains[Strain.TA] >= 15 and strains[Strain.SA] >= 25
 
 
 # ------------------------------------------------------- C: coinche auction
-
-
-def _coinche(hands: dict[Seat, str], dealer: Seat) -> State:
-    return State.from_hands(
-        preset("coinche"), dealer, {s: list(CardSet.parse(t)) for s, t in hands.items()}
-    )
 
 
 RAISE_HANDS = {
@@ -259,7 +235,7 @@ RAISE_HANDS = {
 def test_a_raise_counts_only_what_the_raisers_hand_adds() -> None:
     # Review (seed 155): S:90C N:110C S:140C N:160C, coinched, surcoinched,
     # -800: each raise added the partner's bid to cards already counted.
-    state = _coinche(RAISE_HANDS, Seat.E)
+    state = deal_from_hands("coinche", Seat.E, RAISE_HANDS)
     assert _choose(state) == parse_bid("90H")  # N: its hand alone
     state.apply(parse_bid("90H"))
     state.apply(Bid("pass"))  # W
@@ -275,26 +251,8 @@ def test_a_raise_counts_only_what_the_raisers_hand_adds() -> None:
 
 def test_few_auctions_escalate_in_self_play() -> None:
     # Review: 172 of 1,792 contracts had four bids or more by the takers.
-    rules = preset("coinche")
-    bots = {s: make_bot("intermediate") for s in SEATS_4}
     contracts = escalated = 0
-    for seed in range(300):
-        rng = random.Random(seed)
-        pack = list(cards_of(DECK_32))
-        rng.shuffle(pack)
-        state = State.from_deck(rules, SEATS_4[seed % 4], pack, "3-2")
-        index = 0
-        while state.contract is None and not state.is_terminal:
-            seat = state.current
-            assert seat is not None
-            action = bots[seat].act(
-                observe(state, seat),
-                state.legal_actions(),
-                seed=decision_seed(seed, seat, index),
-                budget=BUDGET,
-            )
-            state.apply(action, seat)
-            index += 1
+    for state in _self_play_auctions("coinche"):
         contract = state.contract
         if contract is None:
             continue
@@ -322,7 +280,7 @@ def test_coinches_an_80_its_defence_beats() -> None:
         Seat.E: "8S 9S 10S JS QS 7D 8D 9D",
         Seat.N: "AH 10D JD QD KD JC QC KC",
     }
-    state = _coinche(hands, Seat.N)
+    state = deal_from_hands("coinche", Seat.N, hands)
     assert state.current == Seat.W
     state.apply(parse_bid("80H"))
     assert observe(state, Seat.S).current == Seat.S
@@ -340,7 +298,7 @@ def test_no_coinche_of_a_high_contract_on_one_ace() -> None:
         Seat.E: "9S 10S JS QS KS 10D JD QD",
         Seat.N: "7H 8H QH KD 9C JC QC KC",
     }
-    state = _coinche(hands, Seat.N)
+    state = deal_from_hands("coinche", Seat.N, hands)
     state.apply(parse_bid("140H"))
     assert _choose(state) == Bid("pass")
 
@@ -351,7 +309,7 @@ def test_the_beginner_bids_with_less_prudence() -> None:
     # raises at -15 rather than -40, and no coinche.
     hand = _mask(RAISE_HANDS[Seat.N])
     assert alone_points(hand, Strain.H) == pytest.approx(118.2, abs=0.05)
-    state = _coinche(RAISE_HANDS, Seat.E)
+    state = deal_from_hands("coinche", Seat.E, RAISE_HANDS)
     assert _choose(state) == parse_bid("90H")
     assert _choose(state, "beginner") == parse_bid("100H")
     state.apply(parse_bid("90H"))
@@ -370,14 +328,14 @@ def test_charges_a_master_ten_on_the_seventh_trick() -> None:
     # Review (seed 47, trick 7): holding 9H 10H with the partner surely
     # winning, it kept the 10H and lost it at trick 8.  Here (seed 38,
     # trick 7): N holds 10S (master) and KS; its partner S has ruffed.
-    state = _frozen(
+    state = deal_from_hands(
         "ffb-no-declarations",
-        "W",
+        Seat.W,
         {
-            "N": "9S 10S KS 9H 7D AD 10C QC",
-            "W": "JS QS AS QH 9D 7C 9C JC",
-            "S": "8S 8H 10D JD QD 8C KC AC",
-            "E": "7S 7H 10H JH KH AH 8D KD",
+            Seat.N: "9S 10S KS 9H 7D AD 10C QC",
+            Seat.W: "JS QS AS QH 9D 7C 9C JC",
+            Seat.S: "8S 8H 10D JD QD 8C KC AC",
+            Seat.E: "7S 7H 10H JH KH AH 8D KD",
         },
         "10D",
         "take JD 8D 7D 9D AC KD QC JC AH 9H QH 8H 7H AD 7C KC 10C 9C 8C 7S 9S AS 8S 10H JS QD JH",
@@ -389,14 +347,14 @@ def test_charges_a_master_ten_on_the_seventh_trick() -> None:
 def test_charges_a_master_ace_an_opponent_may_ruff() -> None:
     # Seed 266, trick 5: E's partner W wins surely with the 10S; S has shown
     # a void in hearts and may hold trumps: the AH is charged now.
-    state = _frozen(
+    state = deal_from_hands(
         "ffb-no-declarations",
-        "S",
+        Seat.S,
         {
-            "N": "QS KS 7H 8H 10H JD AD KC",
-            "W": "7S 10S AS 9H KH JC QC AC",
-            "S": "8S 9S JS 7D 8D QD 9C 10C",
-            "E": "JH QH AH 9D 10D KD 7C 8C",
+            Seat.N: "QS KS 7H 8H 10H JD AD KC",
+            Seat.W: "7S 10S AS 9H KH JC QC AC",
+            Seat.S: "8S 9S JS 7D 8D QD 9C 10C",
+            Seat.E: "JH QH AH 9D 10D KD 7C 8C",
         },
         "9D",
         "take KD AD 7S 7D 7H 9H 8D JH 8S 10D QS AS 7C KC AC 9C 10S 9S",
@@ -408,14 +366,14 @@ def test_charges_a_master_ace_an_opponent_may_ruff() -> None:
 def test_charges_a_master_ten_of_a_suit_no_opponent_holds() -> None:
     # Seed 15, trick 5: N's partner S has ruffed; no diamond is left outside
     # N's hand, so the master 10D would take nothing later.
-    state = _frozen(
+    state = deal_from_hands(
         "ffb-no-declarations",
-        "E",
+        Seat.E,
         {
-            "N": "JS AH 8D 9D 10D QD 10C AC",
-            "W": "QS KS AS 8H 7C 9C QC KC",
-            "S": "8S 9S 10H JH KH JD KD AD",
-            "E": "7S 10S 7H 9H QH 7D 8C JC",
+            Seat.N: "JS AH 8D 9D 10D QD 10C AC",
+            Seat.W: "QS KS AS 8H 7C 9C QC KC",
+            Seat.S: "8S 9S 10H JH KH JD KD AD",
+            Seat.E: "7S 10S 7H 9H QH 7D 8C JC",
         },
         "10H",
         "pass pass take AC 7C KD 8C 10C 9C JD JC 8D 8H AD 7D AS 8S 7S JS QC JH 7H",
@@ -428,14 +386,14 @@ def test_keeps_a_master_ace_that_can_still_win_a_trick() -> None:
     # Seed 1, trick 1: E's partner W wins surely with the AH.  E keeps its
     # master AS (no void shown, spades still out) and charges the 10C, which
     # the AC would catch.
-    state = _frozen(
+    state = deal_from_hands(
         "ffb-no-declarations",
-        "N",
+        Seat.N,
         {
-            "N": "KS 7H 8H JH 7D 9D 10D JD",
-            "W": "10H QH KH AH 8D AD 9C KC",
-            "S": "7S 8S 9S 10S 9H KD JC AC",
-            "E": "JS QS AS QD 7C 8C 10C QC",
+            Seat.N: "KS 7H 8H JH 7D 9D 10D JD",
+            Seat.W: "10H QH KH AH 8D AD 9C KC",
+            Seat.S: "7S 8S 9S 10S 9H KD JC AC",
+            Seat.E: "JS QS AS QD 7C 8C 10C QC",
         },
         "JD",
         "pass pass pass take AH 9H",
@@ -448,14 +406,14 @@ def test_discards_a_king_under_its_own_ten_rather_than_another_ten() -> None:
     # Review (seed 178, trick 6): E threw 10C rather than KD under the
     # taker's winning trick; the KD sits under E's own 10D (the AD is out),
     # the 10C is not master (the AC is out).
-    state = _frozen(
+    state = deal_from_hands(
         "ffb-no-declarations",
-        "E",
+        Seat.E,
         {
-            "N": "10S JS QS 8H 10H JH QH AH",
-            "W": "8S 7H 9H 7D QD 7C 9C AC",
-            "S": "7S KS KH 9D JD 8C JC QC",
-            "E": "9S AS 8D 10D KD AD 10C KC",
+            Seat.N: "10S JS QS 8H 10H JH QH AH",
+            Seat.W: "8S 7H 9H 7D QD 7C 9C AC",
+            Seat.S: "7S KS KH 9D JD 8C JC QC",
+            Seat.E: "9S AS 8D 10D KD AD 10C KC",
         },
         "QS",
         "take JS 8S 7S AS AH 7H KH 9S AD 10S 7D JD 8H 9H KS 8D 8C KC QS 7C 10H 9C QC",
