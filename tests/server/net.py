@@ -228,3 +228,10 @@ def play_together(
             for msg in seated[0].drain(timeout=0.02):
                 if on_message is not None:
                     on_message(seated[0], msg)
+
+
+def seat_of(holder: dict[str, Any], letter: str) -> dict[str, Any]:
+    """The seat ``letter`` of a room, a table or a snapshot's table (what
+    has a ``seats`` list)."""
+    seat: dict[str, Any] = next(s for s in holder["seats"] if s["seat"] == letter)
+    return seat

@@ -1,6 +1,9 @@
-"""Accounts, sessions and CSRF; the lobby's rules; refusals at the edge
-(each a clear error to that client alone, nothing changed); replays and
-exports of finished games."""
+"""Accounts, sessions and CSRF (guests: marked, never under an account's
+name, keeping their seats when they sign up; names compared by their
+Unicode key); the lobby's rules (private tables hidden from the table
+endpoint and from spectators); refusals at the edge (each a clear error to
+that client alone, nothing changed; validation errors' shape, strict
+request fields); replays and exports of finished games."""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from rebelote.server.ratings import (
 )
 
 from .live import LiveServer
-from .net import Player, Seated, lobby_table, play_together
+from .net import Player, Seated, lobby_table, play_together, seat_of
 
 FAST = {"speed": "instant", "auto_next": True, "auto_play_forced": False}
 
@@ -92,6 +95,149 @@ def test_password_is_stored_hashed(server: LiveServer) -> None:
     user = server.app.state.store.user_by_name("hashy")
     assert user.password_hash.startswith("$argon2id$")
     assert "my secret words" not in user.password_hash
+
+
+def test_a_guest_who_signs_up_keeps_his_seat_history_and_id(server: LiveServer) -> None:
+    host = Player(server).guest("Host")
+    table_id = host.open_table(name="upgrade", options=FAST)["table_id"]
+    hank = Player(server).guest("Hank Guest")
+    assert hank.user is not None
+    guest_id = hank.user["id"]
+    hank.join(table_id, "N")
+    host.ok(f"/api/lobby/tables/{table_id}/fill", {"level": "random"})
+    host.ok(f"/api/lobby/tables/{table_id}/start")
+    old_csrf = hank.csrf
+    hank.signup("Hank Upgraded")
+    assert hank.user is not None
+    assert (hank.user["id"], hank.user["name"], hank.user["guest"]) == (
+        guest_id,
+        "Hank Upgraded",
+        False,
+    )
+    assert hank.csrf != old_csrf  # a new session
+    me = hank.http.get("/api/me").json()["user"]
+    assert (me["id"], me["guest"]) == (guest_id, False)
+    history = hank.http.get("/api/me/history").json()
+    assert [(t["table_id"], t["seat"], t["status"]) for t in history["running"]] == [
+        (table_id, "N", "playing")
+    ]
+    # the seat: his new name, no guest mark, in the room and in storage
+    room = hank.http.get(f"/api/lobby/tables/{table_id}").json()
+    n = seat_of(room, "N")
+    assert (n["kind"], n["name"], n["guest"], n["left"]) == ("human", "Hank Upgraded", False, False)
+    stored = server.app.state.store.load(table_id)
+    row = next(s for s in stored.seats if s.seat == "N")
+    assert (row.user_id, row.name, row.guest, row.left) == (guest_id, "Hank Upgraded", False, False)
+    # his seat token still works, and a fresh one is his
+    with hank.connect(table_id) as client:
+        snap = client.sync()
+        assert seat_of(snap["table"], "N")["name"] == "Hank Upgraded"
+    fresh = hank.ok(f"/api/lobby/tables/{table_id}/token")
+    assert fresh["seat"] == "N"
+    # an account logs in with the new name and password
+    again = Player(server).login("Hank Upgraded")
+    assert again.user is not None and again.user["id"] == guest_id
+    for p in (host, hank, again):
+        p.close()
+
+
+def test_a_guest_cannot_sign_up_under_a_taken_name(server: LiveServer) -> None:
+    Player(server).signup("Taken Name").close()
+    gus = Player(server).guest("Gus")
+    r = gus.http.post("/api/auth/signup", json={"name": "taken name", "password": "long enough"})
+    assert r.status_code == 409
+    assert r.json()["detail"]["code"] == "name_taken"
+    me = gus.http.get("/api/me").json()["user"]
+    assert (me["name"], me["guest"]) == ("Gus", True)
+    gus.close()
+
+
+def test_names_are_nfc_and_compared_by_their_nfkc_casefolded_key(server: LiveServer) -> None:
+    Player(server).signup("Alice Smith").close()
+    taken = {
+        "code": "name_taken",
+        "message": "'{}' is the name of an account: log in, or choose another name",
+    }
+    fraktur = "\U0001d504\U0001d529\U0001d526\U0001d520\U0001d522"
+    for look_alike in ("\uff21lice Smith", f"{fraktur} Smith"):
+        r = Player(server).http.post("/api/auth/guest", json={"name": look_alike})
+        assert r.status_code == 409
+        assert r.json()["detail"] == {
+            "code": taken["code"],
+            "message": taken["message"].format(look_alike),
+        }
+        r = Player(server).http.post(
+            "/api/auth/signup", json={"name": look_alike, "password": "long enough"}
+        )
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "name_taken"
+    # a combining accent joins its letter (NFC) when stored and shown
+    zoe = Player(server).guest("Zoe\u0301")
+    assert zoe.user is not None and zoe.user["name"] == "Zo\u00e9"
+    rene = Player(server).signup("Rene\u0301 Dupont")
+    assert rene.user is not None and rene.user["name"] == "Ren\u00e9 Dupont"
+    # the precomposed spelling logs in to it, and cannot sign up again
+    back = Player(server).login("REN\u00c9 dupont")
+    assert back.user is not None and back.user["id"] == rene.user["id"]
+    r = Player(server).http.post(
+        "/api/auth/signup", json={"name": "Ren\u00e9 Dupont", "password": "long enough"}
+    )
+    assert r.status_code == 409
+    for p in (zoe, rene, back):
+        p.close()
+
+
+def test_a_guest_cannot_take_an_accounts_name_and_is_marked(server: LiveServer) -> None:
+    alice = Player(server).signup("Alice Martin")
+    for name in ("Alice Martin", "alice martin", "  ALICE   martin "):
+        r = Player(server).http.post("/api/auth/guest", json={"name": name})
+        assert r.status_code == 409
+        assert r.json()["detail"] == {
+            "code": "name_taken",
+            "message": "'" + " ".join(name.split()) + "' is the name of an account: "
+            "log in, or choose another name",
+        }
+    guest = Player(server).guest("Alice Martine")  # another name: fine
+    assert guest.user is not None and guest.user["guest"] is True
+    table_id = alice.open_table(name="marks")["table_id"]
+    guest.join(table_id, "N")
+    alice.ok(f"/api/lobby/tables/{table_id}/fill", {"level": "random"})
+    room = alice.http.get(f"/api/lobby/tables/{table_id}").json()
+    marks = {s["seat"]: (s["name"], s["guest"]) for s in room["seats"]}
+    assert marks == {
+        "N": ("Alice Martine", True),
+        "W": ("West", False),
+        "S": ("Alice Martin", False),
+        "E": ("East", False),
+    }
+    lobby = alice.http.get("/api/lobby").json()
+    assert {s["seat"]: s["guest"] for s in lobby[0]["seats"]}["N"] is True
+    alice.ok(f"/api/lobby/tables/{table_id}/start")
+    g = guest.connect(table_id)
+    room_msg = g.recv_until(lambda m: m["t"] == "room")["d"]
+    assert {s["seat"]: s["guest"] for s in room_msg["seats"]} == {
+        "N": True,
+        "W": False,
+        "S": False,
+        "E": False,
+    }
+    snapshot = g.sync()
+    assert {s["seat"]: s["guest"] for s in snapshot["table"]["seats"]} == {
+        "N": True,
+        "W": False,
+        "S": False,
+        "E": False,
+    }
+    g.close()
+    # the mark outlives a reload of the table from storage
+    stored = server.app.state.store.load(table_id)
+    assert {s.seat: s.guest for s in stored.seats} == {
+        "N": True,
+        "W": False,
+        "S": False,
+        "E": False,
+    }
+    for p in (alice, guest):
+        p.close()
 
 
 # ------------------------------------------------------------------ lobby
@@ -167,6 +313,49 @@ def test_new_token_for_the_same_seat(server: LiveServer) -> None:
         assert client.recv()["t"] == "snapshot"
 
 
+def test_a_private_table_is_hidden_from_the_table_endpoint(server: LiveServer) -> None:
+    host = Player(server).guest("Priv Host")
+    made = host.open_table(name="secret", visibility="private")
+    table_id, invite = made["table_id"], made["invite"]
+    missing = {"detail": {"code": "table_not_found", "message": f"no table {table_id!r}"}}
+    with server.http() as anon:
+        r = anon.get(f"/api/tables/{table_id}")
+        assert (r.status_code, r.json()) == (404, missing)
+        r = anon.get(f"/api/tables/{table_id}", params={"invite": "wrong"})
+        assert (r.status_code, r.json()) == (404, missing)
+        r = anon.get(f"/api/tables/{table_id}", params={"invite": invite})
+        assert r.status_code == 200 and r.json()["id"] == table_id
+        r = anon.get(f"/api/tables/{table_id}", params={"token": host.token})
+        assert r.status_code == 200
+        assert seat_of(r.json(), "S")["name"] == "Priv Host"
+    stranger = Player(server).guest("Stranger")
+    r = stranger.http.get(f"/api/tables/{table_id}")
+    assert (r.status_code, r.json()) == (404, missing)
+    r = host.http.get(f"/api/tables/{table_id}")
+    assert r.status_code == 200 and r.json()["status"] == "open"
+    # a public table and a solo one: to anyone
+    public = host.open_table(name="open")["table_id"]
+    solo = server.create()["table_id"]
+    with server.http() as anon:
+        assert anon.get(f"/api/tables/{public}").status_code == 200
+        assert anon.get(f"/api/tables/{solo}").status_code == 200
+    for p in (host, stranger):
+        p.close()
+
+
+def test_watching_a_private_table_is_refused_as_private(server: LiveServer) -> None:
+    host = Player(server).guest("Watched")
+    table_id = host.open_table(visibility="private")["table_id"]
+    ws = server.connect(table_id, None, watch=1)
+    err = ws.recv()
+    assert (err["t"], err["d"]["code"]) == ("error", "private")
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.recv()
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4403, "private")
+    host.close()
+
+
 # ------------------------------------------------------------------ refusals
 
 
@@ -227,6 +416,93 @@ def test_refusals_change_nothing(server: LiveServer) -> None:
         x.client.close()
     for p in (*players, *others):
         p.close()
+
+
+def test_validation_errors_have_the_error_shape_and_never_echo_the_input(
+    server: LiveServer,
+) -> None:
+    p = Player(server)
+    secret = "p" * (5 * 1024 * 1024)
+    r = p.http.post("/api/auth/signup", json={"name": "Ada", "password": secret})
+    assert r.status_code == 422
+    assert r.json() == {
+        "detail": {
+            "code": "invalid",
+            "message": "password: String should have at most 200 characters",
+            "field": "password",
+        }
+    }
+    assert "ppppp" not in r.text and len(r.content) < 500
+    r = p.http.post("/api/auth/login", json={"name": 5, "password": "hunter2hunter2"})
+    assert r.status_code == 422
+    assert r.json()["detail"] == {
+        "code": "invalid",
+        "message": "name: Input should be a valid string",
+        "field": "name",
+    }
+    assert "hunter2" not in r.text
+    r = p.http.post("/api/auth/guest", json={"name": "Zed", "colour": "red" * 1000})
+    assert r.json()["detail"] == {
+        "code": "invalid",
+        "message": "unknown field",
+        "field": "body",
+    }
+    # nested fields, several problems, a query parameter, a solo table's body
+    with server.http() as client:
+        r = client.post("/api/tables", json={"target": 0, "options": {"speed": "warp"}})
+    assert r.status_code == 422
+    assert r.json()["detail"] == {
+        "code": "invalid",
+        "message": "target: Input should be greater than or equal to 1; "
+        "options.speed: Input should be 'slow', 'normal', 'fast' or 'instant'",
+        "field": "target",
+    }
+    r = p.http.get("/api/leaderboard", params={"limit": "many"})
+    assert r.status_code == 422
+    assert r.json()["detail"]["field"] == "query.limit"
+    p.close()
+
+
+def test_requests_take_strict_numbers_and_name_no_unknown_field(server: LiveServer) -> None:
+    p = Player(server).guest("Strict")
+    r = p.post("/api/lobby/tables", {"target": True})
+    assert r.status_code == 422
+    assert r.json()["detail"] == {
+        "code": "invalid",
+        "message": "target: Input should be a valid integer",
+        "field": "target",
+    }
+    r = p.post("/api/lobby/tables", {"target": "200"})
+    assert r.status_code == 422 and r.json()["detail"]["field"] == "target"
+    r = p.post("/api/lobby/tables", {"options": {"hold": True}})
+    assert r.status_code == 422
+    assert r.json()["detail"]["message"] == "options.hold: Input should be a valid number"
+    with server.http() as anon:
+        r = anon.post("/api/tables", json={"target": True})
+        assert r.status_code == 422 and r.json()["detail"]["field"] == "target"
+    r = p.post("/api/lobby/tables", {"extra_field_SECRET": 1})
+    assert r.status_code == 422
+    assert r.json()["detail"] == {"code": "invalid", "message": "unknown field", "field": "body"}
+    r = p.post("/api/lobby/tables", {"options": {"extra_field_SECRET": 1}})
+    assert r.json()["detail"] == {
+        "code": "invalid",
+        "message": "options: unknown field",
+        "field": "options",
+    }
+    assert "SECRET" not in r.text
+    r = p.http.post(
+        "/api/auth/guest",
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
+    )
+    assert (r.status_code, r.json()) == (
+        422,
+        {"detail": {"code": "invalid", "message": "the body is not valid JSON"}},
+    )
+    # numbers still go through as numbers
+    made = p.post("/api/lobby/tables", {"target": 200, "options": {"hold": 5}})
+    assert made.status_code == 201
+    p.close()
 
 
 # ------------------------------------------------------------------ history

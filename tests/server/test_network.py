@@ -1,6 +1,9 @@
 """Network play over real WebSockets: four players and a spectator at one
-table, the chat, what each stream reveals, rematch, reconnection, stand-ins,
-leaving, restart."""
+table, the chat, what each stream reveals, rematch (with everyone there, or
+an absent player's seat held), reconnection, stand-ins, leaving (the seat's
+sockets closed, a leaver's stand-in, a table everyone left closed),
+restart; the ratings of a ranked match and the history's displayed
+rating."""
 
 from __future__ import annotations
 
@@ -10,10 +13,14 @@ import re
 import time
 from typing import Any
 
-from rebelote.seats import Seat
+import pytest
+from websockets.exceptions import ConnectionClosed
 
-from .live import LiveServer, Message
-from .net import Player, Seated, lobby_table, play_together
+from rebelote.seats import Seat
+from rebelote.server.table import game_from_stored
+
+from .live import Client, LiveServer, Message
+from .net import Player, Seated, lobby_table, play_together, seat_of
 
 FAST = {"speed": "instant", "auto_next": True, "auto_play_forced": False}
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[789JQKA])[SHDC](?![0-9A-Za-z])")
@@ -177,6 +184,24 @@ def test_ranked_match_changes_ratings_and_the_leaderboard(server: LiveServer) ->
         s.client.close()
 
 
+def test_the_history_shows_the_displayed_rating(server: LiveServer) -> None:
+    table_id, players = lobby_table(
+        server, ["Rosa"], bots="random", ranked=True, target=1, options=FAST
+    )
+    (rosa,) = players
+    s = Seated("S", rosa.connect(table_id))
+    play_together([s], random.Random(4), until=lambda: _match_ends(s) == 1)
+    _wait_room_message(s, lambda r: r["status"] == "finished")
+    me = rosa.http.get("/api/me").json()["user"]
+    (result,) = rosa.http.get("/api/me/history").json()["results"]
+    assert (result["mu_before"], result["sigma_before"]) == (25.0, 8.333)
+    assert result["rating_before"] == 0.0  # mu - 3 sigma, as the account bar showed
+    assert (result["mu_after"], result["sigma_after"]) == (me["mu"], me["sigma"])
+    assert result["rating_after"] == me["rating"]
+    s.client.close()
+    rosa.close()
+
+
 def test_leaving_a_ranked_match(server: LiveServer) -> None:
     table_id, players = lobby_table(
         server, ["Sam", "Nina", "Will"], bots="intermediate", ranked=True, target=150, options=FAST
@@ -227,8 +252,35 @@ def _wait_room(s: Seated, pred: Any, timeout: float = 10) -> dict[str, Any]:
         s.drain(timeout=0.05)
 
 
-def _seat(room: dict[str, Any], letter: str) -> dict[str, Any]:
-    return next(s for s in room["seats"] if s["seat"] == letter)
+def _rooms(s: Seated) -> list[dict[str, Any]]:
+    return [m["d"] for m in s.client.received if m["t"] == "room"]
+
+
+def _wait_room_message(s: Seated, pred: Any, since: int = 0, timeout: float = 15) -> dict[str, Any]:
+    """Read until a ``room`` message matches ``pred``: the first one that
+    does among those received from the ``since``-th on."""
+    seen = since
+    deadline = time.monotonic() + timeout
+    while True:
+        rooms = _rooms(s)
+        for room in rooms[seen:]:
+            if pred(room):
+                return room
+        seen = len(rooms)
+        assert time.monotonic() < deadline, f"no room matched; the last: {s.room}"
+        s.drain(timeout=0.05)
+
+
+def _closed(client: Client) -> tuple[int | None, str | None]:
+    """Read until the server closes the socket; its close code and reason."""
+    with pytest.raises(ConnectionClosed):
+        while True:
+            client.ws.recv(timeout=10)
+    return client.ws.close_code, client.ws.close_reason
+
+
+def _match_ends(s: Seated) -> int:
+    return sum(e["kind"] == "match_end" for e in s.client.events)
 
 
 def test_reconnect_mid_trick(server: LiveServer) -> None:
@@ -286,9 +338,11 @@ def test_idle_player_stood_in_for_and_back(server: LiveServer) -> None:
 
     play_together(seated, rng, until=s_to_play)
     # S lets the clock run: N sees the countdown, then S is stood in for
-    room = _wait_room(n, lambda r: any(c["reason"] == "move" for c in _seat(r, "S")["countdowns"]))
-    room = _wait_room(n, lambda r: _seat(r, "S")["away"], timeout=5)
-    assert _seat(room, "S")["connected"]
+    room = _wait_room(
+        n, lambda r: any(c["reason"] == "move" for c in seat_of(r, "S")["countdowns"])
+    )
+    room = _wait_room(n, lambda r: seat_of(r, "S")["away"], timeout=5)
+    assert seat_of(room, "S")["connected"]
 
     def s_acted() -> int:
         return sum(e.get("seat") == "S" and e["kind"] in ("bid", "card") for e in n.client.events)
@@ -300,15 +354,15 @@ def test_idle_player_stood_in_for_and_back(server: LiveServer) -> None:
     assert any(e.payload.get("by") == "standin" and e.seat == "S" for e in stored.events)
     # S is back
     s.client.send("back")
-    _wait_room(n, lambda r: not _seat(r, "S")["away"])
+    _wait_room(n, lambda r: not seat_of(r, "S")["away"])
     # N drops: its seat is held (a countdown), then stood in for, then it returns
     n.client.close()
-    room = _wait_room(s, lambda r: not _seat(r, "N")["connected"])
-    assert any(c["reason"] in ("hold", "leave") for c in _seat(room, "N")["countdowns"])
-    _wait_room(s, lambda r: _seat(r, "N")["away"], timeout=5)
+    room = _wait_room(s, lambda r: not seat_of(r, "N")["connected"])
+    assert any(c["reason"] in ("hold", "leave") for c in seat_of(room, "N")["countdowns"])
+    _wait_room(s, lambda r: seat_of(r, "N")["away"], timeout=5)
     back = Seated("N", players[1].connect(table_id))
-    room = _wait_room(s, lambda r: _seat(r, "N")["connected"] and not _seat(r, "N")["away"])
-    assert _seat(room, "N")["countdowns"] == []
+    room = _wait_room(s, lambda r: seat_of(r, "N")["connected"] and not seat_of(r, "N")["away"])
+    assert seat_of(room, "N")["countdowns"] == []
     s.client.close()
     back.client.close()
 
@@ -320,8 +374,8 @@ def test_away_past_the_limit_is_leaving(server: LiveServer) -> None:
     )
     seated = _seated(server, table_id, players)
     seated[1].client.close()
-    room = _wait_room(seated[0], lambda r: _seat(r, "N")["left"], timeout=10)
-    assert _seat(room, "N")["kind"] == "bot"
+    room = _wait_room(seated[0], lambda r: seat_of(r, "N")["left"], timeout=10)
+    assert seat_of(room, "N")["kind"] == "bot"
     assert room["host"] == "S"
     history = players[1].http.get("/api/me/history").json()
     assert history["results"][0]["left"] is True and history["running"] == []
@@ -381,7 +435,7 @@ def test_seat_order_of_a_lobby_table(server: LiveServer) -> None:
     table_id, players = lobby_table(server, ["Una", "Vic"], bots="random", options=FAST)
     room = players[0].http.get(f"/api/lobby/tables/{table_id}").json()
     assert [s["seat"] for s in room["seats"]] == [s.letter for s in Seat]
-    assert _seat(room, "S")["name"] == "Una" and _seat(room, "N")["name"] == "Vic"
+    assert seat_of(room, "S")["name"] == "Una" and seat_of(room, "N")["name"] == "Vic"
 
 
 def test_the_last_human_leaving_closes_the_table(server: LiveServer) -> None:
@@ -393,3 +447,149 @@ def test_the_last_human_leaving_closes_the_table(server: LiveServer) -> None:
     assert server.manager._tables[table_id].game.entries == entries  # the computers stopped
     assert players[0].http.get("/api/lobby").json() == []
     assert server.app.state.store.unfinished() == []
+
+
+# ------------------------------------------------------------------ rematch
+
+
+def test_a_rematch_holds_the_absent_players_seat_and_says_the_table_plays(
+    server: LiveServer,
+) -> None:
+    options = {**FAST, "hold": 0.3, "leave_after": 1.5}
+    table_id, players = lobby_table(
+        server, ["Alice", "Bob"], bots="random", target=1, options=options
+    )
+    alice, bob = (Seated(p.seat, p.connect(table_id)) for p in players)
+    play_together([alice, bob], random.Random(5), until=lambda: _match_ends(alice) == 1)
+    _wait_room_message(alice, lambda r: r["status"] == "finished")
+    # Bob closes his socket while the match is over; nothing is held then
+    seen = len(_rooms(alice))
+    bob.client.close()
+    room = _wait_room_message(alice, lambda r: not seat_of(r, "N")["connected"], seen)
+    assert room["status"] == "finished" and seat_of(room, "N")["countdowns"] == []
+    seen = len(_rooms(alice))
+    alice.client.act("rematch")
+    # a room message says the table plays again, Bob's seat held (hold and
+    # leave countdowns), nobody standing in yet
+    room = _wait_room_message(alice, lambda r: r["status"] == "playing", seen)
+    n = seat_of(room, "N")
+    assert (n["kind"], n["connected"], n["away"], n["left"]) == ("human", False, False, False)
+    assert sorted(c["reason"] for c in n["countdowns"]) == ["hold", "leave"]
+    # then a computer player stands in for him, and at last he has left
+    room = _wait_room_message(alice, lambda r: seat_of(r, "N")["away"], seen)
+    assert room["status"] == "playing" and not seat_of(room, "N")["left"]
+    assert [c["reason"] for c in seat_of(room, "N")["countdowns"]] == ["leave"]
+    room = _wait_room_message(alice, lambda r: seat_of(r, "N")["left"], seen)
+    n = seat_of(room, "N")
+    assert (n["kind"], n["level"], n["countdowns"]) == ("bot", "intermediate", [])
+    stored = server.app.state.store.results_of_match(table_id, 2)
+    assert [(r.seat, r.left, r.won) for r in stored] == [("N", True, False)]
+    alice.client.close()
+    for p in players:
+        p.close()
+
+
+def test_a_rematch_with_everyone_here_sends_the_room(server: LiveServer) -> None:
+    table_id, players = lobby_table(server, ["Alice", "Bob"], bots="random", target=1, options=FAST)
+    alice, bob = (Seated(p.seat, p.connect(table_id)) for p in players)
+    play_together([alice, bob], random.Random(9), until=lambda: _match_ends(alice) == 1)
+    _wait_room_message(bob, lambda r: r["status"] == "finished")
+    seen = len(_rooms(bob))
+    alice.client.act("rematch")
+    room = _wait_room_message(bob, lambda r: r["status"] == "playing", seen)
+    assert all(s["countdowns"] == [] and not s["away"] for s in room["seats"])
+    alice.client.close()
+    bob.client.close()
+    for p in players:
+        p.close()
+
+
+# ------------------------------------------------------------------ leaving
+
+
+def test_leave_closes_every_socket_of_the_seat_with_4000(server: LiveServer) -> None:
+    table_id, players = lobby_table(
+        server, ["Alice", "Bob"], bots="random", target=1000, options=FAST
+    )
+    alice = Seated("S", players[0].connect(table_id))
+    first, second = players[1].connect(table_id), players[1].connect(table_id)
+    first.recv_until(lambda m: m["t"] == "chat_history")
+    second.recv_until(lambda m: m["t"] == "chat_history")
+    first.send("leave")
+    assert _closed(first) == (4000, "you left the table")
+    assert _closed(second) == (4000, "you left the table")
+    room = _wait_room_message(alice, lambda r: seat_of(r, "N")["left"])
+    assert seat_of(room, "N")["kind"] == "bot"
+    # the token is refused from now on (4403 left), as before
+    again = players[1].connect(table_id)
+    assert again.error()["code"] == "left"
+    assert _closed(again) == (4403, "left")
+    alice.client.close()
+    for p in players:
+        p.close()
+
+
+def test_leaving_before_the_start_closes_the_seats_sockets(server: LiveServer) -> None:
+    host = Player(server).guest("Host")
+    table_id = host.open_table(name="wait")["table_id"]
+    bob = Player(server).guest("Bob")
+    bob.join(table_id, "N")
+    socket = bob.connect(table_id)
+    socket.recv_until(lambda m: m["t"] == "chat_history")
+    room = bob.ok(f"/api/lobby/tables/{table_id}/leave")
+    assert seat_of(room, "N")["kind"] == "open"
+    # the seat is free for someone else: Bob's socket no longer listens to it
+    assert _closed(socket) == (4000, "you left the table")
+    host.close()
+    bob.close()
+
+
+def test_a_table_everyone_left_is_closed_on_both_endpoints(server: LiveServer) -> None:
+    table_id, (alice,) = lobby_table(server, ["Alice"], bots="random", options=FAST)
+    room = alice.ok(f"/api/lobby/tables/{table_id}/leave")
+    assert room["status"] == "closed"
+    with server.http() as anon:
+        assert anon.get(f"/api/lobby/tables/{table_id}").json()["status"] == "closed"
+        assert anon.get(f"/api/tables/{table_id}").json()["status"] == "closed"
+    alice.close()
+
+
+def test_a_leavers_stand_in_keeps_his_name_and_says_left(server: LiveServer) -> None:
+    table_id, (alice, bobby) = lobby_table(server, ["Alice", "Bobby"], bots="random", options=FAST)
+    with alice.connect(table_id) as client:
+        client.sync()
+        bobby.ok(f"/api/lobby/tables/{table_id}/leave")
+        seat_event = client.recv_until(lambda m: m["t"] == "event" and m["d"]["kind"] == "seat")[
+            "d"
+        ]
+        assert {k: seat_event[k] for k in ("seat", "player", "name", "level", "left")} == {
+            "seat": "N",
+            "player": "bot",
+            "name": "Bobby",
+            "level": "intermediate",
+            "left": True,
+        }
+    room = alice.http.get(f"/api/lobby/tables/{table_id}").json()
+    n = seat_of(room, "N")
+    assert {k: n[k] for k in ("kind", "name", "level", "left", "guest")} == {
+        "kind": "bot",
+        "name": "Bobby",
+        "level": "intermediate",
+        "left": True,
+        "guest": False,
+    }
+    table = alice.http.get(f"/api/tables/{table_id}").json()
+    assert seat_of(table, "N") == {
+        "seat": "N",
+        "kind": "bot",
+        "name": "Bobby",
+        "level": "intermediate",
+        "guest": False,
+        "left": True,
+    }
+    # the same when the table is rebuilt from its log
+    game, _ = game_from_stored(server.app.state.store.load(table_id))
+    spec = game.seats[Seat.N]
+    assert (spec.kind, spec.name, spec.level, spec.left) == ("bot", "Bobby", "intermediate", True)
+    for p in (alice, bobby):
+        p.close()

@@ -1,6 +1,6 @@
-"""The REST endpoints: presets and their help, creating a table, its public
-information, the player's current table, the protocol's schemas, the
-static client."""
+"""The REST endpoints: presets and their help, the rules' description (a
+table's own target, "1 point"), creating a table, its public information,
+the player's current table, the protocol's schemas, the static client."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rebelote.rules import PRESET_DESCRIPTIONS, PRESETS
 from rebelote.server.help import rules_help
 
 from .live import LiveServer
+from .net import Player
 
 
 def test_presets_with_descriptions_options_and_help(server: LiveServer) -> None:
@@ -42,6 +43,45 @@ def test_help_follows_the_options() -> None:
     assert "Three players" in text("three-players", "players")
     assert text("ffb", "ta_points") == ""  # no Tout Atout in a classic game
     assert "Tout Atout card points" in text("seed000-tout-atout", "ta_points")
+
+
+def test_a_tables_description_names_its_own_target(server: LiveServer) -> None:
+    host = Player(server).guest("Host")
+    table_id = host.open_table(preset="ffb", target=200)["table_id"]
+    room = host.http.get(f"/api/lobby/tables/{table_id}").json()
+    assert room["rules"]["target"] == 200
+    assert room["rules"]["description"] == (
+        "Belote classique, FFB rules: declarations, litige on a tie, 200 points."
+    )
+    table_id = host.open_table(preset="seed000-tout-atout")["table_id"]
+    room = host.http.get(f"/api/lobby/tables/{table_id}").json()
+    assert room["rules"]["description"] == (
+        "Seed 000 with Tout Atout / Sans Atout overbids, 3000 points."
+    )
+    solo = server.create(preset="seed002", target=300)
+    with server.http() as client:
+        table = client.get(f"/api/tables/{solo['table_id']}").json()
+    assert table["rules"]["description"] == (
+        "Seed 002's online room: no declarations, dealer leads, 300 points."
+    )
+    # the preset list keeps the presets' own targets
+    with server.http() as client:
+        presets = {p["name"]: p for p in client.get("/api/presets").json()}
+    assert presets["ffb"]["description"].endswith("litige on a tie, 1000 points.")
+    host.close()
+
+
+def test_a_target_of_one_is_one_point(server: LiveServer) -> None:
+    host = Player(server).guest("One Point")
+    table_id = host.open_table(preset="ffb", target=1)["table_id"]
+    expected = "Belote classique, FFB rules: declarations, litige on a tie, 1 point."
+    room = host.http.get(f"/api/lobby/tables/{table_id}").json()
+    assert (room["rules"]["target"], room["rules"]["description"]) == (1, expected)
+    (listed,) = [t for t in host.http.get("/api/lobby").json() if t["id"] == table_id]
+    assert listed["rules"]["description"] == expected
+    table = host.http.get(f"/api/tables/{table_id}").json()
+    assert table["rules"]["description"] == expected
+    host.close()
 
 
 def test_create_table_and_public_info(server: LiveServer) -> None:

@@ -1,6 +1,7 @@
-"""Storage: the migrations build exactly the models' schema, and a table is
-stored as its event log (the pack at each deal's start, every action by
-text), from which it replays to the same state."""
+"""Storage: the migrations build exactly the models' schema, and the data
+migrations fix old rows (r0003 marks guests' seats, r0004 recomputes the
+name keys); a table is stored as its event log (the pack at each deal's
+start, every action by text), from which it replays to the same state."""
 
 from __future__ import annotations
 
@@ -56,6 +57,99 @@ def test_migrations_go_down_and_up_again(db_url: str) -> None:
     store.migrate()
     loaded = store.load("t1")
     assert loaded is not None and loaded.meta.visibility == "solo"  # the row survived
+    store.close()
+
+
+def test_migration_r0003_marks_the_seats_of_guests(db_url: str) -> None:
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.storage import Store, alembic_config
+
+    store = Store(db_url)
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0002")
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (id, name, name_key, guest, created, mu, sigma, rated,"
+                " matches, xp) VALUES (1, 'Ann', 'ann', false, :at, 25, 8, 0, 0, 0),"
+                " (2, 'Gus', NULL, true, :at, 25, 8, 0, 0, 0)"
+            ),
+            {"at": "2026-11-30 00:00:00+00:00"},
+        )
+    store.create_table(
+        table_id="t1",
+        rules="ffb",
+        options={},
+        seed=1,
+        seats=[],
+        events=[],
+        status="open",
+    )
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                'INSERT INTO seats (table_id, seat, kind, name, user_id, "left")'
+                " VALUES ('t1', 'S', 'human', 'Ann', 1, false),"
+                " ('t1', 'N', 'human', 'Gus', 2, false), ('t1', 'W', 'open', '', NULL, false)"
+            )
+        )
+    store.migrate()
+    loaded = store.load("t1")
+    assert loaded is not None
+    assert {s.seat: s.guest for s in loaded.seats} == {"S": False, "N": True, "W": False}
+    store.close()
+
+
+def test_migration_r0004_recomputes_the_name_keys(db_url: str) -> None:
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.accounts import hash_password
+    from rebelote.server.storage import Store, alembic_config
+
+    store = Store(db_url)
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0003")
+    digest = hash_password("long enough")
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (id, name, name_key, password_hash, guest, created, mu,"
+                " sigma, rated, matches, xp) VALUES"
+                " (1, :wide, :wide_key, :pw, false, :at, 25, 8, 0, 0, 0),"
+                " (2, 'Bob', 'bob', :pw, false, :at, 25, 8, 0, 0, 0),"
+                " (3, 'alice', 'alice', :pw, false, :at, 25, 8, 0, 0, 0),"
+                " (4, :zoe, :zoe_key, :pw, false, :at, 25, 8, 0, 0, 0),"
+                " (5, :gus, NULL, NULL, true, :at, 25, 8, 0, 0, 0)"
+            ),
+            {
+                "at": "2026-12-01 00:00:00+00:00",
+                "pw": digest,
+                "wide": "\uff21lice",
+                "wide_key": "\uff41lice",
+                "zoe": "Zoe\u0301",
+                "zoe_key": "zoe\u0301",
+                "gus": "Gu\u0301s",
+            },
+        )
+    store.migrate()
+    with store.engine.begin() as connection:
+        rows = connection.execute(text("SELECT id, name, name_key FROM users ORDER BY id")).all()
+    assert [tuple(r) for r in rows] == [
+        (1, "\uff21lice", "\uff41lice"),  # "alice" is account 3's: the old key stays
+        (2, "Bob", "bob"),
+        (3, "alice", "alice"),
+        (4, "Zo\u00e9", "zo\u00e9"),
+        (5, "G\u00fas", None),
+    ]
+    assert store.user_by_name("ZO\u00c9") is not None
+    assert [u.id for u in store.accounts_named("\uff21lice")] == [3, 1]
     store.close()
 
 
