@@ -16,10 +16,10 @@ heuristic's choices in hand-made positions (issue #3).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
 
+from deals import classic_pack
 from rebelote.actions import Action, Bid, Declare, Play
 from rebelote.bots import BOT_LEVELS, Bot, Budget, UnknownBotError, decision_seed, make_bot
 from rebelote.bots.heuristic import HeuristicBot, strain_tricks
@@ -279,24 +279,6 @@ def test_a_fresh_bot_mid_deal_plays_as_the_original() -> None:
 # ------------------------------------------------------ hand-made positions
 
 
-def _classic_deck(
-    dealer: Seat, first: dict[Seat, str], turned: str, rest: Sequence[int] = ()
-) -> list[int]:
-    """A pack (3-2 distribution) giving each seat its five ``first`` cards
-    and turning ``turned``; the other cards follow in order."""
-    order = [Seat((dealer + 1 + i) & 3) for i in range(4)]
-    hands = {s: [parse_card(c) for c in first[s].split()] for s in order}
-    deck: list[int] = []
-    for s in order:
-        deck += hands[s][:3]
-    for s in order:
-        deck += hands[s][3:5]
-    deck.append(parse_card(turned))
-    used = set(deck)
-    deck += [c for c in (rest or range(32)) if c not in used]
-    return deck
-
-
 def _play(state: State, texts: str) -> None:
     for text in texts.split():
         state.apply(Play(parse_card(text)))
@@ -310,7 +292,7 @@ def _choose(state: State, level: str = "intermediate") -> Action:
 
 def test_takes_with_jack_nine_ace_of_the_turned_suit() -> None:
     rules = preset("ffb-no-declarations")
-    deck = _classic_deck(
+    deck = classic_pack(
         Seat.E,
         {
             Seat.N: "JH 9H 7C 8D 7S",
@@ -328,7 +310,7 @@ def test_takes_with_jack_nine_ace_of_the_turned_suit() -> None:
 
 def test_passes_with_seven_eight_of_the_turned_suit_and_no_master() -> None:
     rules = preset("ffb-no-declarations")
-    deck = _classic_deck(
+    deck = classic_pack(
         Seat.E,
         {
             Seat.N: "7H 9C 8D 7S QC",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from deals import classic_deal
 from rebelote.actions import Action, Bid
 from rebelote.bots import Budget, make_bot
 from rebelote.bots.expert import CLASSIC_SWITCH_MARGIN, CLASSIC_TAKE_OFFSETS
@@ -18,38 +19,12 @@ from rebelote.bots.heuristic import take_value
 from rebelote.cards import CardSet, bit, parse_card
 from rebelote.declarations import find_declarations
 from rebelote.observation import observe
-from rebelote.rules import preset
-from rebelote.seats import Seat
 from rebelote.state import State
 from rebelote.trump import Strain
 
-ORDER = (Seat.N, Seat.W, Seat.S, Seat.E)
-"""Dealer E: the seats in the order they speak (E, the dealer, last)."""
-
 
 def _deal(hand: str, turned: str, position: int) -> State:
-    """An ``ffb`` deal, dealer E, where the seat speaking at ``position``
-    (0..3) of each round holds ``hand`` with ``turned`` turned; the other
-    seats get the other cards in order."""
-    target = ORDER[position]
-    used = set(CardSet.parse(hand + " " + turned))
-    rest = [c for c in range(32) if c not in used]
-    first: dict[Seat, list[int]] = {}
-    k = 0
-    for s in ORDER:
-        if s == target:
-            first[s] = list(CardSet.parse(hand))
-        else:
-            first[s] = rest[k : k + 5]
-            k += 5
-    deck: list[int] = []
-    for s in ORDER:
-        deck += first[s][:3]
-    for s in ORDER:
-        deck += first[s][3:5]
-    deck.append(parse_card(turned))
-    deck += [c for c in range(32) if c not in set(deck)]
-    return State.from_deck(preset("ffb"), Seat.E, deck, "3-2")
+    return classic_deal("ffb", hand, turned, position)
 
 
 def _bid_after(state: State, passes: int, level: str) -> str:

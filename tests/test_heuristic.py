@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import pytest
 
-from deals import deal_from_hands, shuffled_pack
+from deals import classic_deal, deal_from_hands, shuffled_pack
 from rebelote.actions import Action, Bid, Play, parse_bid
 from rebelote.bots import Budget, decision_seed, make_bot
 from rebelote.bots.heuristic import (
@@ -34,7 +34,7 @@ from rebelote.bots.heuristic import (
     strain_tricks,
     take_value,
 )
-from rebelote.cards import CardSet, parse_card
+from rebelote.cards import CardSet
 from rebelote.observation import PlayerView, observe
 from rebelote.rules import preset
 from rebelote.seats import SEATS_4, Seat
@@ -48,37 +48,10 @@ def _mask(text: str) -> int:
     return CardSet.parse(text).mask
 
 
-def _classic_deck(dealer: Seat, first: dict[Seat, str], turned: str) -> list[int]:
-    """A pack (3-2 distribution) giving each seat its five ``first`` cards
-    and turning ``turned``; the other cards follow in order."""
-    order = [Seat((dealer + 1 + i) & 3) for i in range(4)]
-    hands = {s: [parse_card(c) for c in first[s].split()] for s in order}
-    deck: list[int] = []
-    for s in order:
-        deck += hands[s][:3]
-    for s in order:
-        deck += hands[s][3:5]
-    deck.append(parse_card(turned))
-    used = set(deck)
-    deck += [c for c in range(32) if c not in used]
-    return deck
-
-
 def _classic(rules_name: str, n_hand: str, turned: str) -> State:
     """Dealer E, N speaks first holding ``n_hand``; the others get what is
     left in order."""
-    used = set(CardSet.parse(n_hand + " " + turned))
-    rest = [c for c in range(32) if c not in used]
-    names = [str(CardSet([c])) for c in rest]
-    first = {
-        Seat.N: n_hand,
-        Seat.W: " ".join(names[0:5]),
-        Seat.S: " ".join(names[5:10]),
-        Seat.E: " ".join(names[10:15]),
-    }
-    state = State.from_deck(preset(rules_name), Seat.E, _classic_deck(Seat.E, first, turned), "3-2")
-    assert state.current == Seat.N
-    return state
+    return classic_deal(rules_name, n_hand, turned)
 
 
 def _choose(state: State, level: str = "intermediate") -> Action:
