@@ -10,6 +10,8 @@ of RULES.md.
 from __future__ import annotations
 
 import json
+import os
+import random
 import subprocess
 import sys
 import time
@@ -20,6 +22,7 @@ import pytest
 
 from rebelote.record import replay, replay_deal, state_to_record
 from rebelote.rules import PRESETS
+from rebelote.simulate import random_deal
 
 # Hearts trump, dealer E: N takes, speaks and leads first; S holds the belote.
 RECORD: dict[str, Any] = {
@@ -47,8 +50,11 @@ RECORD: dict[str, Any] = {
 }
 
 
-def rebelote(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    """Run ``python -m rebelote ARGS``; return the process and its wall time."""
+def rebelote(
+    *args: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run ``python -m rebelote ARGS`` (``env``: variables added to the
+    environment); return the process and its wall time."""
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "rebelote", *args],
@@ -56,6 +62,7 @@ def rebelote(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
         text=True,
         timeout=60,
         check=False,
+        env=None if env is None else {**os.environ, **env},
     )
     return done, time.perf_counter() - start
 
@@ -325,3 +332,112 @@ def test_demo_seed_1_runs() -> None:
     ns, ew = (int(part.split()[-1]) for part in card_points[13:].split(";")[0].split(", "))
     assert ns + ew == 152
     assert lines[-1].startswith("Result: ")
+
+
+NOT_UTF8 = "not UTF-8 text: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+
+
+@pytest.mark.parametrize("command", [["replay"], ["hint", "--seat", "N", "--after", "0"]])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe", NOT_UTF8),
+        (b"[" * 100_000 + b"]" * 100_000, "JSON nested too deeply"),
+        (
+            b"{",
+            "not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        ),
+    ],
+)
+def test_hint_reads_a_record_file_as_replay_does(
+    tmp_path: Path, command: list[str], content: bytes, message: str
+) -> None:
+    """``replay`` and ``hint`` read FILE alike: bytes that are not UTF-8,
+    JSON nested past the parser's depth, or text that is not JSON give exit
+    status 2 and a JSON error, never a traceback."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    done, _ = rebelote(command[0], str(path), *command[1:], "--json")
+    assert error_of(done) == {"error": "malformed record", "message": message}
+    assert done.stderr == f"error: {message}\n"
+
+
+def test_hint_and_replay_refuse_a_missing_file(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    message = f"[Errno 2] No such file or directory: '{missing}'"
+    for args in (["replay", str(missing)], ["hint", str(missing), "--seat", "N", "--after", "0"]):
+        done, _ = rebelote(*args)
+        assert error_of(done) == {"error": "cannot read file", "message": message}
+        assert done.stderr == f"error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--worlds", "-100"], "--worlds must be between 1 and 200, not -100"),
+        (["--worlds", "0"], "--worlds must be between 1 and 200, not 0"),
+        (["--worlds", "201"], "--worlds must be between 1 and 200, not 201"),
+        (["--worlds", "100000"], "--worlds must be between 1 and 200, not 100000"),
+        (["--after", "-1"], "--after must be 0 or more, not -1"),
+        (["--seat", "X"], "unknown seat 'X': use N, E, S or W"),
+    ],
+)
+def test_hint_refuses_options_out_of_range(
+    tmp_path: Path, options: list[str], message: str
+) -> None:
+    """``--worlds`` is 1 to 200 and ``--after`` 0 or more: anything else is
+    refused (exit status 2, a JSON error naming the option) before any
+    world is sampled."""
+    args = ["hint", write(tmp_path, RECORD), "--seat", "N", "--after", "0", *options, "--json"]
+    done, _ = rebelote(*args)
+    assert error_of(done) == {"error": "bad input", "message": message}
+    assert done.stderr == f"error: {message}\n"
+
+
+@pytest.mark.parametrize("worlds", ["1", "200"])
+def test_hint_takes_the_bounds_of_worlds(tmp_path: Path, worlds: str) -> None:
+    """1 and 200 worlds pass the command's check: here the hint itself then
+    refuses an ``--after`` past the end of the record."""
+    args = ["hint", write(tmp_path, RECORD), "--seat", "N", "--after", "99", "--worlds", worlds]
+    payload = error_of(rebelote(*args, "--json")[0])
+    assert payload == {
+        "error": "no hint",
+        "message": "--after 99 is out of range: the record has 1 bids and 32 cards",
+    }
+
+
+def test_hint_says_seat_n_does_not_play_in_a_three_player_deal(tmp_path: Path) -> None:
+    """The three-player game seats W, S and E (rebelote.seats): N has no
+    turn to wait for."""
+    record = state_to_record(random_deal(PRESETS["three-players"], random.Random(1)))
+    message = "seat N does not play in a three-player deal: its seats are W, S and E"
+    for after in ("0", "5"):
+        args = ["hint", write(tmp_path, record), "--seat", "N", "--after", after, "--json"]
+        done, _ = rebelote(*args)
+        assert error_of(done) == {"error": "no hint", "message": message}
+        assert done.stderr == f"error: {message}\n"
+
+
+def test_hint_help_gives_the_json_shape() -> None:
+    """``rebelote hint --help`` shows the keys of the ``--json`` object."""
+    done, _ = rebelote("hint", "--help", env={"COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    lines = [line.rstrip() for line in done.stdout.splitlines()]
+    start = lines.index(" With --json, one object:")
+    assert lines[start : start + 15] == [
+        " With --json, one object:",
+        '   {"seat": "S", "after": 8, "phase": "playing", "trick": 2, "worlds": 20,',
+        '    "values": [{"action": "7C", "value": -170.6}, ...],',
+        '    "best": "7C", "expert": "7C"}',
+        "",
+        '   phase   the deal\'s phase: "bidding", "playing", ...',
+        "   trick   the trick's number (null in the auction)",
+        "   worlds  the worlds solved (bids: the deals simulated per bid)",
+        "   values  every legal action, best first; value: the mean over the",
+        "           worlds of the seat's side's score minus the other side's,",
+        "           in points (null: not valued)",
+        "   best    the best valued action (null if none)",
+        "   expert  the action the expert plays",
+        "",
+        " Exit status 2 and a JSON error for an unreadable or malformed record,",
+    ]

@@ -16,9 +16,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from .seats import Seat
 
 app = typer.Typer(
     name="rebelote",
@@ -33,12 +36,30 @@ app.add_typer(bench_app, name="bench")
 EXIT_BAD_INPUT = 2
 
 
-def _fail(payload: dict[str, Any], as_json: bool) -> None:
+def _fail(payload: dict[str, Any], as_json: bool) -> NoReturn:
     """Print an error (the JSON object on stdout, a readable line on stderr)
     and exit with status 2."""
     print(json.dumps(payload, ensure_ascii=False))
     print(f"error: {payload.get('message', payload)}", file=sys.stderr)
     raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _read_record(file: str, as_json: bool) -> Any:
+    """The JSON value in ``file`` (``-``: stdin), for the commands that read
+    a record; exits with status 2 and a JSON error if the file cannot be
+    read, is not UTF-8 text, is not JSON, or is nested too deeply to parse."""
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail({"error": "cannot read file", "message": str(exc)}, as_json)
+    except UnicodeDecodeError as exc:
+        _fail({"error": "malformed record", "message": f"not UTF-8 text: {exc}"}, as_json)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail({"error": "malformed record", "message": f"not JSON: {exc}"}, as_json)
+    except RecursionError:
+        _fail({"error": "malformed record", "message": "JSON nested too deeply"}, as_json)
 
 
 def _rules_or_exit(name: str) -> Any:
@@ -117,18 +138,7 @@ def replay(
     from .record import RecordError
     from .record import replay as replay_record
 
-    try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        _fail({"error": "cannot read file", "message": str(exc)}, as_json)
-    except UnicodeDecodeError as exc:
-        _fail({"error": "malformed record", "message": f"not UTF-8 text: {exc}"}, as_json)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail({"error": "malformed record", "message": f"not JSON: {exc}"}, as_json)
-    except RecursionError:
-        _fail({"error": "malformed record", "message": "JSON nested too deeply"}, as_json)
+    data = _read_record(file, as_json)
     try:
         summary = replay_record(data)
     except RecordError as exc:
@@ -325,35 +335,87 @@ def arena(
         )
 
 
+HINT_MAX_WORLDS = 200
+"""The most sampled worlds ``rebelote hint --worlds`` takes: the hint's time
+grows with the worlds, and one hint should not run for minutes."""
+
+
+def _three_player_seat_error(data: dict[str, Any], seat: Seat) -> str | None:
+    """Why ``seat`` has no hint in the deal record ``data`` when its rules
+    are a three-player game and the seat is not at the table (``None``
+    otherwise, or when the rules cannot be read: the replay says why)."""
+    from .rules import Rules, RulesError
+    from .seats import SEATS_3
+
+    if "rules" not in data:
+        return None
+    try:
+        rules = Rules.from_record(data["rules"])
+    except RulesError:
+        return None
+    if rules.players != 3 or seat in SEATS_3:
+        return None
+    seats = ", ".join(s.letter for s in SEATS_3[:-1]) + f" and {SEATS_3[-1].letter}"
+    return f"seat {seat.letter} does not play in a three-player deal: its seats are {seats}"
+
+
 @app.command()
 def hint(
     file: Annotated[str, typer.Argument(help="A deal record (JSON); '-' for stdin.")],
     seat: Annotated[str, typer.Option(help="The seat to advise: N, W, S or E.")],
-    after: Annotated[int, typer.Option(help="Actions of the record played (bids, then cards).")],
-    worlds: Annotated[int, typer.Option(help="Sampled worlds (bids: deals per bid).")] = 20,
+    after: Annotated[
+        int, typer.Option(help="Actions of the record played (bids, then cards), 0 or more.")
+    ],
+    worlds: Annotated[
+        int, typer.Option(help=f"Sampled worlds, 1 to {HINT_MAX_WORLDS} (bids: deals per bid).")
+    ] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """The expert's value of each legal action of SEAT after N actions of a
     deal record: cards by sampled worlds solved double-dummy, bids by
-    simulation (the seat's side's score minus the other's, in points)."""
-    from .bots.hint import HintError
-    from .bots.hint import hint as run_hint
+    simulation (the seat's side's score minus the other's, in points).
+
+    With --json, one object:
+      {"seat": "S", "after": 8, "phase": "playing", "trick": 2, "worlds": 20,
+       "values": [{"action": "7C", "value": -170.6}, ...],
+       "best": "7C", "expert": "7C"}
+
+      phase   the deal's phase: "bidding", "playing", ...
+      trick   the trick's number (null in the auction)
+      worlds  the worlds solved (bids: the deals simulated per bid)
+      values  every legal action, best first; value: the mean over the
+              worlds of the seat's side's score minus the other side's,
+              in points (null: not valued)
+      best    the best valued action (null if none)
+      expert  the action the expert plays
+
+    Exit status 2 and a JSON error for an unreadable or malformed record,
+    a position where SEAT does not play, or an option out of range."""
     from .record import RecordError
     from .seats import parse_seat
 
+    if not 1 <= worlds <= HINT_MAX_WORLDS:
+        message = f"--worlds must be between 1 and {HINT_MAX_WORLDS}, not {worlds}"
+        _fail({"error": "bad input", "message": message}, as_json)
+    if after < 0:
+        _fail({"error": "bad input", "message": f"--after must be 0 or more, not {after}"}, as_json)
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        _fail({"error": "cannot read file", "message": str(exc)}, as_json)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail({"error": "malformed record", "message": f"not JSON: {exc}"}, as_json)
+        advised = parse_seat(seat)
+    except ValueError as exc:
+        _fail({"error": "bad input", "message": str(exc)}, as_json)
+    data = _read_record(file, as_json)
     if not isinstance(data, dict) or "deals" in data:
         _fail({"error": "malformed record", "message": "hint reads one deal record"}, as_json)
+    absent = _three_player_seat_error(data, advised)
+    if absent is not None:
+        _fail({"error": "no hint", "message": absent}, as_json)
+
+    from .bots.hint import HintError
+    from .bots.hint import hint as run_hint
+
     try:
-        report = run_hint(data, parse_seat(seat), after, worlds=worlds, seed=seed)
+        report = run_hint(data, advised, after, worlds=worlds, seed=seed)
     except ValueError as exc:
         if isinstance(exc, RecordError | HintError):
             _fail(exc.payload, as_json)
