@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+import rebelote.solver
+from rebelote.actions import Action
+from rebelote.bots import BOT_LEVELS, Budget, arena
 from rebelote.bots.arena import (
+    SOLVER_LEVELS,
     ArenaError,
     ArenaSettings,
     BoardResult,
@@ -21,6 +26,7 @@ from rebelote.bots.arena import (
     summarize,
 )
 from rebelote.cli import app
+from rebelote.observation import PlayerView
 from rebelote.rules import preset
 
 
@@ -208,3 +214,49 @@ def test_cli_arena_json_and_resume(tmp_path: Path) -> None:
     assert json.loads(second.stdout.strip().splitlines()[-1])["boards"] == 4
     bad = runner.invoke(app, ["arena", "--team1", "x", "--team2", "random", "--boards", "1"])
     assert bad.exit_code == 2
+
+
+class _FirstLegal:
+    """A stand-in bot: plays its first legal action and notes each decision."""
+
+    level = "first-legal"
+
+    def __init__(self, events: list[str]) -> None:
+        self.events = events
+
+    def act(
+        self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
+    ) -> Action:
+        self.events.append("act")
+        return legal[0]
+
+
+@pytest.mark.parametrize(
+    ("team1", "team2", "warm_ups"),
+    [("expert", "random", 1), ("intermediate", "expert-bidder", 1), ("intermediate", "random", 0)],
+)
+def test_the_solver_is_compiled_before_the_first_timed_decision(
+    monkeypatch: pytest.MonkeyPatch, team1: str, team2: str, warm_ups: int
+) -> None:
+    """Decision times leave out the kernel's compilation: with a level that
+    uses the solver, a board calls ``rebelote.solver.warm_up`` before any bot
+    decides (the worker processes of ``--jobs`` play boards the same way);
+    without one, it is not called.  The bots are stand-ins: no solver runs."""
+    events: list[str] = []
+    monkeypatch.setattr(rebelote.solver, "warm_up", lambda: events.append("warm_up"))
+    monkeypatch.setattr(arena, "make_bot", lambda level: _FirstLegal(events))
+    play_board(ArenaSettings(team1, team2, "ffb", 1), 0)
+    assert events[: warm_ups + 1] == ["warm_up"] * warm_ups + ["act"]
+    assert events.count("warm_up") == warm_ups
+    assert {"expert", "expert-bidder"} == SOLVER_LEVELS
+    assert set(BOT_LEVELS) >= SOLVER_LEVELS
+
+
+def test_arena_help_names_every_bot_level() -> None:
+    """``--team1`` and ``--team2`` list the levels of ``BOT_LEVELS``."""
+    result = CliRunner().invoke(app, ["arena", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    levels = ", ".join(BOT_LEVELS)
+    assert levels == "random, beginner, intermediate, expert, expert-bidder"
+    assert f"Bot level of team 1: {levels}. [required]" in result.output
+    assert f"Bot level of team 2: {levels}. [required]" in result.output

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperOption
 
 if TYPE_CHECKING:
     from .seats import Seat
@@ -263,12 +264,28 @@ def bench_engine(
             print(f"{key}: {value}")
 
 
-@app.command()
+_LEVELS = "{levels}"
+"""Stands for the bot levels in a command's help (:class:`_LevelsHelp`)."""
+
+
+class _LevelsHelp(TyperCommand):
+    """A command whose options' help names the bot levels,
+    :data:`rebelote.bots.BOT_LEVELS`: they are filled in when the help is
+    shown, so that the bots are imported for ``--help`` only."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from .bots import BOT_LEVELS
+
+        for param in self.params:
+            if isinstance(param, TyperOption) and param.help and _LEVELS in param.help:
+                param.help = param.help.replace(_LEVELS, ", ".join(BOT_LEVELS))
+        super().format_help(ctx, formatter)
+
+
+@app.command(cls=_LevelsHelp)
 def arena(
-    team1: Annotated[
-        str, typer.Option(help="Bot level of team 1: random, beginner, intermediate.")
-    ],
-    team2: Annotated[str, typer.Option(help="Bot level of team 2.")],
+    team1: Annotated[str, typer.Option(help=f"Bot level of team 1: {_LEVELS}.")],
+    team2: Annotated[str, typer.Option(help=f"Bot level of team 2: {_LEVELS}.")],
     boards: Annotated[
         int, typer.Option(help="Boards in all (a resumed run adds the missing ones).")
     ] = 1000,

@@ -21,7 +21,10 @@ extends (a larger ``boards`` adds boards to it).  A last line cut short by
 an interrupted run is removed before new boards are appended, and its board
 is played again.  Decision times are the
 milliseconds each bot spent in :meth:`Bot.act` on decisions with more than
-one legal action (a forced move is not a decision).
+one legal action (a forced move is not a decision).  They leave out the
+compilation of the solver's kernel (about 7 seconds, once per process): when
+a team is a level that uses the solver (:data:`SOLVER_LEVELS`), each process
+compiles it (:func:`rebelote.solver.warm_up`) before its first board.
 
 The three-player preset has no teams: the arena refuses it
 (:class:`ArenaError`).
@@ -48,6 +51,7 @@ from ..state import State
 from .base import BOT_LEVELS, Bot, Budget, decision_seed, make_bot
 
 __all__ = [
+    "SOLVER_LEVELS",
     "ArenaError",
     "ArenaSettings",
     "BoardResult",
@@ -64,6 +68,9 @@ __all__ = [
 
 FORMAT = 1
 """Version of the result file's format."""
+
+SOLVER_LEVELS = frozenset({"expert", "expert-bidder"})
+"""The bot levels whose decisions use the double-dummy solver."""
 
 
 class ArenaError(ValueError):
@@ -204,6 +211,12 @@ def _score(state: State) -> tuple[int, int]:
 def play_board(settings: ArenaSettings, board: int) -> BoardResult:
     """Play board number ``board`` twice, teams swapped; see the module."""
     rules = settings.check()
+    if SOLVER_LEVELS & {settings.team1, settings.team2}:
+        # Compiled here (once per process: warm_up returns at once after its
+        # first call), not in the first decision it would otherwise inflate.
+        from .. import solver
+
+        solver.warm_up()
     pack, dealer, pattern = board_setup(rules, settings.seed, board)
     deal_seed = board_seed(settings.seed, board)
     bot1, bot2 = make_bot(settings.team1), make_bot(settings.team2)
