@@ -4,7 +4,13 @@ A *world* gives every other seat a hand such that the whole deal agrees with
 the seat's :class:`~rebelote.observation.PlayerView`: its own hand, the cards
 played, the voids and missing trumps the play revealed, the turned card with
 the taker, declared cards and belote (all read by
-:func:`~rebelote.bots.knowledge.infer`), and the hand sizes.  Worlds are
+:func:`~rebelote.bots.knowledge.infer`), and the hand sizes.  Each seat's
+*dealt* hand (its cards in the world and those it has played) must also pass
+the checks the rules made once the deal was complete: every declaration made
+is one of :func:`~rebelote.declarations.find_declarations` of that hand
+(with automatic declarations: exactly those, and none for a seat that played
+its first card without declaring), and where a carré of 7s cancels the deal
+no seat was dealt the four 7s.  Worlds are
 then weighted by how well each seat's hand explains its bids
 (:func:`bid_likelihood`), and the most likely are kept by weighted
 resampling.
@@ -16,23 +22,50 @@ Sampling method: cards are dealt one by one, the most constrained first
 (fewest seats that may hold it), each to a seat that may hold it, chosen with
 probability proportional to the room left in its hand; a dead end restarts
 the deal.  This is close to uniform over the consistent deals without
-enumerating them.
+enumerating them.  The checks on the dealt hands are made partly by removing
+cards from what a seat may hold where that is exact (the card that would
+lengthen a declared sequence; the last 7 of a seat holding the other three)
+and in full by rejecting a deal that fails them (it restarts too).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..actions import Bid
-from ..cards import CardMask, bit, cards_of
+from ..cards import RANK_MASKS, CardMask, Rank, bit, cards_of
+from ..declarations import CARRE_POINTS, Declaration, find_declarations
 from ..observation import PlayerView
 from ..seats import Seat
+from ..state import Phase
 from ..trump import Strain
 from .heuristic import coinche_bid_weight, sigmoid, strain_tricks
 from .knowledge import Knowledge, infer
 
-__all__ = ["NoWorldError", "World", "bid_likelihood", "deal_hidden", "sample_worlds"]
+__all__ = [
+    "DealtCheck",
+    "NoWorldError",
+    "World",
+    "bid_likelihood",
+    "deal_hidden",
+    "sample_worlds",
+]
+
+DealtCheck = Callable[[Sequence[CardMask]], bool]
+"""A test of the hands of a sampled deal (by seat): whether the deal agrees
+with what the seat knows beyond the masks of what each seat may hold."""
+
+SEVENS: CardMask = RANK_MASKS[Rank.SEVEN]
+RUN_STARTS: CardMask = 0x3F3F3F3F
+"""The cards that may start a run of three upwards within their suit."""
+CARRE_RANKS: int = sum(1 << r for r in CARRE_POINTS)
+"""The ranks (as bits) whose carré scores."""
+
+CHECKED_TRIES = 1000
+"""Attempts at one world when the dealt hands are checked (refused deals
+count): past them the view is taken as one no deal agrees with."""
 
 
 class NoWorldError(RuntimeError):
@@ -57,12 +90,15 @@ def deal_hidden(
     rng: random.Random,
     *,
     tries: int = 200,
+    accept: DealtCheck | None = None,
 ) -> list[CardMask]:
     """Deal the cards of ``pool`` so that seat ``s`` ends with ``sizes[s]``
-    cards, all of ``known[s]`` and only cards of ``possible[s]``.
+    cards, all of ``known[s]`` and only cards of ``possible[s]``; with
+    ``accept``, a deal it refuses is dealt again.
 
     ``pool`` holds the cards to deal (the known ones included).  Raises
-    :class:`NoWorldError` when no deal was found in ``tries`` attempts."""
+    :class:`NoWorldError` when no deal was found in ``tries`` attempts
+    (dead ends and refused deals alike)."""
     seats = [s for s in range(4) if sizes[s] > 0]
     free = pool
     for s in seats:
@@ -90,7 +126,7 @@ def deal_hidden(
                     break
             hands[s] |= 1 << c
             room[s] -= 1
-        if ok and not any(room):
+        if ok and not any(room) and (accept is None or accept(hands)):
             return hands
     raise NoWorldError("no deal of the hidden cards agrees with what the seat knows")
 
@@ -163,6 +199,161 @@ def _hidden_setup(
     return k.unseen, known, possible, sizes
 
 
+def _played_by(view: PlayerView) -> list[CardMask]:
+    """The cards each seat has played (finished tricks and the trick on the
+    table), by seat."""
+    played = [0, 0, 0, 0]
+    for t in view.tricks:
+        for s, c in zip(t.seats, t.cards, strict=True):
+            played[s] |= 1 << c
+    for s, c in view.trick:
+        played[s] |= 1 << c
+    return played
+
+
+def _run_cards(hand: CardMask) -> CardMask:
+    """The cards of ``hand`` in runs of three or more of one suit."""
+    starts = hand & hand >> 1 & hand >> 2 & RUN_STARTS
+    return starts | starts << 1 | starts << 2
+
+
+def _carre_ranks(hand: CardMask) -> int:
+    """The ranks (as bits) of the scoring carrés of ``hand``."""
+    return hand & hand >> 8 & hand >> 16 & hand >> 24 & CARRE_RANKS
+
+
+@dataclass(frozen=True, slots=True)
+class _Declared:
+    """What one seat's dealt hand must say of its declarations: ``decls``
+    among its :func:`find_declarations` (all of them when ``exact``);
+    ``runs``: each declared sequence's cards and the cards that would
+    lengthen it; ``union``: the cards of all of them."""
+
+    seat: Seat
+    decls: frozenset[Declaration]
+    exact: bool
+    runs: tuple[tuple[CardMask, CardMask], ...]
+    union: CardMask
+
+    def agrees(self, hand: CardMask, strain: Strain) -> bool:
+        """Whether the dealt ``hand`` allows these declarations."""
+        if _carre_ranks(hand):
+            found = frozenset(find_declarations(hand, strain))
+            return found == self.decls if self.exact else self.decls <= found
+        # No carré: the declarations are the maximal runs of three or more.
+        if len(self.runs) < len(self.decls):
+            return False  # a carré was declared
+        for cards, ext in self.runs:
+            if hand & cards != cards or hand & ext:
+                return False
+        return not self.exact or _run_cards(hand) == self.union
+
+
+def _dealt_constraints(
+    view: PlayerView, known: list[CardMask], possible: list[CardMask], played: list[CardMask]
+) -> DealtCheck | None:
+    """The checks the rules made on the dealt hands once the deal was
+    complete, as far as the view shows them; ``None`` when there is none.
+
+    A seat's dealt hand is its cards in the world and ``played[s]``.  Each
+    declaration made must be among :func:`find_declarations` of the dealt
+    hand (the engine accepts no other); with automatic declarations a seat
+    declares all of them when its turn comes (the declaration turn, or its
+    first card), so they are exactly those it declared, none if it declared
+    nothing.  Where a carré of 7s cancels the deal, no seat was dealt the
+    four 7s (the deal is being played).
+
+    Where it is exact, ``possible`` is narrowed in place: a seat does not
+    hold a card that would lengthen a sequence it declared (unless that card
+    could sit in a scoring carré of the seat instead), nor, with automatic
+    declarations, one that would give it a sequence or carré it did not
+    declare; a seat dealt three 7s does not hold the fourth.  The check
+    returned tests the rest on a deal's current hands."""
+    rules = view.rules
+    contract = view.contract
+    if (
+        contract is None
+        or rules.declarations == "off"
+        or view.phase not in (Phase.DECLARING, Phase.PLAYING)
+    ):
+        return None
+    strain = contract.strain
+    others = [s for s in view.seats if s != view.seat]
+    declared: dict[Seat, tuple[Declaration, ...]] = {}
+    for s, decls in view.declarations:
+        declared[s] = declared.get(s, ()) + decls
+    automatic = rules.declarations == "automatic"
+    if not automatic:
+        done: set[Seat] = set()
+    elif rules.declaration_turn:
+        # The automatic declaration turn is over once the play starts.
+        done = set(view.seats) if view.phase == Phase.PLAYING else set()
+    else:
+        # Each seat declares with its first card.
+        done = set(view.tricks[0].seats) if view.tricks else {s for s, _ in view.trick}
+
+    checks: list[_Declared] = []
+    for s in others:
+        decls = declared.get(s, ())
+        exact = s in done
+        if not decls and not exact:
+            continue
+        forced = known[s] | played[s]
+        runs: list[tuple[CardMask, CardMask]] = []
+        union = 0
+        for d in decls:
+            union |= d.cards
+            if d.is_carre:
+                continue
+            suit = d.top >> 3
+            run = (d.cards >> (8 * suit)) & 0xFF
+            low = (run & -run).bit_length() - 1
+            ext = 0
+            for rank in (low - 1, (d.top & 7) + 1):
+                if not 0 <= rank < 8:
+                    continue
+                card = 8 * suit + rank
+                ext |= bit(card)
+                if not possible[s] >> card & 1 or forced >> card & 1:
+                    continue
+                # Held, the card lengthens the run unless a carré takes it.
+                if Rank(rank) not in CARRE_POINTS or RANK_MASKS[rank] & ~(possible[s] | played[s]):
+                    possible[s] &= ~bit(card)
+            runs.append((d.cards, ext))
+        if exact:
+            can_carre = any(RANK_MASKS[r] & ~(possible[s] | played[s]) == 0 for r in CARRE_POINTS)
+            if not decls or not can_carre:
+                # Declarations are monotone in the hand: a card that gives
+                # the forced cards a run (or carré) not declared is out.
+                for card in cards_of(possible[s] & ~forced):
+                    hand = forced | bit(card)
+                    if _run_cards(hand) & ~union or _carre_ranks(hand):
+                        possible[s] &= ~bit(card)
+        checks.append(_Declared(s, frozenset(decls), exact, tuple(runs), union))
+
+    sevens: list[Seat] = []
+    if rules.carre_of_seven_cancels:
+        for s in others:
+            if SEVENS & ~(possible[s] | played[s]):
+                continue  # the seat cannot hold them all
+            held = (known[s] | played[s]) & SEVENS
+            if held.bit_count() == 3:
+                possible[s] &= ~(SEVENS & ~held)
+            else:
+                sevens.append(s)
+
+    if not (checks or sevens):
+        return None
+
+    def check(hands: Sequence[CardMask]) -> bool:
+        for s in sevens:
+            if (hands[s] | played[s]) & SEVENS == SEVENS:
+                return False
+        return all(c.agrees(hands[c.seat] | played[c.seat], strain) for c in checks)
+
+    return check
+
+
 def sample_worlds(
     view: PlayerView,
     count: int,
@@ -183,21 +374,21 @@ def sample_worlds(
     rng = random.Random(seed)
     k = infer(view)
     pool, known, possible, sizes = _hidden_setup(view, k)
+    played = _played_by(view)
+    check = _dealt_constraints(view, known, possible, played)
+    tries = 200 if check is None else CHECKED_TRIES
     extra = 3 if view.rules.bidding != "coinche" else 0
     weigh = use_bids and bool(view.bids) and oversample > 1
     n_cand = count * oversample if weigh else count
     cands: list[World] = []
     for _ in range(n_cand):
-        hands = deal_hidden(pool, known, possible, sizes, rng)
+        hands = deal_hidden(pool, known, possible, sizes, rng, tries=tries, accept=check)
         hands[view.seat] = view.hand
         full = list(hands)
         if weigh:
             # The bids were made on whole hands: put the played cards back.
-            for t in view.tricks:
-                for s, c in zip(t.seats, t.cards, strict=True):
-                    full[s] |= 1 << c
-            for s, c in view.trick:
-                full[s] |= 1 << c
+            for s in range(4):
+                full[s] |= played[s]
         w = bid_likelihood(view, full, extra_cards=extra) if weigh else 1.0
         cands.append(World((hands[0], hands[1], hands[2], hands[3]), w))
     if not weigh:
