@@ -641,10 +641,36 @@ class HeuristicBot:
         return threshold
 
     def _classic_bid(self, view: PlayerView, bids: list[Bid]) -> Bid:
-        """Take the strain of the highest :func:`take_value` (Sans Atout and
-        Tout Atout at the rule set's multipliers; declarations held added by
-        the intermediate) when it reaches the threshold; never over a
-        partner's take."""
+        """The bid of highest :meth:`classic_bid_values` (pass on ties with
+        passing; between takes, the first listed on ties)."""
+        values = self.classic_bid_values(view, bids)
+        best: Bid = bids[0]
+        best_value = values[best.text]
+        for bid in bids[1:]:
+            value = values.get(bid.text)
+            if value is not None and value >= best_value:
+                best, best_value = bid, value + 1e-9
+        return best
+
+    def classic_bid_values(self, view: PlayerView, bids: Sequence[Bid]) -> dict[str, float]:
+        """What each legal bid of a classic auction is worth to this bot
+        against passing, in points of :func:`take_value` (the expected score
+        difference, takers minus defenders), by the bid's text; ``bids``
+        holds the legal bids, pass first.
+
+        - A take, or a strain named in round two: its :func:`take_value`
+          (Sans Atout and Tout Atout at the rule set's multipliers;
+          declarations held counted with ``adaptive_taking``) less the
+          taking threshold (:meth:`_threshold`, 0 points for the
+          intermediate).
+        - Pass: 0; with ``switch_margin``, in round one, the best other
+          suit's :func:`take_value` less the margin and the threshold when
+          that is more (the value of naming it in round two).
+        - Over a partner's take (four players) only the pass is valued.
+
+        The bot makes the bid of highest value (:meth:`choose_bid`)."""
+        pass_bid = bids[0]
+        values: dict[str, float] = {pass_bid.text: 0.0}
         hand = view.hand
         if view.turned is not None:
             hand |= bit(view.turned)
@@ -652,12 +678,11 @@ class HeuristicBot:
         for seat, bid in view.bids:
             if bid.kind in ("take", "strain"):
                 high_seat = seat
-        if high_seat is not None and view.rules.players == 4 and high_seat == view.seat.partner:
-            return bids[0]
         rules = view.rules
-        best: Bid = bids[0]
-        best_value = (self._threshold(view) - BREAK_EVEN) * TRICK_POINTS
-        for bid in bids:
+        if high_seat is not None and rules.players == 4 and high_seat == view.seat.partner:
+            return values
+        threshold = (self._threshold(view) - BREAK_EVEN) * TRICK_POINTS
+        for bid in bids[1:]:
             if bid.kind == "take":
                 assert view.turned is not None
                 strain = Strain(view.turned >> 3)
@@ -670,23 +695,25 @@ class HeuristicBot:
             if self.style.adaptive_taking and rules.declarations != "off":
                 points = sum(d.points for d in find_declarations(hand, strain))
             value = take_value(hand, strain, multiplier=mult, declarations=points)
-            if value >= best_value:
-                best, best_value = bid, value + 1e-9
-        if best.kind == "take" and self._keeps_for_round_two(view, hand, best_value):
-            return bids[0]
-        return best
+            values[bid.text] = value - threshold
+        if any(b.kind == "take" for b in bids):
+            later = self._round_two_value(view, hand)
+            if later is not None:
+                values[pass_bid.text] = max(0.0, later - threshold)
+        return values
 
-    def _keeps_for_round_two(self, view: PlayerView, hand: CardMask, value: float) -> bool:
-        """Whether to pass a first-round take worth ``value`` points (of
-        :func:`take_value`) because another suit is worth ``switch_margin``
-        more in the second round (``hand``: with the turned card, which the
-        taker gets in either round)."""
+    def _round_two_value(self, view: PlayerView, hand: CardMask) -> float | None:
+        """With ``switch_margin`` (four players, a second round without the
+        turned suit): the best other suit's :func:`take_value` less the
+        margin (``hand``: with the turned card, which the taker gets in
+        either round); else ``None``."""
         margin = self.style.switch_margin
         rules = view.rules
         if margin is None or rules.players != 4 or rules.round_two_turned_suit:
-            return False
+            return None
         assert view.turned is not None
         turned_suit = view.turned >> 3
+        best: float | None = None
         for suit in range(4):
             if suit == turned_suit:
                 continue
@@ -694,9 +721,11 @@ class HeuristicBot:
             points = 0
             if rules.declarations != "off":
                 points = sum(d.points for d in find_declarations(hand, strain))
-            if take_value(hand, strain, declarations=points) >= value + margin:
-                return True
-        return False
+            value = take_value(hand, strain, declarations=points)
+            if best is None or value > best:
+                best = value
+        assert best is not None
+        return best - margin
 
     def _coinche_bid(self, view: PlayerView, bids: list[Bid]) -> Bid:
         """The coinche auction.
