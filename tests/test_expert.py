@@ -158,14 +158,6 @@ def test_hint_values_every_legal_card() -> None:
     assert hint(RECORD, Seat.N, 25, worlds=6, seed=1) == report
 
 
-def test_hint_values_bids() -> None:
-    report = hint(RECORD, Seat.N, 0, worlds=2, seed=1)
-    assert report["phase"] == "bidding"
-    texts = {v["action"] for v in report["values"]}
-    assert texts == {"pass", "take"}
-    assert report["expert"] in texts
-
-
 def test_hint_refuses_other_seats_and_out_of_range() -> None:
     with pytest.raises(HintError, match="turn"):
         hint(RECORD, Seat.W, 25)

@@ -1,4 +1,4 @@
-"""The ``expert``: sampled worlds solved exactly, and bids by double-dummy evaluation.
+"""The ``expert``: sampled worlds solved exactly, and bids chosen by simulation.
 
 Card play (perfect-information Monte Carlo): the seat samples worlds that
 agree with its view (:mod:`.sampling`: its hand, the cards played, the voids
@@ -25,23 +25,32 @@ intermediate's card play):
   if it beats the intermediate's bid by a margin and by more than the noise
   of the few deals (a paired comparison on the same deals), else the
   intermediate's bid.
-- classic games: the intermediate's bids.  The same evaluation on packs
-  that agree with the seat's view (:func:`.ddbid.dd_classic_scores`, with
-  a smaller margin, :data:`.ddbid.CLASSIC_MARGIN`) is kept behind
-  ``solve_classic_bids``: it measured +4.0 [+0.2, +7.8] a board in ``ffb``
-  on the boards its settings were chosen on (seed 1) but -6.2
-  [-10.6, -1.8] on fresh ones (seed 2, 541 boards), see
-  ``benchmarks/EXPERT.md``.  In the classic games
-  :meth:`ExpertBot.bid_values` (``rebelote hint``) values the bids by
-  simulation: each candidate is tried on the same sampled deals,
-  the rest of each deal, auction and card play, played out by the
-  intermediate at all seats.
+- coinche without the compiled kernel: the intermediate's bids (the
+  pure-Python solver would take seconds a bid).
+- classic games: the intermediate's take values
+  (:meth:`~.heuristic.HeuristicBot.classic_bid_values`) with thresholds by
+  round and position (:data:`CLASSIC_TAKE_OFFSETS`) and, in round one, a
+  pass to name a suit worth :data:`CLASSIC_SWITCH_MARGIN` points more in
+  round two.  They were chosen by simulation: 529,671 bidding decisions of
+  the intermediate's self-play on ``ffb`` where every candidate bid was
+  played out on the true deal by the intermediate
+  (``benchmarks/classic_bid_fit.py``); on fresh boards they beat the
+  intermediate's bids by +0.47 [+0.07, +0.86] a board over 40,000 boards
+  (``benchmarks/EXPERT.md``).  The four-player games only: with three
+  players the expert makes the intermediate's bids.  A double-dummy
+  evaluation on packs that agree with the seat's view
+  (:func:`.ddbid.dd_classic_scores`) is kept behind ``solve_classic_bids``:
+  it measured +4.0 [+0.2, +7.8] a board in ``ffb`` on the boards its
+  settings were chosen on (seed 1) but -6.2 [-10.6, -1.8] on fresh ones
+  (seed 2, 541 boards).
+
+:meth:`ExpertBot.decide` returns the choice with the values it was made on
+(``rebelote hint``).
 
 Budget (:class:`~.base.Budget`): ``worlds`` fixes the number of worlds of a
 card decision at the end of the deal (fewer earlier, see
 :func:`plan_worlds`) and of bidding deals per candidate (default 6
-solved deals in coinche, 10 in the classic games, 8 simulated ones for
-``hint`` with three players); ``nodes``
+solved deals in coinche, 10 for ``solve_classic_bids``); ``nodes``
 caps the solver's nodes per world (a world over the cap is dropped; by
 default a cap applies early in the deal, :func:`default_node_cap`);
 ``time_ms`` is only a safety net: once spent, no more worlds are started.
@@ -54,17 +63,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from ..actions import CAPOT_VALUE, Action, Bid, ChoosePattern, Cut, Declare, Play
-from ..cards import DECK_24, DECK_32, Card, CardMask, Rank, bit, cards_of
+from ..cards import DECK_24, DECK_32, Card, CardMask, Rank, bit, card_name, cards_of
 from ..declarations import best_declaration
-from ..observation import PlayerView, observe
+from ..observation import PlayerView
 from ..seats import SEATS_3, SEATS_4, Seat, next_seat
-from ..solver import Position, SearchLimitError, kernel_available, solve_moves, warm_up
-from ..state import State
+from ..solver import Position, SearchLimitError, kernel_selected, solve_moves, warm_up
 from ..trump import Strain, strain_tables
-from .base import Budget, decision_seed
+from .base import Budget
 from .ddbid import (
     CLASSIC_MARGIN,
     CLASSIC_T,
@@ -76,16 +84,19 @@ from .ddbid import (
     dd_choose,
     dd_classic_scores,
 )
+from .ddbid import (
+    MARGIN as DD_MARGIN,
+)
+from .ddbid import (
+    T_MIN as DD_T,
+)
 from .heuristic import INTERMEDIATE, HeuristicBot, TakeOffsets
 from .sampling import NoWorldError, World, bid_likelihood, deal_hidden, sample_worlds
 
-__all__ = ["ExpertBot", "default_node_cap", "plan_worlds"]
+__all__ = ["Decision", "ExpertBot", "default_node_cap", "plan_worlds"]
 
 DEFAULT_WORLDS = 20
 """Worlds of a card decision from the fourth trick on."""
-
-DEFAULT_BID_WORLDS = 8
-"""Simulated deals per candidate bid."""
 
 SAFETY_MS = 3000.0
 """Default time cap of one decision (a safety net, not a budget)."""
@@ -138,6 +149,35 @@ def _side(players: int, seat: Seat) -> int:
     return int(seat) & 1 if players == 4 else int(seat) - 1
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An expert decision with what it was made on.
+
+    - ``action``: the action chosen.
+    - ``values``: by action text (a card's name, a bid's text), the value
+      the choice was made on, in points (the seat's side's score minus the
+      other side's; three players: minus the best other seat's); actions
+      not valued are left out.
+    - ``worlds``: the worlds (cards) or deals (coinche bids) behind the
+      values; 0 when none were sampled.
+    - ``basis``: ``"worlds"`` (card values: sampled worlds solved double
+      dummy), ``"take values"`` (classic bids:
+      :meth:`~.heuristic.HeuristicBot.classic_bid_values`), ``"deals"``
+      (coinche bids: sampled deals solved double dummy), ``"intermediate"``
+      (nothing valued: the intermediate's choice) or ``"only"`` (a single
+      legal action).
+    - ``rule``: how the values turn into the choice when it is not simply
+      the best value (coinche bids: the margin over the intermediate's bid);
+      else ``None``.
+    """
+
+    action: Action
+    values: dict[str, float] = field(default_factory=dict)
+    worlds: int = 0
+    basis: str = "intermediate"
+    rule: str | None = None
+
+
 class ExpertBot:
     """The ``expert`` level (see the module).  Stateless."""
 
@@ -161,13 +201,15 @@ class ExpertBot:
         """``compiled``: use the numba kernel's plan of worlds (default:
         when the kernel is available).  ``card_play=False``: play the cards
         as the intermediate (the ``expert-bidder`` level).
-        ``simulate_bids`` (default on): choose the bids by double-dummy
-        evaluation (:mod:`.ddbid`); off: the intermediate's bids.
+        ``simulate_bids`` (default on): the expert's bids (coinche: by
+        double-dummy evaluation, :mod:`.ddbid`, with the compiled kernel
+        only, since the pure-Python solver takes seconds a bid; classic:
+        the thresholds by position); off: the intermediate's bids.
         ``solve_classic_bids`` (default off, see the module): on, the
         classic four-player games bid by double-dummy evaluation too."""
         self._heuristic = HeuristicBot.intermediate()
         self._classic = HeuristicBot(level="expert", style=EXPERT_CLASSIC)
-        self.compiled = kernel_available() if compiled is None else compiled
+        self.compiled = kernel_selected() if compiled is None else compiled
         self.card_play = card_play
         self.simulate_bids = True if simulate_bids is None else simulate_bids
         self.solve_classic_bids = bool(solve_classic_bids)
@@ -181,25 +223,28 @@ class ExpertBot:
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> Action:
         """Choose one of ``legal``.  Raises ``ValueError`` when it is empty."""
+        return self.decide(view, legal, seed=seed, budget=budget).action
+
+    def decide(
+        self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
+    ) -> Decision:
+        """The action to take with the values it was chosen on (see
+        :class:`Decision`).  Raises ``ValueError`` when ``legal`` is empty."""
         if not legal:
             raise ValueError(f"no legal action for seat {view.seat.letter}")
-        if len(legal) == 1:
-            return legal[0]
         first = legal[0]
+        if len(legal) == 1:
+            return Decision(first, {}, 0, "only")
         if isinstance(first, Play):
-            card = self.choose_card(view, legal, seed=seed, budget=budget)
-            for action in legal:
-                if isinstance(action, Play) and action.card == card and action.belote:
-                    return action
-            return next(a for a in legal if isinstance(a, Play) and a.card == card)
+            return self._card_decision(view, legal, seed=seed, budget=budget)
         if isinstance(first, Bid):
-            return self.choose_bid(view, legal, seed=seed, budget=budget)
+            return self._bid_decision(view, legal, seed=seed, budget=budget)
         if isinstance(first, Declare):
-            return first
+            return Decision(first, {}, 0, "intermediate")
         if isinstance(first, Cut):
-            return legal[random.Random(seed).randrange(len(legal))]
+            return Decision(legal[random.Random(seed).randrange(len(legal))], {}, 0, "intermediate")
         assert isinstance(first, ChoosePattern)
-        return first
+        return Decision(first, {}, 0, "intermediate")
 
     # ------------------------------------------------------------- card play
 
@@ -277,54 +322,76 @@ class ExpertBot:
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> Card:
         """The card to play (see the module)."""
+        action = self._card_decision(view, legal, seed=seed, budget=budget).action
+        assert isinstance(action, Play)
+        return action.card
+
+    def _card_decision(
+        self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
+    ) -> Decision:
         mask = 0
         for a in legal:
             if isinstance(a, Play):
                 mask |= bit(a.card)
         fallback = self._heuristic.choose_card(view, legal)
-        if mask.bit_count() == 1 or not self.card_play:
-            return fallback
-        values, solved = self.card_values(view, mask, seed=seed, budget=budget)
-        if not solved:
-            return fallback
-        best = max(values.values())
-        if values[fallback] >= best - 1e-9:
-            return fallback
-        return max(values, key=lambda c: (values[c], -c))
+        card = fallback
+        values: dict[Card, float] = {}
+        solved = 0
+        if mask.bit_count() > 1 and self.card_play:
+            values, solved = self.card_values(view, mask, seed=seed, budget=budget)
+        if solved:
+            best = max(values.values())
+            if values[fallback] < best - 1e-9:
+                card = max(values, key=lambda c: (values[c], -c))
+        plays = [a for a in legal if isinstance(a, Play) and a.card == card]
+        action = next((a for a in plays if a.belote), plays[0])
+        texts = {card_name(c): v for c, v in values.items()}
+        return Decision(action, texts, solved, "worlds" if solved else "intermediate")
 
     # --------------------------------------------------------------- bidding
 
     def choose_bid(
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> Action:
-        """The bid with the best mean score, when it beats the
-        intermediate's bid clearly on the same deals (see the module).
-        Classic games: the intermediate's bid, unless
-        ``solve_classic_bids``."""
-        default = self._heuristic.choose_bid(view, legal)
-        if not self.simulate_bids:
-            return default
-        if not (_solves_bids(view) or (self.solve_classic_bids and view.rules.players == 4)):
-            if view.rules.bidding != "coinche":
-                return self._classic.choose_bid(view, legal)
-            return default
-        scores = self._bid_scores(view, legal, seed=seed, budget=budget)
-        if _solves_bids(view):
-            text = dd_choose(scores, default)
-        else:
-            text = dd_choose(scores, default, CLASSIC_MARGIN, CLASSIC_T)
-        if text is None:
-            return default
-        return next(a for a in legal if isinstance(a, Bid) and a.text == text)
+        """The bid to make (see the module)."""
+        return self._bid_decision(view, legal, seed=seed, budget=budget).action
 
     def bid_values(
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> dict[str, float]:
-        """The simulated mean score (the seat's side minus the other side)
-        of each candidate bid, by its text; empty when no deal could be
-        sampled.  Bids that are not candidates are not valued."""
+        """The values the bid is chosen on, by bid text (see
+        :meth:`decide`); bids that are not valued are left out."""
+        return self._bid_decision(view, legal, seed=seed, budget=budget).values
+
+    def _bid_decision(
+        self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
+    ) -> Decision:
+        default = self._heuristic.choose_bid(view, legal)
+        bids = [a for a in legal if isinstance(a, Bid)]
+        rules = view.rules
+        solve_classic = self.solve_classic_bids and rules.players == 4
+        if not self.simulate_bids:
+            return Decision(default, {}, 0, "intermediate")
+        if rules.bidding != "coinche" and not solve_classic:
+            values = self._classic.classic_bid_values(view, bids)
+            return Decision(self._classic.choose_bid(view, legal), values, 0, "take values")
+        if rules.bidding == "coinche" and not (_solves_bids(view) and self.compiled):
+            return Decision(default, {}, 0, "intermediate")
         scores = self._bid_scores(view, legal, seed=seed, budget=budget)
-        return {text: sum(v) / len(v) for text, v in scores.items()}
+        values = {text: sum(v) / len(v) for text, v in scores.items() if v}
+        deals = max((len(v) for v in scores.values()), default=0)
+        margin, t = (DD_MARGIN, DD_T) if _solves_bids(view) else (CLASSIC_MARGIN, CLASSIC_T)
+        text = dd_choose(scores, default, margin, t)
+        choice: Action = default
+        if text is not None:
+            choice = next(a for a in legal if isinstance(a, Bid) and a.text == text)
+        rule = None
+        if values:
+            rule = (
+                f"the intermediate's bid {default.text} stands unless another bid's mean "
+                f"beats it by {margin:g} points and {t:g} standard errors on the same deals"
+            )
+        return Decision(choice, values, deals, "deals" if values else "intermediate", rule)
 
     def _bid_scores(
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
@@ -346,14 +413,13 @@ class ExpertBot:
                 node_cap=budget.nodes if budget.nodes is not None else DD_NODE_CAP,
                 time_ms=budget.time_ms or SAFETY_MS,
             )
-        candidates = _candidates(view, bids, default)
-        solve = self.solve_classic_bids and view.rules.players == 4
-        if solve and not classic_near(view, bids, default):
+        if not (self.solve_classic_bids and view.rules.players == 4):
             return {}
-        per_bid = CLASSIC_WORLDS if solve else DEFAULT_BID_WORLDS
+        if not classic_near(view, bids, default):
+            return {}
+        per_bid = CLASSIC_WORLDS
         count = budget.worlds if budget.worlds is not None else per_bid
         count = max(2, min(count, per_bid * 4))
-        deadline = time.perf_counter() + (budget.time_ms or SAFETY_MS) / 1000.0
         rng = random.Random(seed)
         try:
             deals = [_bidding_deal(view, rng) for _ in range(count * 3)]
@@ -373,23 +439,14 @@ class ExpertBot:
                 acc += weights[i]
                 i += 1
             chosen.append(deals[i])
-        deals = chosen
-        if solve:
-            return dd_classic_scores(
-                view,
-                bids,
-                default,
-                [pack for pack, _ in deals],
-                node_cap=budget.nodes if budget.nodes is not None else DD_NODE_CAP,
-                time_ms=budget.time_ms or SAFETY_MS,
-            )
-        scores: dict[str, list[float]] = {c.text: [] for c in candidates}
-        for i, (pack, _) in enumerate(deals):
-            if time.perf_counter() > deadline and i >= 2:
-                break
-            for cand in candidates:
-                scores[cand.text].append(_simulate(view, pack, cand, decision_seed(seed, 7, i)))
-        return scores
+        return dd_classic_scores(
+            view,
+            bids,
+            default,
+            [pack for pack, _ in chosen],
+            node_cap=budget.nodes if budget.nodes is not None else DD_NODE_CAP,
+            time_ms=budget.time_ms or SAFETY_MS,
+        )
 
 
 def _solves_bids(view: PlayerView) -> bool:
@@ -418,7 +475,10 @@ class _Utility:
     one world: card points, belote held in the world, the declarations that
     count, the contract made or failed (classic: the takers must beat the
     defenders; coinche: reach the contract too).  Multipliers, litige and
-    capot variants are approximated (a tie counts as failed)."""
+    capot variants are approximated (a tie counts as failed).  Sans Atout
+    and Tout Atout scores count the rule set's multipliers.  Three players:
+    the solver searches the seat against the two others together, so their
+    future points are split evenly between them."""
 
     __slots__ = (
         "bel",
@@ -430,6 +490,7 @@ class _Utility:
         "mult",
         "players",
         "rest",
+        "strain_mult",
         "taker",
         "won",
     )
@@ -444,6 +505,10 @@ class _Utility:
         self.coinche = view.rules.bidding == "coinche"
         self.contract = contract.value or 0
         self.mult = contract.multiplier
+        rules = view.rules
+        self.strain_mult = {Strain.SA: rules.sa_multiplier, Strain.TA: rules.ta_multiplier}.get(
+            contract.strain, 1
+        )
         self.capot_bid = contract.value == CAPOT_VALUE
         self.won = side_points
         self.rest = rest
@@ -513,56 +578,13 @@ class _Utility:
                     score[s] = base + self.decl[s] + self.bel[s]
             if self.players == 4:
                 score[1 - tk] += self.decl[tk]
+        k = self.strain_mult
         if self.players == 4:
-            return score[mine] - score[1 - mine]
-        return score[mine] - max(score[s] for s in range(3) if s != mine)
+            return k * (score[mine] - score[1 - mine])
+        return k * (score[mine] - max(score[s] for s in range(3) if s != mine))
 
 
 # ------------------------------------------------------------------ bidding
-
-
-def _candidates(view: PlayerView, bids: list[Bid], default: Action) -> list[Bid]:
-    """The bids worth simulating: pass, the intermediate's, every take in
-    classic games; in coinche contracts near the hand's estimate."""
-    out: list[Bid] = []
-    seen: set[str] = set()
-
-    def add(b: Bid) -> None:
-        if b.text not in seen:
-            seen.add(b.text)
-            out.append(b)
-
-    add(bids[0])
-    if isinstance(default, Bid):
-        add(default)
-    if view.rules.bidding != "coinche":
-        for b in bids[1:]:
-            add(b)
-        return out
-    from .heuristic import strain_tricks
-
-    by_text = {b.text: b for b in bids}
-    low = 0
-    for _, b in view.bids:
-        if b.kind == "contract" and b.value is not None:
-            low = b.value
-    estimates = sorted(
-        ((20 * strain_tricks(view.hand, Strain(s)) + 25, Strain(s)) for s in range(4)),
-        reverse=True,
-    )
-    for est, strain in estimates[:2]:
-        base = int(est // 10) * 10
-        for value in (base - 20, base - 10, base, base + 10):
-            value = max(value, 80, low + 10)
-            if value > 160:
-                continue
-            text = Bid("contract", strain, value).text
-            if text in by_text:
-                add(by_text[text])
-    for text in ("coinche", "surcoinche"):
-        if text in by_text:
-            add(by_text[text])
-    return out
 
 
 def _bidding_deal(view: PlayerView, rng: random.Random) -> tuple[list[Card], list[CardMask]]:
@@ -617,36 +639,3 @@ def _bidding_deal(view: PlayerView, rng: random.Random) -> tuple[list[Card], lis
     rng.shuffle(rest)
     pack.extend(rest)
     return pack, hands
-
-
-def _simulate(view: PlayerView, pack: list[Card], bid: Bid, seed: int) -> float:
-    """The seat's side's score minus the other side's (the best other seat
-    with three players) when it makes ``bid`` now and the intermediate plays
-    everything else, on the deal ``pack``."""
-    rules = view.rules
-    state = State.from_deck(rules, view.dealer, pack, rules.patterns[0])
-    for _, b in view.bids:
-        state.apply(b)
-    state.apply(bid, view.seat)
-    bot = HeuristicBot.intermediate()
-    index = 0
-    budget = Budget()
-    while not state.is_terminal:
-        seat = state.current
-        assert seat is not None
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            action = bot.act(
-                observe(state, seat), legal, seed=decision_seed(seed, seat, index), budget=budget
-            )
-        state.apply(action, seat)
-        index += 1
-    result = state.result
-    assert result is not None
-    mine = _side(rules.players, view.seat)
-    score = result.score
-    if rules.players == 4:
-        return float(score[mine] - score[1 - mine])
-    return float(score[mine] - max(score[s] for s in range(3) if s != mine))

@@ -1,13 +1,23 @@
 """What the expert sees in a position of a record (``rebelote hint``).
 
-:func:`hint` replays the first ``after`` actions of a deal record (its bids,
-then its cards, in order; the declarations a record gives are made where
-they fall), looks from ``seat`` (whose turn it must be) and returns the
-expert's value of each legal action: for a card, the mean over the sampled
-worlds of the deal's score for the seat's side minus the other side's, each
-world solved double-dummy; for a bid, the mean simulated score of the
-candidates the expert tries (other bids get ``None``).  The basis of hints at
-the table and of explaining the bots' moves.
+:func:`hint` checks the whole deal record (as ``rebelote replay`` does),
+replays its first ``after`` actions (its bids, then its cards, in order; the
+declarations a record gives are made where they fall), looks from ``seat``
+(whose turn it must be) and returns the values the expert chooses on
+(:meth:`~.expert.ExpertBot.decide`), with the same budget and seed as its
+own decision, so that its choice is the best value (coinche bids: unless
+the margin over the intermediate's bid says otherwise, given as ``rule``):
+
+- a card: the mean over the sampled worlds, each solved double dummy, of
+  the deal's score for the seat's side minus the other side's (three
+  players: minus the best other seat's; the two others' future points are
+  split evenly, the solver searching the seat against both together);
+- a classic bid: the take value against passing
+  (:meth:`~.heuristic.HeuristicBot.classic_bid_values`);
+- a coinche bid: the mean score over the sampled deals solved double dummy,
+  for the candidates tried (other bids get ``None``).
+
+The basis of hints at the table and of explaining the bots' moves.
 """
 
 from __future__ import annotations
@@ -15,21 +25,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions import Bid, Play
+from ..actions import Play
 from ..cards import card_name
 from ..observation import observe
 from ..record import replay_deal
 from ..seats import Seat
 from ..state import Phase
 from .base import Budget
-from .expert import DEFAULT_WORLDS, ExpertBot
+from .expert import ExpertBot
 
-__all__ = ["HintError", "hint"]
+__all__ = ["MAX_WORLDS", "HintError", "hint"]
+
+MAX_WORLDS = 200
+"""The largest ``worlds`` budget :func:`hint` accepts."""
 
 
 class HintError(ValueError):
-    """A position where no hint can be given: ``after`` out of range, or not
-    the seat's turn.  ``payload`` is the JSON-ready error."""
+    """A position where no hint can be given: ``after`` out of range, not
+    the seat's turn, a bidding position of a classic record given by
+    ``hands``, or ``worlds`` out of range.  ``payload`` is the JSON-ready
+    error."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -55,52 +70,65 @@ def hint(
     seat: Seat,
     after: int,
     *,
-    worlds: int = DEFAULT_WORLDS,
+    worlds: int | None = None,
     seed: int = 0,
 ) -> dict[str, Any]:
     """The expert's values of ``seat``'s legal actions after ``after``
-    actions of the deal ``record``.
+    actions of the deal ``record`` (see the module).  ``worlds``: the
+    expert's budget of worlds (:class:`~.base.Budget`, 1 to
+    :data:`MAX_WORLDS`; ``None``: its default, the one it plays with).
 
-    Returns ``{"seat", "after", "phase", "trick", "worlds", "values":
-    [{"action", "value"}...] (best first; ``value`` ``None`` when not
-    valued), "best", "expert"}``.  Raises :class:`HintError`, or
-    :class:`~rebelote.record.RecordError` for a bad record."""
+    Returns ``{"seat", "after", "phase", "trick", "worlds", "basis",
+    "values": [{"action", "value"}...] (best first, then the actions not
+    valued, ``value`` ``None``, in legal order), "best", "expert",
+    "rule"}``: ``worlds`` the worlds or deals behind the values (0: none),
+    ``basis`` as :class:`~.expert.Decision`'s, ``best`` the action of
+    highest value (the expert's on ties; ``None`` when nothing is valued),
+    ``expert`` the expert's choice, ``rule`` ``None`` unless the choice is
+    not simply the best value.  Raises :class:`HintError`, or
+    :class:`~rebelote.record.RecordError` for a bad record (anywhere in
+    it, not only in its first ``after`` actions)."""
+    if worlds is not None and not 1 <= worlds <= MAX_WORLDS:
+        raise HintError(f"--worlds must be between 1 and {MAX_WORLDS}, not {worlds}")
+    replay_deal(record)  # the whole record must be valid
     replayed = replay_deal(_truncate(record, after))
     state = replayed.state
     if state.current != seat:
         who = "nobody" if state.current is None else state.current.letter
         raise HintError(f"after {after} actions it is {who}'s turn, not {seat.letter}'s")
+    if state.phase is Phase.BIDDING and "hands" in record and state.rules.turned_card:
+        raise HintError(
+            "a classic record given by 'hands' does not say which cards were dealt "
+            "before the auction: bidding hints need a record with a 'deck'"
+        )
     view = observe(state, seat)
     legal = state.legal_actions()
     bot = ExpertBot()
     budget = Budget(worlds=worlds)
-    values: dict[str, float | None] = {a.text: None for a in legal}
-    solved = 0
-    if state.phase is Phase.PLAYING and any(isinstance(a, Play) for a in legal):
-        mask = 0
-        for a in legal:
-            if isinstance(a, Play):
-                mask |= 1 << a.card
-        count = max(worlds if bot.compiled else min(worlds, 4), 1)
-        if view.hand.bit_count() <= 5:
-            count = worlds
-        card_values, solved = bot.card_values(view, mask, seed=seed, budget=budget, count=count)
-        for c, v in card_values.items():
-            values[card_name(c)] = round(v, 2)
-    elif any(isinstance(a, Bid) for a in legal):
-        for text, v in bot.bid_values(view, legal, seed=seed, budget=budget).items():
-            values[text] = round(v, 2)
-        solved = worlds
-    choice = bot.act(view, legal, seed=seed, budget=budget)
-    ranked = sorted(values.items(), key=lambda kv: (kv[1] is None, -(kv[1] or 0.0), kv[0]))
-    best = ranked[0][0] if ranked and ranked[0][1] is not None else None
+    decision = bot.decide(view, legal, seed=seed, budget=budget)
+    texts = [a.text for a in legal]
+    values = {t: round(v, 2) for t, v in decision.values.items() if t in texts}
+    solved, basis = decision.worlds, decision.basis
+    if decision.basis == "only" and isinstance(decision.action, Play):
+        # A forced card: its value is the deal's expected score.
+        card = decision.action.card
+        found, solved = bot.card_values(view, 1 << card, seed=seed, budget=budget)
+        if solved:
+            values[card_name(card)] = round(found[card], 2)
+            basis = "worlds"
+    choice = decision.action.text
+    valued = sorted(values, key=lambda t: (-values[t], t != choice, texts.index(t)))
+    unvalued = [t for t in dict.fromkeys(texts) if t not in values]
     return {
         "seat": seat.letter,
         "after": after,
         "phase": state.phase.value,
         "trick": state.trick_number if state.phase is Phase.PLAYING else None,
         "worlds": solved,
-        "values": [{"action": a, "value": v} for a, v in ranked],
-        "best": best,
-        "expert": choice.text,
+        "basis": basis,
+        "values": [{"action": t, "value": values[t]} for t in valued]
+        + [{"action": t, "value": None} for t in unvalued],
+        "best": valued[0] if valued else None,
+        "expert": choice,
+        "rule": decision.rule,
     }

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .position import Position, PositionError, capot_bonus
 from .search import SearchLimitError, SolveResult
-from .solve import kernel_available, solve_moves, solve_value, warm_up
+from .solve import kernel_available, kernel_selected, solve_moves, solve_value, warm_up
 
 __all__ = [
     "Position",
@@ -23,6 +23,7 @@ __all__ = [
     "SolveResult",
     "capot_bonus",
     "kernel_available",
+    "kernel_selected",
     "solve_moves",
     "solve_value",
     "warm_up",

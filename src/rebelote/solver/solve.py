@@ -20,6 +20,7 @@ __all__ = [
     "Kernel",
     "KernelUnavailableError",
     "kernel_available",
+    "kernel_selected",
     "solve_moves",
     "solve_value",
     "warm_up",
@@ -37,6 +38,12 @@ def kernel_available() -> bool:
     from . import kernel
 
     return kernel.AVAILABLE
+
+
+def kernel_selected() -> bool:
+    """Whether solves with ``kernel="auto"`` use the compiled kernel: numba
+    importable and ``REBELOTE_SOLVER`` not set to ``python``."""
+    return _use_kernel("auto")
 
 
 def _use_kernel(kernel: Kernel) -> bool:

@@ -1,0 +1,125 @@
+"""``rebelote hint``: the values are the ones the expert chooses on, the
+whole record is checked, and positions it cannot judge are refused.
+
+Records are random deals (``rebelote record``'s ``random_deal``) whose
+scores are known: a forced last card is worth exactly the deal's score."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rebelote.bots.hint import MAX_WORLDS, HintError, hint
+from rebelote.cards import card_name
+from rebelote.record import IllegalRecordError, RecordError, replay_deal, state_to_record
+from rebelote.rules import preset
+from rebelote.seats import Seat
+from rebelote.simulate import random_deal
+from rebelote.solver import kernel_selected
+
+
+def _record(rules: str, seed: int) -> dict[str, Any]:
+    return state_to_record(random_deal(preset(rules), random.Random(seed)))
+
+
+def test_classic_bids_are_valued_by_the_take_values_the_expert_bids_on() -> None:
+    # ffb, seed 1: S speaks first; its take value is 4.5 points over the
+    # threshold, so the expert takes.
+    report = hint(_record("ffb", 1), Seat.S, 0)
+    assert report["phase"] == "bidding" and report["basis"] == "take values"
+    assert report["values"] == [
+        {"action": "take", "value": 4.5},
+        {"action": "pass", "value": 0.0},
+    ]
+    assert report["best"] == report["expert"] == "take"
+    assert report["rule"] is None
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed", "seat", "value"),
+    [
+        # W's side (EW) 119, NS 43.
+        ("ffb", 1, Seat.W, 76.0),
+        # A Tout Atout deal scored x3: NS 666, EW 0.
+        ("seed000-tout-atout", 3, Seat.S, 666.0),
+        # Belote, declarations and the dix de der: NS 202, EW 0.
+        ("ffb", 2, Seat.S, 202.0),
+    ],
+)
+def test_a_forced_last_card_is_worth_the_deal_score(
+    rules: str, seed: int, seat: Seat, value: float
+) -> None:
+    record = _record(rules, seed)
+    last = len(record["bids"]) + len(record["play"]) - 1
+    report = hint(record, seat, last)
+    assert [v["value"] for v in report["values"]] == [value]
+    assert report["basis"] == "worlds" and report["worlds"] >= 1
+
+
+def test_the_best_card_is_the_expert_card_at_the_first_trick() -> None:
+    record = _record("ffb", 1)
+    after = len(record["bids"])
+    report = hint(record, Seat.S, after)  # S leads the first trick
+    assert report["trick"] == 1 and report["phase"] == "playing"
+    if kernel_selected():
+        # The expert's own plan: 10 worlds at the first trick, less those
+        # over the node cap (dropped).
+        assert 1 <= report["worlds"] <= 10 and report["basis"] == "worlds"
+        assert report["best"] == report["expert"]
+        assert report["values"][0]["action"] == report["expert"]
+    else:
+        # Without the kernel the expert plays the intermediate's first cards.
+        assert report["worlds"] == 0 and report["best"] is None
+
+
+def test_a_classic_record_by_hands_gets_no_bidding_hint() -> None:
+    record = _record("ffb", 1)
+    state_hands = {
+        "format": 1,
+        "rules": "ffb",
+        "dealer": record["dealer"],
+        "hands": _final_hands(record),
+        "turned": record["turned"],
+        "bids": record["bids"],
+        "play": record["play"],
+    }
+    with pytest.raises(HintError, match="'deck'"):
+        hint(state_hands, Seat.S, 0)
+    # Card positions are fine: the hands are the ones played.
+    assert hint(state_hands, Seat.W, len(record["play"]) + 1)["values"][0]["value"] == 76.0
+
+
+def _final_hands(record: dict[str, Any]) -> dict[str, list[str]]:
+    """Each seat's eight cards, from the tricks of the replayed record."""
+    hands: dict[str, list[str]] = {"N": [], "W": [], "S": [], "E": []}
+    for trick in replay_deal(record).state.tricks:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            hands[seat.letter].append(card_name(card))
+    return hands
+
+
+def test_the_whole_record_is_checked_not_only_the_actions_before() -> None:
+    record = _record("ffb", 1)
+    bad = dict(record)
+    play = list(record["play"])
+    play[-1], play[-2] = play[-2], play[-1]  # the last two cards swapped: not W's card
+    bad["play"] = play
+    with pytest.raises(IllegalRecordError):
+        hint(bad, Seat.S, 0)
+    bad = dict(record, play={"x": 1})
+    with pytest.raises(RecordError, match="play must be a list"):
+        hint(bad, Seat.S, 0)
+
+
+@pytest.mark.parametrize("worlds", [0, -3, MAX_WORLDS + 1])
+def test_worlds_out_of_range_are_refused(worlds: int) -> None:
+    with pytest.raises(HintError, match="--worlds must be between 1 and 200"):
+        hint(_record("ffb", 1), Seat.S, 0, worlds=worlds)
+
+
+def test_the_command_and_the_function_take_the_same_worlds() -> None:
+    from rebelote.cli import HINT_MAX_WORLDS
+
+    assert HINT_MAX_WORLDS == MAX_WORLDS == 200
