@@ -424,20 +424,24 @@ def test_hint_help_gives_the_json_shape() -> None:
     assert done.returncode == 0, done.stderr
     lines = [line.rstrip() for line in done.stdout.splitlines()]
     start = lines.index(" With --json, one object:")
-    assert lines[start : start + 15] == [
+    assert lines[start : start + 19] == [
         " With --json, one object:",
         '   {"seat": "S", "after": 8, "phase": "playing", "trick": 2, "worlds": 20,',
-        '    "values": [{"action": "7C", "value": -170.6}, ...],',
-        '    "best": "7C", "expert": "7C"}',
+        '    "basis": "worlds", "values": [{"action": "7C", "value": -170.6}, ...],',
+        '    "best": "7C", "expert": "7C", "rule": null}',
         "",
         '   phase   the deal\'s phase: "bidding", "playing", ...',
         "   trick   the trick's number (null in the auction)",
-        "   worlds  the worlds solved (bids: the deals simulated per bid)",
-        "   values  every legal action, best first; value: the mean over the",
-        "           worlds of the seat's side's score minus the other side's,",
-        "           in points (null: not valued)",
-        "   best    the best valued action (null if none)",
+        "   worlds  the worlds (cards) or deals (coinche bids) behind the values;",
+        "           0 when none",
+        '   basis   "worlds", "take values", "deals", "intermediate" (nothing',
+        "           valued: the expert plays the intermediate's choice here)",
+        "   values  every legal action, best first, then those not valued (null)",
+        "   best    the best valued action (the expert's on ties; null if none)",
         "   expert  the action the expert plays",
+        "   rule    why the expert's choice is not the best value, or null",
+        "           (coinche bids: the intermediate's bid stands unless another",
+        "           beats it by a margin)",
         "",
         " Exit status 2 and a JSON error for an unreadable or malformed record,",
     ]

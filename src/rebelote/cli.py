@@ -354,7 +354,9 @@ def arena(
 
 HINT_MAX_WORLDS = 200
 """The most sampled worlds ``rebelote hint --worlds`` takes: the hint's time
-grows with the worlds, and one hint should not run for minutes."""
+grows with the worlds, and one hint should not run for minutes (the same
+as :data:`rebelote.bots.hint.MAX_WORLDS`, kept here so that bad options are
+refused without loading the expert)."""
 
 
 def _three_player_seat_error(data: dict[str, Any], seat: Seat) -> str | None:
@@ -384,35 +386,45 @@ def hint(
         int, typer.Option(help="Actions of the record played (bids, then cards), 0 or more.")
     ],
     worlds: Annotated[
-        int, typer.Option(help=f"Sampled worlds, 1 to {HINT_MAX_WORLDS} (bids: deals per bid).")
-    ] = 20,
+        int | None,
+        typer.Option(
+            help=f"The expert's budget of worlds, 1 to {HINT_MAX_WORLDS} "
+            "(default: the one it plays with)."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """The expert's value of each legal action of SEAT after N actions of a
-    deal record: cards by sampled worlds solved double-dummy, bids by
-    simulation (the seat's side's score minus the other's, in points).
+    """The values the expert chooses on for each legal action of SEAT after
+    N actions of a deal record, with the expert's own budget and seed: cards
+    by sampled worlds solved double-dummy (the seat's side's score minus the
+    other's, in points), classic bids by their take value against passing,
+    coinche bids by sampled deals solved double-dummy.
 
     With --json, one object:
       {"seat": "S", "after": 8, "phase": "playing", "trick": 2, "worlds": 20,
-       "values": [{"action": "7C", "value": -170.6}, ...],
-       "best": "7C", "expert": "7C"}
+       "basis": "worlds", "values": [{"action": "7C", "value": -170.6}, ...],
+       "best": "7C", "expert": "7C", "rule": null}
 
       phase   the deal's phase: "bidding", "playing", ...
       trick   the trick's number (null in the auction)
-      worlds  the worlds solved (bids: the deals simulated per bid)
-      values  every legal action, best first; value: the mean over the
-              worlds of the seat's side's score minus the other side's,
-              in points (null: not valued)
-      best    the best valued action (null if none)
+      worlds  the worlds (cards) or deals (coinche bids) behind the values;
+              0 when none
+      basis   "worlds", "take values", "deals", "intermediate" (nothing
+              valued: the expert plays the intermediate's choice here)
+      values  every legal action, best first, then those not valued (null)
+      best    the best valued action (the expert's on ties; null if none)
       expert  the action the expert plays
+      rule    why the expert's choice is not the best value, or null
+              (coinche bids: the intermediate's bid stands unless another
+              beats it by a margin)
 
     Exit status 2 and a JSON error for an unreadable or malformed record,
     a position where SEAT does not play, or an option out of range."""
     from .record import RecordError
     from .seats import parse_seat
 
-    if not 1 <= worlds <= HINT_MAX_WORLDS:
+    if worlds is not None and not 1 <= worlds <= HINT_MAX_WORLDS:
         message = f"--worlds must be between 1 and {HINT_MAX_WORLDS}, not {worlds}"
         _fail({"error": "bad input", "message": message}, as_json)
     if after < 0:
