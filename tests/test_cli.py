@@ -424,7 +424,7 @@ def test_hint_help_gives_the_json_shape() -> None:
     assert done.returncode == 0, done.stderr
     lines = [line.rstrip() for line in done.stdout.splitlines()]
     start = lines.index(" With --json, one object:")
-    assert lines[start : start + 19] == [
+    assert lines[start : start + 20] == [
         " With --json, one object:",
         '   {"seat": "S", "after": 8, "phase": "playing", "trick": 2, "worlds": 20,',
         '    "basis": "worlds", "values": [{"action": "7C", "value": -170.6}, ...],',
@@ -435,7 +435,8 @@ def test_hint_help_gives_the_json_shape() -> None:
         "   worlds  the worlds (cards) or deals (coinche bids) behind the values;",
         "           0 when none",
         '   basis   "worlds", "take values", "deals", "intermediate" (nothing',
-        "           valued: the expert plays the intermediate's choice here)",
+        "           valued: the expert plays the intermediate's choice here),",
+        '           "only" (a single legal bid, not valued)',
         "   values  every legal action, best first, then those not valued (null)",
         "   best    the best valued action (the expert's on ties; null if none)",
         "   expert  the action the expert plays",
@@ -445,3 +446,25 @@ def test_hint_help_gives_the_json_shape() -> None:
         "",
         " Exit status 2 and a JSON error for an unreadable or malformed record,",
     ]
+
+
+@pytest.mark.parametrize("command", ["hint", "replay"])
+def test_records_on_stdin_are_read_as_files_are(command: str) -> None:
+    """Non-UTF-8 bytes on stdin and an integer too long to convert are
+    malformed records (exit 2), not tracebacks."""
+    extra = ["--seat", "S", "--after", "0"] if command == "hint" else []
+    for data, message in (
+        (b"\xff\xfe{}", "not UTF-8 text"),
+        (b'{"format": ' + b"9" * 5000 + b"}", "not JSON we can read"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "rebelote", command, "-", *extra, "--json"],
+            input=data,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 2, done.stderr
+        error = json.loads(done.stdout)
+        assert error["error"] == "malformed record"
+        assert error["message"].startswith(message)

@@ -46,6 +46,14 @@ def test_classic_bids_are_valued_by_the_take_values_the_expert_bids_on() -> None
         ("seed000-tout-atout", 3, Seat.S, 666.0),
         # Belote, declarations and the dix de der: NS 202, EW 0.
         ("ffb", 2, Seat.S, 202.0),
+        # A defenders' capot (dedans): NS 0, EW 252.
+        ("ffb", 85, Seat.S, -252.0),
+        # A litige: the defenders (NS) score 91, the takers' points held over.
+        ("ffb", 139, Seat.E, -91.0),
+        # Tout Atout, capot against the takers, x3: NS 756, EW 0.
+        ("seed000-tout-atout", 46, Seat.W, -756.0),
+        # Sans Atout litige, x2: NS 202, EW 0.
+        ("seed000-tout-atout", 104, Seat.N, 202.0),
     ],
 )
 def test_a_forced_last_card_is_worth_the_deal_score(

@@ -862,3 +862,16 @@ def test_unknown_option_refused() -> None:
         FFB.replace(no_such_option=True)
     with pytest.raises(ValueError):
         Rules.from_record({"preset": "ffb", "no_such_option": 1})
+
+
+def test_rule_numbers_are_bounded() -> None:
+    from rebelote.rules import MAX_OPTION_NUMBER, RulesError
+
+    base = preset("seed000-tout-atout")
+    with pytest.raises(RulesError, match="ta_points must not be negative, not -9"):
+        base.replace(ta_points=(0, 0, -9, 5, 14, 1, 3, 6))
+    with pytest.raises(RulesError, match="ta_points must be at most 1,000,000, not 10000000000"):
+        base.replace(ta_points=(0, 0, 9, 5, 14, 1, 3, 10**10))
+    with pytest.raises(RulesError, match="capot_points must be at most 1,000,000"):
+        base.replace(capot_points=10**30)
+    assert base.replace(capot_points=MAX_OPTION_NUMBER).capot_points == 1_000_000

@@ -50,7 +50,8 @@ def _read_record(file: str, as_json: bool) -> Any:
     a record; exits with status 2 and a JSON error if the file cannot be
     read, is not UTF-8 text, is not JSON, or is nested too deeply to parse."""
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+        text = raw.decode("utf-8")
     except OSError as exc:
         _fail({"error": "cannot read file", "message": str(exc)}, as_json)
     except UnicodeDecodeError as exc:
@@ -61,6 +62,8 @@ def _read_record(file: str, as_json: bool) -> Any:
         _fail({"error": "malformed record", "message": f"not JSON: {exc}"}, as_json)
     except RecursionError:
         _fail({"error": "malformed record", "message": "JSON nested too deeply"}, as_json)
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        _fail({"error": "malformed record", "message": f"not JSON we can read: {exc}"}, as_json)
 
 
 def _rules_or_exit(name: str) -> Any:
@@ -389,7 +392,7 @@ def hint(
         int | None,
         typer.Option(
             help=f"The expert's budget of worlds, 1 to {HINT_MAX_WORLDS} "
-            "(default: the one it plays with)."
+            "(default: the one it plays with; coinche bids use 2 to 24 deals)."
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
@@ -411,7 +414,8 @@ def hint(
       worlds  the worlds (cards) or deals (coinche bids) behind the values;
               0 when none
       basis   "worlds", "take values", "deals", "intermediate" (nothing
-              valued: the expert plays the intermediate's choice here)
+              valued: the expert plays the intermediate's choice here),
+              "only" (a single legal bid, not valued)
       values  every legal action, best first, then those not valued (null)
       best    the best valued action (the expert's on ties; null if none)
       expert  the action the expert plays

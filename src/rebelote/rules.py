@@ -287,8 +287,21 @@ def _check_type(name: str, value: object) -> None:
         ok, kind = isinstance(value, str), "a text"
     if not ok:
         raise RulesError(f"rule option {name} must be {kind}, not {value!r}")
-    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-        raise RulesError(f"rule option {name} must not be negative, not {value}")
+    numbers = [value] if isinstance(value, int) and not isinstance(value, bool) else []
+    if isinstance(value, tuple):
+        numbers = [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
+    for number in numbers:
+        if number < 0:
+            raise RulesError(f"rule option {name} must not be negative, not {number}")
+        if number > MAX_OPTION_NUMBER:
+            raise RulesError(
+                f"rule option {name} must be at most {MAX_OPTION_NUMBER:,}, not {number}"
+            )
+
+
+MAX_OPTION_NUMBER = 1_000_000
+"""The largest whole number a rule option takes (points, targets): far above
+any rule of the game, and small enough for the solver's machine integers."""
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(

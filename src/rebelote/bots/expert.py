@@ -475,17 +475,23 @@ class _Utility:
     one world: card points, belote held in the world, the declarations that
     count, the contract made or failed (classic: the takers must beat the
     defenders; coinche: reach the contract too).  Multipliers, litige and
-    capot variants are approximated (a tie counts as failed).  Sans Atout
+    capot variants are approximated: in the classic four-player games a
+    defenders' capot scores ``capot_against_takers`` and a tie under
+    ``tie="litige"`` gives the defenders their points and the takers their
+    belote (the held-over points go to a later deal); elsewhere a tie counts
+    as failed.  Sans Atout
     and Tout Atout scores count the rule set's multipliers.  Three players:
     the solver searches the seat against the two others together, so their
     future points are split evenly between them."""
 
     __slots__ = (
         "bel",
+        "capot_against",
         "capot_bid",
         "coinche",
         "contract",
         "decl",
+        "litige",
         "mine",
         "mult",
         "players",
@@ -506,6 +512,8 @@ class _Utility:
         self.contract = contract.value or 0
         self.mult = contract.multiplier
         rules = view.rules
+        self.capot_against = float(rules.capot_against_takers)
+        self.litige = rules.tie == "litige"
         self.strain_mult = {Strain.SA: rules.sa_multiplier, Strain.TA: rules.ta_multiplier}.get(
             contract.strain, 1
         )
@@ -554,10 +562,24 @@ class _Utility:
             others = [s for s in range(3) if s != mine]
             for s in others:
                 pts[s] += (rest - future_mine) / 2
-        total = [pts[s] + self.decl[s] + self.bel[s] for s in range(len(pts))]
         tk = self.taker
+        classic4 = self.players == 4 and not self.coinche
+        # The capot bonus rides on the value: the takers' side then shows
+        # negative points when the defenders take every trick.
+        defenders_capot = classic4 and pts[tk] < 0
+        if defenders_capot:
+            pts[tk] = 0.0
+        total = [pts[s] + self.decl[s] + self.bel[s] for s in range(len(pts))]
         best_other = max(total[s] for s in range(len(total)) if s != tk)
         made = total[tk] > best_other
+        if classic4 and self.litige and total[tk] == best_other:
+            # Litige: the defenders score their points, the takers' are held
+            # over to the next deal's winner (not counted here); belote stays.
+            score = [0.0, 0.0]
+            score[tk] = self.bel[tk]
+            score[1 - tk] = total[1 - tk]
+            k = self.strain_mult
+            return k * (score[mine] - score[1 - mine])
         if self.coinche:
             if self.capot_bid:
                 made = pts[tk] >= self.rest + sum(self.won) + 1
@@ -573,6 +595,8 @@ class _Utility:
             for s in range(len(total)):
                 if s != tk:
                     base = (160.0 + self.contract * self.mult) if self.coinche else 162.0
+                    if defenders_capot:
+                        base = self.capot_against
                     if self.players == 3:
                         base = 81.0
                     score[s] = base + self.decl[s] + self.bel[s]

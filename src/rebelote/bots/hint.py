@@ -39,6 +39,10 @@ __all__ = ["MAX_WORLDS", "HintError", "hint"]
 MAX_WORLDS = 200
 """The largest ``worlds`` budget :func:`hint` accepts."""
 
+HINT_TIME_MS = 120_000.0
+"""The safety cap of one hint (ms): high, so that a loaded machine does not
+cut the worlds and the hint is the same for the same seed."""
+
 
 class HintError(ValueError):
     """A position where no hint can be given: ``after`` out of range, not
@@ -82,7 +86,9 @@ def hint(
     "values": [{"action", "value"}...] (best first, then the actions not
     valued, ``value`` ``None``, in legal order), "best", "expert",
     "rule"}``: ``worlds`` the worlds or deals behind the values (0: none),
-    ``basis`` as :class:`~.expert.Decision`'s, ``best`` the action of
+    ``basis`` as :class:`~.expert.Decision`'s (``"only"``: a single legal
+    bid, not valued; a single legal card is valued, basis ``"worlds"``),
+    ``best`` the action of
     highest value (the expert's on ties; ``None`` when nothing is valued),
     ``expert`` the expert's choice, ``rule`` ``None`` unless the choice is
     not simply the best value.  Raises :class:`HintError`, or
@@ -104,7 +110,9 @@ def hint(
     view = observe(state, seat)
     legal = state.legal_actions()
     bot = ExpertBot()
-    budget = Budget(worlds=worlds)
+    # The time cap is the expert's safety net, not a budget: a hint waits
+    # for all its worlds, so that it is the same for the same seed.
+    budget = Budget(worlds=worlds, time_ms=HINT_TIME_MS)
     decision = bot.decide(view, legal, seed=seed, budget=budget)
     texts = [a.text for a in legal]
     values = {t: round(v, 2) for t, v in decision.values.items() if t in texts}
