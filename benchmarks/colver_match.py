@@ -60,7 +60,7 @@ from rebelote.bots.arena import (
     summarize,
 )
 from rebelote.bots.knowledge import infer
-from rebelote.bots.sampling import deal_hidden
+from rebelote.bots.sampling import deal_hidden, played_by
 from rebelote.cards import Card, cards_of
 from rebelote.observation import PlayerView
 from rebelote.rules import preset
@@ -141,12 +141,7 @@ class ColverBot:
         """Four hands at the deal: the seat's own, the others drawn
         consistently with the view (see the module)."""
         k = infer(view)
-        played = [0, 0, 0, 0]
-        for t in view.tricks:
-            for s, c in zip(t.seats, t.cards, strict=True):
-                played[s] |= 1 << c
-        for s, c in view.trick:
-            played[s] |= 1 << c
+        played = played_by(view)
         sizes = [0, 0, 0, 0]
         for s, n in view.hand_sizes:
             if s != view.seat:

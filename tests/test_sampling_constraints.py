@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rebelote.bots.sampling import NoWorldError, World, _Declared, sample_worlds
+from rebelote.bots.sampling import NoWorldError, World, _Declared, played_by, sample_worlds
 from rebelote.cards import DECK_32, RANK_MASKS, CardMask, Rank, card_name, cards_of, parse_card
 from rebelote.declarations import Declaration, find_declarations
 from rebelote.observation import PlayerView, observe
@@ -46,16 +46,6 @@ def view_after(record: dict[str, Any], after: int, seat: Seat | None = None) -> 
     who = state.current if seat is None else seat
     assert who is not None
     return observe(state, who)
-
-
-def played_by(view: PlayerView) -> list[CardMask]:
-    played = [0, 0, 0, 0]
-    for t in view.tricks:
-        for s, c in zip(t.seats, t.cards, strict=True):
-            played[s] |= 1 << c
-    for s, c in view.trick:
-        played[s] |= 1 << c
-    return played
 
 
 def dealt_hands(view: PlayerView, world: World) -> list[CardMask]:

@@ -91,7 +91,14 @@ from .ddbid import (
     T_MIN as DD_T,
 )
 from .heuristic import INTERMEDIATE, HeuristicBot, TakeOffsets
-from .sampling import NoWorldError, World, bid_likelihood, deal_hidden, sample_worlds
+from .sampling import (
+    NoWorldError,
+    World,
+    bid_likelihood,
+    deal_hidden,
+    played_by,
+    sample_worlds,
+)
 
 __all__ = ["Decision", "ExpertBot", "default_node_cap", "plan_worlds"]
 
@@ -526,12 +533,7 @@ class _Utility:
         suits: tuple[int, ...] = (
             (int(strain),) if strain.is_suit else (0, 1, 2, 3) if strain == Strain.TA else ()
         )
-        full = list(world.hands)
-        for t in view.tricks:
-            for s, c in zip(t.seats, t.cards, strict=True):
-                full[s] |= 1 << c
-        for s, c in view.trick:
-            full[s] |= 1 << c
+        full = [h | p for h, p in zip(world.hands, played_by(view), strict=True)]
         for suit in suits:
             pair = bit(suit * 8 + Rank.KING) | bit(suit * 8 + Rank.QUEEN)
             for seat in range(4):

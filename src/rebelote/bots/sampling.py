@@ -199,7 +199,7 @@ def _hidden_setup(
     return k.unseen, known, possible, sizes
 
 
-def _played_by(view: PlayerView) -> list[CardMask]:
+def played_by(view: PlayerView) -> list[CardMask]:
     """The cards each seat has played (finished tricks and the trick on the
     table), by seat."""
     played = [0, 0, 0, 0]
@@ -374,7 +374,7 @@ def sample_worlds(
     rng = random.Random(seed)
     k = infer(view)
     pool, known, possible, sizes = _hidden_setup(view, k)
-    played = _played_by(view)
+    played = played_by(view)
     check = _dealt_constraints(view, known, possible, played)
     tries = 200 if check is None else CHECKED_TRIES
     extra = 3 if view.rules.bidding != "coinche" else 0
