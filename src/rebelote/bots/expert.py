@@ -84,12 +84,8 @@ from .ddbid import (
     dd_choose,
     dd_classic_scores,
 )
-from .ddbid import (
-    MARGIN as DD_MARGIN,
-)
-from .ddbid import (
-    T_MIN as DD_T,
-)
+from .ddbid import MARGIN as DD_MARGIN
+from .ddbid import T_MIN as DD_T
 from .heuristic import INTERMEDIATE, HeuristicBot, TakeOffsets
 from .sampling import (
     NoWorldError,
@@ -373,15 +369,15 @@ class ExpertBot:
     def _bid_decision(
         self, view: PlayerView, legal: Sequence[Action], *, seed: int, budget: Budget
     ) -> Decision:
-        default = self._heuristic.choose_bid(view, legal)
         bids = [a for a in legal if isinstance(a, Bid)]
         rules = view.rules
         solve_classic = self.solve_classic_bids and rules.players == 4
+        if self.simulate_bids and rules.bidding != "coinche" and not solve_classic:
+            values = self._classic.classic_bid_values(view, bids)
+            return Decision(self._classic.pick_classic_bid(bids, values), values, 0, "take values")
+        default = self._heuristic.choose_bid(view, legal)
         if not self.simulate_bids:
             return Decision(default, {}, 0, "intermediate")
-        if rules.bidding != "coinche" and not solve_classic:
-            values = self._classic.classic_bid_values(view, bids)
-            return Decision(self._classic.choose_bid(view, legal), values, 0, "take values")
         if rules.bidding == "coinche" and not (_solves_bids(view) and self.compiled):
             return Decision(default, {}, 0, "intermediate")
         scores = self._bid_scores(view, legal, seed=seed, budget=budget)

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..actions import CAPOT_VALUE, Action, Bid, ChoosePattern, Cut, Declare, Play
@@ -641,9 +641,13 @@ class HeuristicBot:
         return threshold
 
     def _classic_bid(self, view: PlayerView, bids: list[Bid]) -> Bid:
-        """The bid of highest :meth:`classic_bid_values` (pass on ties with
-        passing; between takes, the first listed on ties)."""
-        values = self.classic_bid_values(view, bids)
+        return self.pick_classic_bid(bids, self.classic_bid_values(view, bids))
+
+    @staticmethod
+    def pick_classic_bid(bids: Sequence[Bid], values: Mapping[str, float]) -> Bid:
+        """The bid of highest value in ``values`` (:meth:`classic_bid_values`
+        of ``bids``, pass first): a take on a tie with passing; between
+        takes, the first listed on ties."""
         best: Bid = bids[0]
         best_value = values[best.text]
         for bid in bids[1:]:
