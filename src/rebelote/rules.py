@@ -1,7 +1,7 @@
 """The rule set: one frozen, keyword-only option for every point where the
 source texts differ, and named presets that pin every option.
 
-The options follow the table "Where the texts differ" of ``shared/RULES.md``;
+The options follow the table "Where the texts differ" of ``docs/rules/RULES.md``;
 the presets follow its table "Presets" exactly.  ``ffb`` follows the rules of
 the Fédération Française de Belote (FFB) for belote classique; ``seed000`` to
 ``seed003`` follow their source text literally (``seeds/000`` ... ``seeds/003``);
