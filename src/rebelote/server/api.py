@@ -210,6 +210,8 @@ def _refused(exc: ProtocolError) -> HTTPException:
         "not_host": 403,
         "seat_taken": 409,
         "account_required": 403,
+        "unavailable": 503,
+        "internal": 500,
     }.get(exc.code, 400)
     return _err(status, exc.code, exc.message)
 

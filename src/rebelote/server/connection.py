@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..seats import Seat
 from .hub import StreamKey, Subscription
 from .protocol import (
+    AckData,
     ActMessage,
     BackMessage,
     ChatHistory,
@@ -332,7 +333,12 @@ class _Connection:
                             f"you cannot act for {msg.d.seat}",
                         )
                     table.back(seat)
-                    await table.act(seat, msg.d.action, msg.d.belote)
+                    applied = await table.act(
+                        seat, msg.d.action, msg.d.belote, action_id=msg.d.id, made_at=msg.v
+                    )
+                    if msg.d.id is not None:
+                        ack = AckData(id=msg.d.id, duplicate=not applied)
+                        self.outbox.put("direct", 0, envelope("ack", ack))
                 elif isinstance(msg, BackMessage):
                     table.back(seat)
                 elif isinstance(msg, LeaveMessage):

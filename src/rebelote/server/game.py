@@ -222,6 +222,9 @@ class TableGame:
         self.keys: tuple[StreamKey, ...] = (*self.order, SPECTATORS)
         self.versions: dict[StreamKey, int] = dict.fromkeys(self.keys, 0)
         self._last_turn: dict[StreamKey, BaseModel] = {}
+        self.turn_versions: dict[StreamKey, int] = {}
+        """Per seat, the version of the last ``turn`` event sent to it: an
+        action made against an older version is stale."""
         self.entries = 0
         self.finished: list[tuple[int, int, State]] | None = None
         """When a list (set it before replaying a log): every finished deal
@@ -648,7 +651,12 @@ class TableGame:
             if self._last_turn.get(seat) != event:
                 self._last_turn[seat] = event
                 per_seat[seat] = event
-        return [self._number(per_seat)] if per_seat else []
+        if not per_seat:
+            return []
+        out = self._number(per_seat)
+        for seat, (v, _) in out.per_seat.items():
+            self.turn_versions[seat] = v
+        return [out]
 
     def turn(self, seat: StreamKey) -> TurnData:
         """The :class:`~rebelote.server.protocol.TurnData` for ``seat`` (or

@@ -65,6 +65,7 @@ __all__ = [
     "CLIENT_TYPES",
     "MAX_MESSAGE_BYTES",
     "SPEED_DELAYS",
+    "AckData",
     "ActData",
     "ActMessage",
     "AllPassedEvent",
@@ -195,6 +196,9 @@ class ActData(_Strict):
     action: str = Field(min_length=1, max_length=64)
     belote: bool | None = None
     seat: SeatLetter | None = None
+    id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+    """The client's id of this action: sent again (a retry), it is
+    acknowledged without being applied twice."""
 
 
 class _Empty(_Strict):
@@ -860,6 +864,15 @@ class RoomData(_Strict):
     seats: list[RoomSeat]
     invite: str | None
     spectators: int
+
+
+class AckData(_Strict):
+    """``ack`` (outside the numbered stream, to the sender alone): the
+    action with this client ``id`` is done; ``duplicate``: it had been
+    applied already, so this copy changed nothing."""
+
+    id: str
+    duplicate: bool
 
 
 class MutedData(_Strict):

@@ -248,6 +248,7 @@ class TableManager:
         if meta.host == "":
             meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)
         table = self._table(game, stored.seats, meta, closed=stored.status == "closed")
+        table.remember_actions(stored.events)
         if table.networked:
             table.load_mutes(await asyncio.to_thread(self.store.mutes, table_id))
         self.hub.forget(table_id)

@@ -240,7 +240,9 @@ class Store(PeopleStore):
             kwargs["connect_args"] = {"check_same_thread": False}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
-        self.engine: Engine = create_engine(url, **kwargs)
+        # pool_pre_ping: a pooled connection is checked before use, so the
+        # first write after a database restart does not fail on a dead one
+        self.engine: Engine = create_engine(url, pool_pre_ping=True, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Literal, cast
 
@@ -48,6 +49,17 @@ log = logging.getLogger(__name__)
 
 NEXT_DEAL_FACTOR = 4.0
 """The pause before an automatic next deal, in computer-action delays."""
+
+ACTION_IDS_KEPT = 64
+"""How many of each seat's last action ids a table keeps to refuse a
+duplicate."""
+
+RETRY_FIRST = 0.5
+"""Seconds before the computer players try again after the storage refused
+their step; doubled after each failure in a row, up to :data:`RETRY_MAX`."""
+
+RETRY_MAX = 8.0
+"""The longest pause between two tries of a refused step, in seconds."""
 
 _KINDS: dict[str, Literal["human", "bot", "open"]] = {
     "human": "human",
@@ -125,6 +137,8 @@ class Table:
         self._closed = False
         self.connections: dict[StreamKey, int] = {}
         self._status_before = game.status
+        self._suspect = False
+        self._action_ids: dict[Seat, deque[str]] = {}
 
     @property
     def id(self) -> str:
@@ -178,13 +192,61 @@ class Table:
 
     # --------------------------------------------------------------- changes
 
-    async def act(self, seat: Seat, action: str, belote: bool | None) -> None:
-        """Apply ``seat``'s request (an action, ``next`` or ``rematch``).
-        Raises :class:`ProtocolError`; then nothing changed."""
+    async def act(
+        self,
+        seat: Seat,
+        action: str,
+        belote: bool | None,
+        *,
+        action_id: str | None = None,
+        made_at: int | None = None,
+    ) -> bool:
+        """Apply ``seat``'s request (an action, ``next`` or ``rematch``)
+        once.  ``action_id``: the client's id of the action; a request whose
+        id this seat already sent is not applied again and ``False`` is
+        returned (the client's retry after a lost answer).  ``made_at``: the
+        version of the seat's stream the action was made against; a game
+        action made against a version older than the seat's last ``turn``
+        is refused as ``stale`` (a second click on a hand that has changed).
+        Returns ``True`` when applied.  Raises :class:`ProtocolError`; then
+        nothing changed."""
         async with self.lock:
             self._check_can_act(seat)
+            recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
+            if action_id is not None and action_id in recent:
+                return False
+            table_action = action.strip().lower() in ("next", "rematch")
+            if (
+                made_at is not None
+                and not table_action
+                and made_at < self.game.turn_versions.get(seat, 0)
+            ):
+                raise ProtocolError(
+                    "stale",
+                    f"that action was made at version {made_at}; the table has changed "
+                    f"since version {self.game.turn_versions.get(seat, 0)}: look again",
+                )
             entries = self.game.request(seat, action, belote)
+            if action_id is not None:
+                entries = [
+                    Entry(e.kind, e.seat, {**e.payload, "id": action_id})
+                    if e.kind == "act" and e.seat == seat
+                    else e
+                    for e in entries
+                ]
             await self._commit(entries)
+            if action_id is not None:
+                recent.append(action_id)
+            return True
+
+    def remember_actions(self, events: Iterable[StoredEvent]) -> None:
+        """Keep the ids of the last actions of each seat from a stored log,
+        so that a retry after a restart is not applied twice."""
+        for e in events:
+            action_id = e.payload.get("id") if e.kind == "act" else None
+            if isinstance(action_id, str) and e.seat is not None:
+                seat = Seat[e.seat]
+                self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT)).append(action_id)
 
     def _check_can_act(self, seat: Seat) -> None:
         row = self.seat_rows.get(seat)
@@ -194,47 +256,95 @@ class Table:
             raise ProtocolError("not_started", "the table waits for its players and the host")
 
     async def _commit(self, entries: list[Entry]) -> None:
-        """Apply, store, publish (call under the lock)."""
+        """Store, then apply and publish (call under the lock).
+
+        The log entries are written first, in one transaction: when the
+        database refuses them (down, read-only, full, locked), nothing is
+        applied and :class:`ProtocolError` ``unavailable`` is raised with the
+        game unchanged.  After such a failure the outcome of the write is not
+        known for sure (a commit whose answer was lost), so the next change
+        first brings the table up to date from the log (:meth:`_resync`).
+        Entries are validated by the game before they get here; one that
+        still fails to apply once stored (a defect) makes the table reload
+        from the log (``internal``).  The table row's status, an index for
+        the lobby and the restart (the log is the truth), is written with the
+        entries and set again, best effort, when the entries changed it."""
+        if self._suspect:
+            await self._resync()
         first = self.game.entries
-        outs: list[Outgoing] = []
+        deal = self.game.deal_number
         stored: list[StoredEvent] = []
+        for i, entry in enumerate(entries):
+            if entry.kind == "match":
+                deal = 0
+            elif entry.kind == "deal":
+                deal += 1
+            stored.append(stored_event(entry, first + i, deal))
+        before = self.game.status
         try:
-            for i, entry in enumerate(entries):
+            await asyncio.to_thread(self.store.append, self.id, stored, before)
+        except Exception as exc:
+            self._suspect = True
+            log.warning("table %s: cannot store entries from %d: %s", self.id, first, exc)
+            raise ProtocolError(
+                "unavailable", "the server could not save that; nothing changed, try again"
+            ) from None
+        outs: list[Outgoing] = []
+        try:
+            for entry in entries:
                 outs += self.game.apply(entry)
-                stored.append(stored_event(entry, first + i, self.game.deal_number))
-        except ProtocolError:
-            # refused before any change (the game validates first), unless an
-            # earlier entry of the same request went through
-            if stored:
-                await self._reload()
-            raise
         except Exception:
-            log.exception("table %s: entry %d failed", self.id, first + len(stored))
-            await self._reload()
-            raise ProtocolError("internal", "the server failed on that; nothing changed") from None
-        try:
-            await asyncio.to_thread(self.store.append, self.id, stored, self.game.status)
-        except Exception:
-            log.exception("table %s: cannot store entries %d..", self.id, first)
-            await self._reload()
-            raise ProtocolError("internal", "the server could not save that; try again") from None
+            log.exception("table %s: stored entry %d failed to apply", self.id, self.game.entries)
+            self._suspect = True
+            await self._resync()
+            raise ProtocolError("internal", "the server failed on that") from None
         self.publish(outs)
+        if self.game.status != before:
+            try:
+                await asyncio.to_thread(self.store.update_table, self.id, status=self.game.status)
+            except Exception as exc:  # the next entries carry it
+                log.warning("table %s: cannot store its status: %s", self.id, exc)
         await self.changed()
         self.kick()
+
+    async def _resync(self) -> None:
+        """Bring the game up to date with the stored log after a write whose
+        outcome is unknown: entries the database has and the game has not
+        are applied and published.  Raises :class:`ProtocolError`
+        ``unavailable`` (nothing changed) while the database cannot be
+        read."""
+        try:
+            stored = await asyncio.to_thread(self.store.load, self.id)
+        except Exception as exc:
+            log.warning("table %s: cannot read its log: %s", self.id, exc)
+            raise ProtocolError(
+                "unavailable", "the server cannot reach its storage; nothing changed, try again"
+            ) from None
+        if stored is None:  # pragma: no cover - the table row never goes away
+            raise ProtocolError("internal", "the table is gone")
+        versions = dict(self.game.versions)
+        away = self.game.away
+        game, outs = game_from_stored(stored)
+        game.away = away
+        self.game = game
+        self._suspect = False
+        self.publish(
+            [
+                Outgoing(
+                    {
+                        key: item
+                        for key, item in out.per_seat.items()
+                        if item[0] > versions.get(key, 0)
+                    }
+                )
+                for out in outs
+            ]
+        )
 
     async def changed(self) -> None:
         """Called under the lock after every stored change: a hook for the
         room (clocks, results); the plain table does nothing."""
         self._status_before = self.game.status
-
-    async def _reload(self) -> None:
-        """Rebuild the game from the stored log (after a failed change)."""
-        stored = await asyncio.to_thread(self.store.load, self.id)
-        if stored is None:  # pragma: no cover - the table row never goes away
-            raise ProtocolError("internal", "the table is gone")
-        away = self.game.away
-        self.game, _ = game_from_stored(stored)
-        self.game.away = away
 
     # ---------------------------------------------------------------- driver
 
@@ -257,6 +367,7 @@ class Table:
         return base
 
     async def _drive(self) -> None:
+        failures = 0
         try:
             while True:
                 async with self.lock:
@@ -286,7 +397,24 @@ class Table:
                         entries = [self.game.action_entry(step.seat, action, by)]
                     else:
                         entries = self.game.automatic_entry(step)
-                    await self._commit(entries)
+                    try:
+                        await self._commit(entries)
+                    except ProtocolError as exc:
+                        failed = exc
+                    else:
+                        failures = 0
+                        continue
+                # storage refused the step (nothing changed): try again later,
+                # so that the computer players go on once it is back
+                failures += 1
+                pause = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+                log.warning(
+                    "table %s: %s; the computer players try again in %.1f s",
+                    self.id,
+                    failed.code,
+                    pause,
+                )
+                await asyncio.sleep(pause)
         except asyncio.CancelledError:
             raise
         except Exception:
