@@ -12,9 +12,12 @@ second click made against an older turn is ``stale``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import sqlite3
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -237,3 +240,49 @@ def test_a_second_click_is_stale_and_a_retry_is_applied_once(tmp_path: Path) -> 
                 client.turn = None
                 # only the first card was played, once
                 assert _cards_played(client, "S") == [*before, first]
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MiB tmpfs of its own (root only: CI runs as root), unmounted
+    afterwards."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs for the disk-full test needs root")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_sqlite_on_a_full_disk(tiny_disk: Path) -> None:
+    """The disk holding the SQLite database fills up: the action is refused
+    with ``unavailable`` and nothing changed; with room again it goes
+    through."""
+    db = tiny_disk / "rebelote.db"
+    with LiveServer(f"sqlite:///{db}") as live:
+        created = live.create(preset="ffb", options={"speed": "instant"})
+        with live.connect(created["table_id"], created["token"]) as client:
+            turn = _decide_card(client)
+            hand, trick, v = _play_state(client)
+            card = turn["legal"][0]
+            filler = tiny_disk / "filler"
+            fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+            with contextlib.suppress(OSError):  # every free byte of the disk
+                while os.write(fd, b"\0" * 4096):
+                    pass
+            os.close(fd)
+            try:
+                client.act(card)
+                assert client.error(timeout=30)["code"] == "unavailable"
+                assert _play_state(client) == (hand, trick, v)
+            finally:
+                filler.unlink()
+            client.act(card)
+            msg = client.recv_until(
+                lambda m: m["t"] == "error" or (m["t"] == "event" and m["d"]["kind"] == "card")
+            )
+            assert msg["t"] == "event", msg
+            assert _cards_played(client, "S") == [card]
