@@ -568,6 +568,7 @@ class TableGame:
         self.agreed.discard(seat)
         if entry.payload.get("closes"):
             self.closed = True
+            self.agreed = set()
         event = SeatEvent(
             match=self.match_number,
             deal=self.deal_number,

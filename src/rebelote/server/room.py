@@ -639,10 +639,12 @@ class Room(Table):
 
     def hold_absent(self) -> None:
         """Start holding the seat of every human not connected (at the
-        start, at a rematch, and when the server restarts a table)."""
+        start, at a rematch, and when the server restarts a table); the
+        table's clock runs again too."""
         for seat in self.game.order:
             if self.game.seats[seat].kind == "human" and not self._present(seat):
                 self._dropped(seat)
+        self._arm_clock()
 
     # --------------------------------------------------------------- leaving
 
