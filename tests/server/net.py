@@ -19,6 +19,7 @@ from rebelote.server.protocol import (
     ErrorData,
     EventData,
     MutedData,
+    NoticeData,
     RoomData,
     Snapshot,
 )
@@ -133,6 +134,7 @@ def decode(msg: Message) -> Any:
         "chat_history": ChatHistory,
         "error": ErrorData,
         "muted": MutedData,
+        "notice": NoticeData,
     }
     model = models.get(t)
     if model is not None:
@@ -200,8 +202,8 @@ def play_together(
     timeout: float = 120,
 ) -> None:
     """Run every client until ``until()``: each reads what waits for it and,
-    when it must decide, plays a random legal action (``next`` by the first
-    client only)."""
+    when it must decide, plays a random legal action (each agrees to the
+    next deal; none asks for a rematch)."""
     deadline = time.monotonic() + timeout
     while not until():
         assert time.monotonic() < deadline, "the table did not get there in time"
@@ -216,8 +218,6 @@ def play_together(
             turn = s.client.turn
             if s.decides() and turn is not None:
                 if turn["waiting"] == "rematch":
-                    continue
-                if turn["waiting"] == "next" and s is not seated[0]:
                     continue
                 action = rng.choice(turn["legal"])
                 belote = rng.random() < 0.5 if action in turn["belote_choice"] else None

@@ -44,7 +44,8 @@ def _code(r: Any) -> str:
 def test_accounts_sessions_and_csrf(server: LiveServer) -> None:
     ada = Player(server).signup("Ada Lovelace")
     assert ada.user is not None and ada.user["name"] == "Ada Lovelace" and not ada.user["guest"]
-    assert ada.user["level"] == 1 and ada.user["rating"] == 0.0
+    assert ada.user["level"] == 1 and ada.user["rating"] == 1500  # a new account
+    assert ada.user["provisional"] is True and ada.user["rated"] == 0
     assert ada.http.cookies.get("rebelote_session") and ada.csrf
     me = ada.http.get("/api/me").json()
     assert me["user"]["id"] == ada.user["id"] and me["csrf"] == ada.csrf

@@ -11,12 +11,14 @@ import json
 import random
 import re
 import time
+from functools import partial
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from rebelote.seats import Seat
+from rebelote.server.ratings import display_rating
 from rebelote.server.table import game_from_stored
 
 from .live import Client, LiveServer, Message
@@ -88,6 +90,11 @@ class Watcher:
         self.checked += 1
 
 
+def _all_agreed(everyone: list[Seated], agreed: list[str]) -> bool:
+    """Whether every client's last turn says that ``agreed`` agreed."""
+    return all(x.client.turn is not None and x.client.turn["agreed"] == agreed for x in everyone)
+
+
 def _seated(live: LiveServer, table_id: str, players: list[Player]) -> list[Seated]:
     return [Seated(p.seat, p.connect(table_id)) for p in players]
 
@@ -141,8 +148,15 @@ def test_four_players_a_spectator_and_the_chat(server: LiveServer) -> None:
     # experience for each guest
     history = players[0].http.get("/api/me/history").json()
     assert history["results"][0]["xp"] > 0 and history["results"][0]["left"] is False
-    # rematch at the same table
-    seated[3].client.act("rematch")
+    # rematch at the same table: once all four agreed (E, N, S, then W)
+    for s, agreed in ((seated[3], ["E"]), (seated[1], ["N", "E"]), (seated[0], ["N", "S", "E"])):
+        s.client.act("rematch")
+        play_together(everyone, rng, until=partial(_all_agreed, everyone, agreed))
+        assert not any(e["kind"] == "match_start" and e["match"] == 2 for e in s.client.events)
+        for x in seated:  # the seats that agreed are offered nothing more
+            assert x.client.turn is not None
+            assert x.client.turn["legal"] == ([] if x.seat in agreed else ["rematch"])
+    seated[2].client.act("rematch")
     play_together(
         everyone,
         rng,
@@ -195,9 +209,10 @@ def test_the_history_shows_the_displayed_rating(server: LiveServer) -> None:
     me = rosa.http.get("/api/me").json()["user"]
     (result,) = rosa.http.get("/api/me/history").json()["results"]
     assert (result["mu_before"], result["sigma_before"]) == (25.0, 8.333)
-    assert result["rating_before"] == 0.0  # mu - 3 sigma, as the account bar showed
+    assert result["rating_before"] == 1500  # a new account, as the account bar showed
     assert (result["mu_after"], result["sigma_after"]) == (me["mu"], me["sigma"])
-    assert result["rating_after"] == me["rating"]
+    assert result["rating_after"] == me["rating"] == display_rating(me["mu"])
+    assert result["ranked"] is True and result["unrated_reason"] is None
     s.client.close()
     rosa.close()
 
@@ -215,8 +230,13 @@ def test_leaving_a_ranked_match(server: LiveServer) -> None:
     room = will.ok(f"/api/lobby/tables/{table_id}/leave")
     w = next(s for s in room["seats"] if s["seat"] == "W")
     assert w["left"] and w["kind"] == "bot" and w["level"] == "intermediate"
+    # the leaver is not rated either (seed 003: nobody gets anything)
     will_user = will.http.get("/api/me").json()["user"]
-    assert will_user["mu"] < 25 and will_user["rated"] == 1 and will_user["xp"] == 0
+    assert (will_user["mu"], will_user["sigma"]) == (25.0, 8.333)
+    assert (will_user["rated"], will_user["xp"], will_user["rating"]) == (0, 0, 1500)
+    (left,) = will.http.get("/api/me/history").json()["results"]
+    assert (left["left"], left["ranked"], left["unrated_reason"]) == (True, False, "left")
+    assert (left["rating_before"], left["rating_after"], left["xp"]) == (1500, None, 0)
     # Will's token is refused from now on
     try:
         refused = will.connect(table_id)
@@ -239,6 +259,7 @@ def test_leaving_a_ranked_match(server: LiveServer) -> None:
         assert user["mu"] == 25 and user["rated"] == 0 and user["xp"] == 0
         results = p.http.get("/api/me/history").json()["results"]
         assert results[0]["ranked"] is False and results[0]["xp"] == 0
+        assert results[0]["unrated_reason"] == "left" and results[0]["rating_after"] is None
     for s in rest:
         s.client.close()
 
@@ -462,7 +483,10 @@ def test_a_rematch_holds_the_absent_players_seat_and_says_the_table_plays(
     alice, bob = (Seated(p.seat, p.connect(table_id)) for p in players)
     play_together([alice, bob], random.Random(5), until=lambda: _match_ends(alice) == 1)
     _wait_room_message(alice, lambda r: r["status"] == "finished")
-    # Bob closes his socket while the match is over; nothing is held then
+    # Bob agrees to a rematch, then closes his socket while the match is
+    # over; nothing is held then
+    bob.client.act("rematch")
+    alice.client.recv_until(lambda m: m["t"] == "event" and m["d"].get("agreed") == ["N"])
     seen = len(_rooms(alice))
     bob.client.close()
     room = _wait_room_message(alice, lambda r: not seat_of(r, "N")["connected"], seen)
@@ -496,6 +520,7 @@ def test_a_rematch_with_everyone_here_sends_the_room(server: LiveServer) -> None
     _wait_room_message(bob, lambda r: r["status"] == "finished")
     seen = len(_rooms(bob))
     alice.client.act("rematch")
+    bob.client.act("rematch")
     room = _wait_room_message(bob, lambda r: r["status"] == "playing", seen)
     assert all(s["countdowns"] == [] and not s["away"] for s in room["seats"])
     alice.client.close()

@@ -176,7 +176,11 @@ def test_protocol_schema(server: LiveServer) -> None:
         "chat",
         "chat_history",
         "muted",
+        "notice",
     }
+    assert schema["notice"]["properties"]["code"]["const"] == "timed_out"
+    turn = schema["event"]["$defs"]["TurnEvent"]["properties"]
+    assert {"agreed", "deadline"} <= set(turn)
     text = str(schema["event"])
     for kind in ("card", "trick", "deal_end", "match_end", "turn", "declared", "belote"):
         assert f"'{kind}'" in text

@@ -153,6 +153,64 @@ def test_migration_r0004_recomputes_the_name_keys(db_url: str) -> None:
     store.close()
 
 
+def test_migration_r0005_fills_in_the_unrated_reasons(db_url: str) -> None:
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.storage import Store, alembic_config
+
+    store = Store(db_url)
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0004")
+    for table_id in ("left", "friendly", "rated"):
+        store.create_table(
+            table_id=table_id,
+            rules="ffb",
+            options={},
+            seed=1,
+            seats=[],
+            events=[],
+            status="finished",
+        )
+    rows = [
+        # a ranked match someone left: his line rated (as then), the others not
+        ("left", "W", True, True),
+        ("left", "S", False, False),
+        ("left", "N", False, False),
+        # a friendly match
+        ("friendly", "S", False, False),
+        # a ranked match everyone played
+        ("rated", "S", False, True),
+    ]
+    with store.engine.begin() as connection:
+        for table_id, seat, left, ranked in rows:
+            connection.execute(
+                text(
+                    'INSERT INTO results (table_id, "match", seat, user_id, name, side, won,'
+                    ' "left", ranked, mu_before, mu_after, sigma_after, xp, deals, "at")'
+                    " VALUES (:t, 1, :seat, NULL, 'x', 'NS', false, :left, :ranked,"
+                    " NULL, NULL, NULL, 0, 1, 0)"
+                ),
+                {"t": table_id, "seat": seat, "left": left, "ranked": ranked},
+            )
+    store.migrate()
+    found = {
+        (r.table_id, r.seat): r.unrated_reason
+        for t in ("left", "friendly", "rated")
+        for r in store.results_of_match(t, 1)
+    }
+    assert found == {
+        ("left", "W"): None,
+        ("left", "S"): "left",
+        ("left", "N"): "left",
+        ("friendly", "S"): "friendly",
+        ("rated", "S"): None,
+    }
+    store.close()
+
+
 def test_in_memory_database() -> None:
     store = Store("sqlite://")
     store.migrate()

@@ -80,14 +80,18 @@ class PasswordChange(_Body):
 
 
 class UserInfo(_Body):
-    """A player as others may see him: ``rating`` is the displayed
-    OpenSkill ordinal (``mu - 3 sigma``); ``level`` from ``xp``
-    (``docs/ratings.md``)."""
+    """A player as others may see him: ``rating`` is the displayed rating,
+    an integer on an Elo-like scale (1500 for a new account, never below 0:
+    :func:`~rebelote.server.ratings.display_rating` of ``mu``);
+    ``provisional`` while it is still unsure
+    (:func:`~rebelote.server.ratings.is_provisional`); ``mu`` / ``sigma``
+    its OpenSkill parts; ``level`` from ``xp`` (``docs/ratings.md``)."""
 
     id: int
     name: str
     guest: bool
-    rating: float
+    rating: int
+    provisional: bool
     mu: float
     sigma: float
     rated: int
@@ -163,11 +167,15 @@ class HistoryTable(_Body):
 
 
 class ResultInfo(_Body):
-    """One finished (or left) match of a player.  ``rating_before`` /
-    ``rating_after``: the displayed rating (``mu - 3 sigma``, as
-    :class:`UserInfo`'s ``rating`` and the leaderboard), before the match
-    and after it (null after an unrated match, and before it for results
-    stored without their ``sigma``); ``mu_*`` / ``sigma_*``: its parts."""
+    """One finished (or left) match of a player.  ``ranked``: the match
+    changed ratings; else ``unrated_reason`` says why not (``friendly``: an
+    unranked table; ``left``: a human left it; ``standins``: computer
+    players standing in for an absent human played more than
+    :data:`~rebelote.server.ratings.STANDIN_SHARE_LIMIT` of his seat's
+    cards).  ``rating_before`` / ``rating_after``: the displayed rating
+    (as :class:`UserInfo`'s ``rating`` and the leaderboard), before the
+    match and after it (null after an unrated match, and for a guest);
+    ``mu_*`` / ``sigma_*``: its parts."""
 
     table_id: str
     match: int
@@ -176,8 +184,9 @@ class ResultInfo(_Body):
     won: bool
     left: bool
     ranked: bool
-    rating_before: float | None
-    rating_after: float | None
+    unrated_reason: Literal["friendly", "left", "standins"] | None
+    rating_before: int | None
+    rating_after: int | None
     mu_before: float | None
     sigma_before: float | None
     mu_after: float | None
@@ -233,7 +242,8 @@ def user_info(user: User) -> UserInfo:
         id=user.id,
         name=user.name,
         guest=user.guest,
-        rating=round(user.ordinal, 2),
+        rating=user.rating,
+        provisional=user.provisional,
         mu=round(user.mu, 3),
         sigma=round(user.sigma, 3),
         rated=user.rated,
@@ -610,8 +620,9 @@ async def history(session: Viewing, request: Request) -> History:
                 won=r.won,
                 left=r.left,
                 ranked=r.ranked,
-                rating_before=_rounded(r.rating_before, 2),
-                rating_after=_rounded(r.rating_after, 2),
+                unrated_reason=_reason(r.unrated_reason),
+                rating_before=r.rating_before,
+                rating_after=r.rating_after,
                 mu_before=_rounded(r.mu_before, 3),
                 sigma_before=_rounded(r.sigma_before, 3),
                 mu_after=_rounded(r.mu_after, 3),
@@ -629,6 +640,17 @@ def _rounded(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def _reason(value: str | None) -> Literal["friendly", "left", "standins"] | None:
+    """A stored ``unrated_reason`` (anything else: null)."""
+    if value == "friendly":
+        return "friendly"
+    if value == "left":
+        return "left"
+    if value == "standins":
+        return "standins"
+    return None
+
+
 @router.get("/users/{user_id}")
 async def user_profile(user_id: int, request: Request) -> UserInfo:
     """A player's public profile."""
@@ -642,7 +664,8 @@ async def user_profile(user_id: int, request: Request) -> UserInfo:
 async def leaderboard(
     request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 100
 ) -> list[UserInfo]:
-    """Accounts with a rated match, best rating first."""
+    """Accounts with a rated match: established ratings first, then
+    provisional ones, each best rating first."""
     users = await asyncio.to_thread(_store(request).leaderboard, limit)
     return [user_info(u) for u in users]
 

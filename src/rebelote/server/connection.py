@@ -12,7 +12,8 @@ gets an ``error`` to this connection alone and changes nothing.
 
 Besides the stream, a connection gets the ``room`` on connection and at
 each change of it, the chat's last lines (``chat_history``) and each new
-``chat`` line but those of the seats it muted.  While the table waits for
+``chat`` line but those of the seats it muted; a seat's connections also
+get the ``notice`` messages meant for that seat (``timed_out``).  While the table waits for
 its players there is no stream yet: at the start, each connection gets a
 snapshot.
 
@@ -155,6 +156,11 @@ class _Connection:
             self.outbox.put("snapshot", v, snap)
         self.outbox.put("direct", 0, text)
 
+    def notify(self, text: str) -> None:
+        """The room's callback for a message to this seat alone (a
+        ``notice``)."""
+        self.outbox.put("direct", 0, text)
+
     def player_left(self) -> None:
         """The room's callback when the seat's player left the table: close
         with :data:`LEFT_CODE` once the messages queued before are sent."""
@@ -266,7 +272,7 @@ class _Connection:
                 self.outbox.put("direct", 0, envelope("muted", MutedData(seats=muted)))
         table.attach(self.key)
         if self.seat is not None and not self.spectator:
-            table.add_socket(self.seat, self.player_left)
+            table.add_socket(self.seat, self.player_left, self.notify)
         sender = asyncio.create_task(self.outbox.run(self.ws))
         try:
             await self._receive_loop(sender)

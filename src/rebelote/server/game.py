@@ -13,7 +13,13 @@ current :class:`~rebelote.state.State` of one table, and changes only by
   in for an absent player);
 - ``seat`` ``{"kind": "bot", "name": "...", "level": "intermediate"}`` with
   the ``seat``: who sits there from now on (a player who left the match is
-  replaced by a computer player).
+  replaced by a computer player: ``"left": true``; ``"closes": true`` when
+  he left once the match was over, refusing the rematch: the table is
+  closed, nobody may ask for a rematch any more);
+- ``agree`` ``{"action": "next" | "rematch"}`` with the ``seat``: a human
+  agrees to the next deal or to a rematch (the one whose agreement
+  completes everyone's is not logged: the ``deal`` or ``match`` entry that
+  it causes is).
 
 A table may also wait for its players before its first match (no log entry
 yet, ``match`` is ``None``): its seats may then be ``open``.
@@ -40,6 +46,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -90,7 +97,7 @@ __all__ = [
     "derive_seed",
 ]
 
-EntryKind = Literal["match", "deal", "act", "seat"]
+EntryKind = Literal["match", "deal", "act", "seat", "agree"]
 """The kinds of log entries."""
 
 SPECTATORS: StreamKey = None
@@ -190,7 +197,9 @@ class TableGame:
     ``rules``: the table's rules; ``options``: :class:`TableOptions`;
     ``seed``: the table's seed (shuffles, automatic cuts and computer
     decisions derive from it); ``seats``: a :class:`SeatSpec` per seat of the
-    rules (three or four).
+    rules (three or four); ``timed``: the table's clock
+    (``options.move_clock``) applies (lobby tables; a solo table has none),
+    so that the wait for the next deal has a deadline.
     """
 
     def __init__(
@@ -200,6 +209,8 @@ class TableGame:
         options: TableOptions,
         seed: int,
         seats: Mapping[Seat, SeatSpec],
+        *,
+        timed: bool = False,
     ) -> None:
         expected = SEATS_3 if rules.players == 3 else SEATS_4
         if set(seats) != set(expected):
@@ -232,6 +243,23 @@ class TableGame:
         self.away: set[Seat] = set()
         """Human seats whose absent player a computer player stands in for
         (not logged: the table sets it as players come and go)."""
+        self.timed = timed
+        self.agreed: set[Seat] = set()
+        """The human seats that agreed to the next deal or the rematch the
+        table waits for (``agree`` entries; emptied when a deal or a match
+        starts)."""
+        self.closed = False
+        """A player left once the match was over (a ``seat`` entry with
+        ``closes``): no rematch, the table waits for nothing."""
+        self.next_deadline: float | None = None
+        """When the next deal starts by itself (Unix seconds): set when a
+        deal of a match not over ends at a timed table with a per-move
+        clock (from the clock at that moment: a replay sets it anew)."""
+        self.cards_played: dict[Seat, int] = dict.fromkeys(self.order, 0)
+        """Cards each seat played in the current match."""
+        self.standin_cards: dict[Seat, int] = dict.fromkeys(self.order, 0)
+        """Of those, the cards a computer player standing in for the seat's
+        absent player played (``act`` entries ``by: standin``)."""
 
     # ----------------------------------------------------------------- status
 
@@ -251,7 +279,7 @@ class TableGame:
     @property
     def waiting(self) -> Waiting | None:
         """What the table waits for: ``action``, ``next``, ``rematch`` or ``None``."""
-        if self.match is None:
+        if self.match is None or self.closed:
             return None
         if self.match.is_over:
             return "rematch"
@@ -277,7 +305,9 @@ class TableGame:
     def _pending(self, *, with_away: bool) -> AutoStep | None:
         waiting = self.waiting
         if waiting == "next":
-            if self.options.auto_next or not self.humans:
+            if self.options.auto_next or all(
+                h in self.agreed or (with_away and h in self.away) for h in self.humans
+            ):
                 return AutoStep("next")
             return None
         if waiting != "action":
@@ -368,16 +398,19 @@ class TableGame:
 
     def request(self, seat: Seat, text: str, belote: bool | None) -> list[Entry]:
         """The entries for a player's request ``text`` (an action, ``next``
-        or ``rematch``); nothing changes.  Raises :class:`ProtocolError`
-        (``not_your_turn``, ``bad_action``, ``illegal``,
-        ``belote_choice_required``)."""
+        or ``rematch``); nothing changes.  ``next`` and ``rematch`` are
+        agreements (:meth:`agreement`): no entry at all when the seat
+        already agreed.  Raises :class:`ProtocolError` (``not_your_turn``,
+        ``bad_action``, ``illegal``, ``belote_choice_required``)."""
         norm = _normalize(text)
+        if self.closed:
+            raise ProtocolError(
+                "illegal", "the table is closed: a player left after the match", legal=[]
+            )
         waiting = self.waiting
         if norm in _TABLE_ACTIONS:
-            if norm == "next" and waiting == "next":
-                return self.next_deal_entries()
-            if norm == "rematch" and waiting == "rematch":
-                return self.start_entries()
+            if norm == waiting and self.seats[seat].kind == "human":
+                return self.agreement(seat)
             allowed = {"next": "the deal is over", "rematch": "the match is over"}[norm]
             raise ProtocolError(
                 "illegal", f"{norm} is allowed only when {allowed}", legal=self._legal_for(seat)
@@ -393,10 +426,38 @@ class TableGame:
         action = self._resolve(seat, text, belote)
         return [self.action_entry(seat, action, "human")]
 
+    def agreement(self, seat: Seat) -> list[Entry]:
+        """The entries of ``seat``'s agreement to what the table waits for
+        (``next`` or ``rematch``): none when it already agreed; the entries
+        that start the next deal (or the rematch) when every human seat
+        has agreed with it, for ``next`` a seat in :attr:`away` counting as
+        agreed (a rematch needs everyone's own word); else an ``agree``
+        entry."""
+        waiting = self.waiting
+        assert waiting in ("next", "rematch")
+        if seat in self.agreed:
+            return []
+        missing = [
+            h
+            for h in self.humans
+            if h != seat and h not in self.agreed and not (waiting == "next" and h in self.away)
+        ]
+        if not missing:
+            return self.next_deal_entries() if waiting == "next" else self.start_entries()
+        return [Entry("agree", seat, {"action": waiting})]
+
+    def standin_shares(self) -> dict[Seat, float]:
+        """For each human seat, the share of its cards in the current match
+        that a stand-in played (0 when it played none)."""
+        return {
+            s: self.standin_cards[s] / self.cards_played[s] if self.cards_played[s] else 0.0
+            for s in self.humans
+        }
+
     def _legal_for(self, seat: Seat) -> list[str]:
         waiting = self.waiting
         if waiting in ("next", "rematch"):
-            return [waiting]
+            return [] if seat in self.agreed else [waiting]
         if self.state is None or self.state.current != seat:
             return []
         return list(dict.fromkeys(a.text for a in self.state.legal_actions()))
@@ -451,21 +512,43 @@ class TableGame:
             out = self._apply_deal(entry)
         elif entry.kind == "act":
             out = self._apply_act(entry)
+        elif entry.kind == "agree":
+            out = self._apply_agree(entry)
         else:
             raise ValueError(f"unknown log entry {entry.kind!r}")
         self.entries += 1
         return out
 
     def seat_entry(
-        self, seat: Seat, kind: str, name: str, level: str | None, *, left: bool = False
+        self,
+        seat: Seat,
+        kind: str,
+        name: str,
+        level: str | None,
+        *,
+        left: bool = False,
+        closes: bool = False,
     ) -> Entry:
         """The ``seat`` entry that puts a ``kind`` player at ``seat``
         (``left``: a computer player for good in place of ``name``, the
-        player who left)."""
+        player who left; ``closes``: he left once the match was over, which
+        closes the table)."""
         payload: dict[str, Any] = {"kind": kind, "name": name, "level": level}
         if left:
             payload["left"] = True
+        if closes:
+            payload["closes"] = True
         return Entry("seat", seat, payload)
+
+    def _apply_agree(self, entry: Entry) -> list[Outgoing]:
+        seat = entry.seat
+        if seat is None or seat not in self.seats or self.seats[seat].kind != "human":
+            raise ValueError("an agree entry needs a human's seat")
+        what = str(entry.payload.get("action"))
+        if what != self.waiting:
+            raise ProtocolError("illegal", f"the table does not wait for {what}")
+        self.agreed.add(seat)
+        return self._turn()
 
     def _apply_seat(self, entry: Entry) -> list[Outgoing]:
         seat = entry.seat
@@ -485,6 +568,10 @@ class TableGame:
         )
         self.seats[seat] = spec
         self.away.discard(seat)
+        self.agreed.discard(seat)
+        if entry.payload.get("closes"):
+            self.closed = True
+            self.agreed = set()
         event = SeatEvent(
             match=self.match_number,
             deal=self.deal_number,
@@ -512,6 +599,8 @@ class TableGame:
     def _apply_match(self, entry: Entry) -> list[Outgoing]:
         if self.match is not None and not self.match.is_over:
             raise ValueError("a match is already in progress")
+        if self.closed:
+            raise ValueError("the table is closed")
         dealer = Seat[str(entry.payload["dealer"])]
         match = Match(self.rules, dealer)
         self.match = match
@@ -520,6 +609,10 @@ class TableGame:
         self.state = None
         self.sheet = []
         self.summary = None
+        self.agreed = set()
+        self.next_deadline = None
+        self.cards_played = dict.fromkeys(self.order, 0)
+        self.standin_cards = dict.fromkeys(self.order, 0)
         return [
             self._public(
                 MatchStartEvent(
@@ -546,6 +639,8 @@ class TableGame:
         self.deal_number += 1
         self.actions_in_deal = 0
         self.summary = None
+        self.agreed = set()
+        self.next_deadline = None
         start = DealStartEvent(
             match=self.match_number,
             deal=self.deal_number,
@@ -568,6 +663,10 @@ class TableGame:
         except IllegalActionError as exc:  # pragma: no cover - _resolve matched a legal action
             raise ProtocolError("illegal", str(exc), legal=exc.legal) from None
         self.actions_in_deal += 1
+        if isinstance(action, Play):
+            self.cards_played[entry.seat] += 1
+            if payload.get("by") == "standin":
+                self.standin_cards[entry.seat] += 1
         views: dict[StreamKey, PlayerView] = {s: observe(state, s) for s in self.order}
         views[SPECTATORS] = public_view(state)
         out: list[Outgoing] = []
@@ -588,6 +687,9 @@ class TableGame:
                 out.append(self._number(per_seat))
         if state.is_terminal:
             out += self._deal_end(state, views)
+            clock = self.options.move_clock
+            if self.timed and clock and self.match is not None and not self.match.is_over:
+                self.next_deadline = round(time.time() + clock, 3)
         out += self._turn()
         return out
 
@@ -663,13 +765,18 @@ class TableGame:
         the spectators) now."""
         waiting = self.waiting
         table_actions: list[str] = []
-        if waiting in ("next", "rematch") and seat is not None and self.seats[seat].kind == "human":
-            table_actions = [waiting]
+        agreed: list[str] = []
+        if waiting in ("next", "rematch"):
+            agreed = [s.letter for s in self.order if s in self.agreed]
+            if seat is not None and self.seats[seat].kind == "human" and seat not in self.agreed:
+                table_actions = [waiting]
         return turn_data(
             self.view(seat),
             waiting=waiting,
             auto_seats=self._auto_seats() if seat is not None else (),
             table_actions=table_actions,
+            agreed=agreed,
+            deadline=self.next_deadline if waiting == "next" else None,
         )
 
     # ---------------------------------------------------------------- snapshots
@@ -737,7 +844,7 @@ class TableGame:
                 seats=[self.seats[s].info() for s in self.order],
                 rules=self.rules_info(),
                 options=self.options,
-                status=self.status,
+                status="closed" if self.closed else self.status,
             ),
             match=self.match_info(),
             view=body,

@@ -15,8 +15,8 @@ Five tables beside :mod:`rebelote.server.storage`'s (schema: migrations
 - ``mutes``: ``table_id``, ``user_id`` (the muting player), ``seat`` (the
   seat whose chat he does not read);
 - ``results``: one row per seat and finished (or left) match: the side, won,
-  left, ranked, the rating (``mu``, ``sigma``) before and after, the
-  experience gained.
+  left, ranked (rated), why not (``unrated_reason``, migration ``r0005``),
+  the rating (``mu``, ``sigma``) before and after, the experience gained.
 
 :class:`PeopleStore` is mixed into :class:`~rebelote.server.storage.Store`;
 every method is synchronous (called in a worker thread).
@@ -39,6 +39,8 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    and_,
+    case,
     delete,
     false,
     func,
@@ -50,6 +52,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .orm import Base
 from .orm import now as _now
+from .ratings import PROVISIONAL_MATCHES, PROVISIONAL_SIGMA, display_rating, is_provisional
 
 __all__ = [
     "NAME_KEY_LENGTH",
@@ -156,6 +159,7 @@ class ResultRow(Base):
     deals: Mapped[int] = mapped_column(Integer, default=0)
     at: Mapped[float] = mapped_column(Float)
     sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    unrated_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class NameTakenError(ValueError):
@@ -177,10 +181,16 @@ class User:
     password_hash: str | None = None
 
     @property
-    def ordinal(self) -> float:
-        """The displayed rating: ``mu - 3 sigma`` (OpenSkill's ordinal),
-        which starts at 0 and grows as the rating grows surer."""
-        return self.mu - 3 * self.sigma
+    def rating(self) -> int:
+        """The displayed rating (:func:`~rebelote.server.ratings.display_rating`
+        of ``mu``): 1500 for a new account, never below 0."""
+        return display_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating is still provisional
+        (:func:`~rebelote.server.ratings.is_provisional`)."""
+        return is_provisional(self.rated, self.sigma)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,21 +224,19 @@ class ResultLine:
     deals: int
     at: float
     sigma_before: float | None = None
+    unrated_reason: str | None = None
 
     @property
-    def rating_before(self) -> float | None:
-        """The displayed rating before the match (``mu - 3 sigma``), when
-        both are known."""
-        if self.mu_before is None or self.sigma_before is None:
-            return None
-        return self.mu_before - 3 * self.sigma_before
+    def rating_before(self) -> int | None:
+        """The displayed rating before the match
+        (:func:`~rebelote.server.ratings.display_rating` of ``mu_before``),
+        when known (an account's seat)."""
+        return None if self.mu_before is None else display_rating(self.mu_before)
 
     @property
-    def rating_after(self) -> float | None:
+    def rating_after(self) -> int | None:
         """The displayed rating after the match (rated matches only)."""
-        if self.mu_after is None or self.sigma_after is None:
-            return None
-        return self.mu_after - 3 * self.sigma_after
+        return None if self.mu_after is None else display_rating(self.mu_after)
 
 
 def user_of(row: UserRow) -> User:
@@ -324,13 +332,22 @@ class PeopleStore:
             )
 
     def leaderboard(self, limit: int = 100) -> list[User]:
-        """Accounts with at least one rated match, best ordinal first."""
+        """Accounts with at least one rated match: established ratings
+        first, then provisional ones (:func:`~rebelote.server.ratings.is_provisional`),
+        each best displayed rating (``mu``) first, then oldest account."""
+        provisional = case(
+            (
+                and_(UserRow.rated < PROVISIONAL_MATCHES, UserRow.sigma >= PROVISIONAL_SIGMA),
+                1,
+            ),
+            else_=0,
+        )
         with self._session() as session:
             rows = session.scalars(
                 select(UserRow)
                 .where(UserRow.rated > 0)
                 .where(UserRow.guest == false())
-                .order_by((UserRow.mu - 3 * UserRow.sigma).desc(), UserRow.id)
+                .order_by(provisional, UserRow.mu.desc(), UserRow.id)
                 .limit(limit)
             ).all()
             return [user_of(r) for r in rows]

@@ -16,7 +16,8 @@ Client -> server (``t``):
 - ``act`` ``{"action": str, "belote": bool | null, "seat": "S" | null}``: an
   action in record notation (``pass``, ``take``, ``H``, ``TA``, ``80H``,
   ``coinche``, ``JS``, ``declare tierce-KH``, ``declare none``, ``cut 12``,
-  ``deal 3-2``) or a table action (``next``: the next deal; ``rematch``).
+  ``deal 3-2``) or a table action (``next``: agree to the next deal;
+  ``rematch``: agree to a rematch; each starts once every human agreed).
   ``belote`` says whether a king or queen of trump is played with "Belote"
   when the rules make it a choice (seed 001).  ``seat``, if given, must be the
   token's own seat.
@@ -28,15 +29,17 @@ Client -> server (``t``):
 - ``back``: "I am here": the computer player standing in for this seat
   stops (so does any action of the seat).
 - ``leave``: leave the table (before the start: free the seat; during a
-  match: the match is lost for this player and a computer player takes the
-  seat for good).
+  match: a computer player takes the seat for good and the match is rated
+  for nobody; once the match is over: no rematch, the table closes).
 
 Server -> client: ``snapshot`` (:class:`Snapshot`), ``event`` (one of the
 :data:`EventData` models, told apart by ``kind``), ``error``
 (:class:`ErrorData`, to the client that caused it alone; nothing changed),
 ``pong``, and outside the numbered stream (``v`` null): ``room``
 (:class:`RoomData`: seats, host, who is connected, countdowns), ``chat``
-(:class:`ChatData`) and ``chat_history`` (:class:`ChatHistory`).
+(:class:`ChatData`) and ``chat_history`` (:class:`ChatHistory`), and to
+one seat's sockets alone ``notice`` (:class:`NoticeData`: e.g. its clock
+ran out).
 
 :func:`parse_client_message` validates everything at the edge and raises
 :class:`ProtocolError` with a stable ``code``.
@@ -103,6 +106,8 @@ __all__ = [
     "MuteData",
     "MuteMessage",
     "MutedData",
+    "NoticeCode",
+    "NoticeData",
     "PatternEvent",
     "PingMessage",
     "PresetInfo",
@@ -365,8 +370,8 @@ class TableOptions(_Strict):
     - ``hold``: seconds a disconnected player's seat is held (the others
       see a countdown) before a computer player stands in.
     - ``leave_after``: seconds away (disconnected, or stood in for) after
-      which the player has left the match (seed 003: he gains nothing; his
-      rating counts a loss).
+      which the player has left the match (seed 003: nobody gains
+      anything from it, nobody's rating changes).
     """
 
     player_cuts: StrictBool = False
@@ -726,12 +731,23 @@ class TurnData(_Strict):
       ``rematch``, or when nobody acts); ``phase``: the deal's phase (``cut``,
       ``pattern``, ``bidding``, ``declaring``, ``playing``, ``done``).
     - ``waiting``: ``action`` (a seat must act), ``next`` (the deal is over:
-      any player may send ``next``), ``rematch`` (the match is over), or null.
+      the next deal starts once every human seat agreed, sending ``next``;
+      a seat stood in for counts as agreed), ``rematch`` (the match is
+      over: a rematch starts once every human seat sent ``rematch``), or
+      null (nothing: e.g. a player left once the match was over, so the
+      table is closed).
     - ``legal``: the receiving seat's legal actions (texts, each once), empty
-      unless it is this seat's decision; ``belote_choice``: the cards among
+      unless it is this seat's decision (``["next"]`` / ``["rematch"]`` to a
+      human seat that has not agreed yet); ``belote_choice``: the cards among
       them that may be played with or without saying belote (send ``belote``).
     - ``auto``: the server will act for this seat (a computer player, an
       automatic cut or pattern, a forced card).
+    - ``agreed``: the seats that agreed to the next deal or the rematch the
+      table waits for, in seat order (``[]`` otherwise); the same for every
+      seat and the spectators.
+    - ``deadline``: while the table waits for ``next`` at a lobby table
+      with a per-move clock, when the next deal starts by itself (Unix
+      seconds); else null.
     """
 
     seat: SeatLetter | None
@@ -740,6 +756,8 @@ class TurnData(_Strict):
     legal: list[str]
     belote_choice: list[str]
     auto: bool
+    agreed: list[SeatLetter] = Field(default_factory=list)
+    deadline: float | None = None
 
 
 class TurnEvent(_Event, TurnData):
@@ -800,14 +818,15 @@ class Snapshot(_Strict):
 
 class SnapshotTable(_Strict):
     """The table part of a :class:`Snapshot` (``you`` null for a
-    spectator)."""
+    spectator; ``status`` ``closed`` once a player left after the match:
+    no rematch)."""
 
     id: str
     you: SeatLetter | None
     seats: list[SeatInfo]
     rules: RulesInfo
     options: TableOptions
-    status: Literal["open", "playing", "finished"]
+    status: Literal["open", "playing", "finished", "closed"]
 
 
 Snapshot.model_rebuild()
@@ -816,11 +835,12 @@ Snapshot.model_rebuild()
 class Countdown(_Strict):
     """A countdown the table shows: ``reason`` ``move`` (the per-move clock
     of the seat to act), ``hold`` (a disconnected player's seat is held
-    before a computer player stands in) or ``leave`` (the player will have
-    left the match); ``deadline`` in Unix seconds; ``seconds`` left when
-    sent."""
+    before a computer player stands in), ``leave`` (the player will have
+    left the match) or ``next`` (the next deal starts by itself: on each
+    human seat that has not agreed to it yet); ``deadline`` in Unix
+    seconds; ``seconds`` left when sent."""
 
-    reason: Literal["move", "hold", "leave"]
+    reason: Literal["move", "hold", "leave", "next"]
     deadline: float
     seconds: float
 
@@ -828,8 +848,10 @@ class Countdown(_Strict):
 class RoomSeat(_Strict):
     """A seat as the room shows it: who sits there (``kind`` ``human``,
     ``bot``, ``open``), whether its player is ``connected``, ``away`` (a
-    computer player stands in), has ``left`` the match, and its running
-    ``countdowns``; ``guest`` as in :class:`SeatInfo`."""
+    computer player stands in; ``away_reason`` says why: ``move`` his
+    per-move clock ran out, ``hold`` he was disconnected longer than the
+    table holds a seat; null when not away), has ``left`` the match, and its
+    running ``countdowns``; ``guest`` as in :class:`SeatInfo`."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
@@ -838,6 +860,7 @@ class RoomSeat(_Strict):
     guest: bool = False
     connected: bool
     away: bool
+    away_reason: Literal["move", "hold"] | None = None
     left: bool
     countdowns: list[Countdown]
 
@@ -873,6 +896,19 @@ class AckData(_Strict):
 
     id: str
     duplicate: bool
+
+
+NoticeCode = Literal["timed_out"]
+"""The codes of :class:`NoticeData`."""
+
+
+class NoticeData(_Strict):
+    """``notice`` (outside the numbered stream, to one seat's sockets
+    alone): something happened to this player.  ``timed_out``: his
+    per-move clock ran out, a computer player now plays for him until he
+    acts again (any action, or ``back``)."""
+
+    code: NoticeCode
 
 
 class MutedData(_Strict):
@@ -925,4 +961,5 @@ def protocol_schema() -> dict[str, Any]:
         "chat": ChatData.model_json_schema(),
         "chat_history": ChatHistory.model_json_schema(),
         "muted": MutedData.model_json_schema(),
+        "notice": NoticeData.model_json_schema(),
     }

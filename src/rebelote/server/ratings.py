@@ -3,37 +3,55 @@ points and levels by the formula of ``docs/ratings.md``.
 
 - **Rating**: OpenSkill's Plackett-Luce model (a Bayesian, team-aware
   rating: each player has a mean ``mu`` and an uncertainty ``sigma``;
-  a team's strength is the sum of its players').  Shown as the *ordinal*
-  ``mu - 3 sigma``.  Computer players have fixed ratings of their own
-  (:data:`BOT_RATINGS`), used as team-mates and opponents but never changed,
-  so a table of humans and computer players can be ranked.
-- **Who is rated**: after a ranked match that ends with no one having left,
-  every human account at the table.  A player who leaves a ranked match is
-  rated at once as a loss of his side against the others; the others'
-  ratings do not change for that match (seed 003: "Si un joueur quitte la
-  partie, aucun point ne sera attribué").
+  a team's strength is the sum of its players').  Shown on an Elo-like
+  scale, :func:`display_rating` (``1500 + 50 (mu - 25)``, an integer, never
+  below 0), marked *provisional* (:func:`is_provisional`) until the
+  account has played :data:`PROVISIONAL_MATCHES` rated matches or its
+  ``sigma`` fell under :data:`PROVISIONAL_SIGMA`.  Computer players have
+  fixed ratings of their own (:data:`BOT_RATINGS`), used as team-mates and
+  opponents but never changed, so a table of humans and computer players
+  can be ranked.
+- **Who is rated**: after a ranked match that everyone really played
+  (:func:`unrated_reason`): nobody left it, and no computer player standing
+  in for an absent human played more than :data:`STANDIN_SHARE_LIMIT` of
+  that human seat's cards.  Otherwise nobody's rating changes, the
+  leaver's included (seed 003: "Si un joueur quitte la partie, aucun point
+  ne sera attribué").
 - **Experience** (seed 003 names it, without a formula): see :func:`match_xp`
-  and :func:`level_of`.  Nobody gains experience from a match someone left.
+  and :func:`level_of`.  Nobody gains experience from a match someone left,
+  or one mostly played by stand-ins.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from openskill.models import PlackettLuce
 
 __all__ = [
     "BOT_RATINGS",
+    "DISPLAY_BASE",
+    "DISPLAY_PER_MU",
+    "PROVISIONAL_MATCHES",
+    "PROVISIONAL_SIGMA",
+    "STANDIN_SHARE_LIMIT",
     "XP_PER_DEAL",
     "XP_PER_MATCH",
     "XP_PER_WIN",
     "Rated",
+    "UnratedReason",
+    "bot_display_rating",
     "bot_rating",
+    "display_rating",
+    "is_provisional",
     "level_of",
     "level_threshold",
     "match_xp",
     "rate",
+    "unrated_reason",
 ]
 
 BOT_RATINGS: Mapping[str, tuple[float, float]] = {
@@ -63,6 +81,33 @@ XP_PER_DEAL = 5
 XP_PER_WIN = 30
 """Experience for winning a match."""
 
+DISPLAY_BASE = 1500
+"""The displayed rating of a new account (``mu`` 25, OpenSkill's default)."""
+
+DISPLAY_PER_MU = 50
+"""Displayed points per unit of ``mu``.  OpenSkill's ``beta`` (25/6, a
+player's performance spread in ``mu`` units) plays the part of the 200
+points of spread Elo gives each player: 200 / (25/6) = 48, rounded to 50
+(``docs/ratings.md``)."""
+
+PROVISIONAL_MATCHES = 5
+"""A rating is provisional until its account has this many rated matches
+..."""
+
+PROVISIONAL_SIGMA = 6.0
+"""... or until its uncertainty ``sigma`` falls under this (it starts at
+25/3; 6 is about 300 displayed points either way)."""
+
+STANDIN_SHARE_LIMIT = 0.25
+"""The largest share of one human seat's cards that computer players
+standing in for its absent player may play in a match that still counts
+(ratings, experience): more than a quarter, and the match is unrated."""
+
+UnratedReason = Literal["friendly", "left", "standins"]
+"""Why a finished match changed no rating: a ``friendly`` (unranked)
+table; a human ``left`` it; ``standins`` played more than
+:data:`STANDIN_SHARE_LIMIT` of a human seat's cards."""
+
 _MODEL = PlackettLuce()
 
 
@@ -83,6 +128,48 @@ def bot_rating(level: str | None) -> Rated:
     return Rated(None, mu, sigma)
 
 
+def display_rating(mu: float) -> int:
+    """The rating players see: ``1500 + 50 (mu - 25)`` rounded to the
+    nearest integer (halves up), never below 0.  ``mu`` is OpenSkill's mean
+    (not ``mu - 3 sigma``): a new account shows 1500, and the number moves
+    with results only; :func:`is_provisional` says how sure it is."""
+    return max(0, math.floor(DISPLAY_BASE + DISPLAY_PER_MU * (mu - 25.0) + 0.5))
+
+
+def is_provisional(rated: int, sigma: float) -> bool:
+    """Whether a rating is still provisional: fewer than
+    :data:`PROVISIONAL_MATCHES` rated matches and ``sigma`` not yet under
+    :data:`PROVISIONAL_SIGMA`."""
+    return rated < PROVISIONAL_MATCHES and sigma >= PROVISIONAL_SIGMA
+
+
+def bot_display_rating(level: str | None) -> int:
+    """The fixed displayed rating of a computer player of ``level``
+    (:func:`display_rating` of its ``mu``)."""
+    return display_rating(bot_rating(level).mu)
+
+
+def unrated_reason(
+    *,
+    ranked: bool,
+    someone_left: bool,
+    standin_shares: Mapping[str, float],
+) -> UnratedReason | None:
+    """Why a finished match changes no rating, or ``None`` when it does:
+    ``left`` (a human left it), else ``standins`` (a share of
+    ``standin_shares``, by human seat: cards played by a stand-in over the
+    seat's cards, above :data:`STANDIN_SHARE_LIMIT`), else ``friendly``
+    (the table is not ranked).  ``left`` and ``standins`` also cost
+    everyone the match's experience."""
+    if someone_left:
+        return "left"
+    if any(share > STANDIN_SHARE_LIMIT for share in standin_shares.values()):
+        return "standins"
+    if not ranked:
+        return "friendly"
+    return None
+
+
 def rate(teams: Sequence[Sequence[Rated]], ranks: Sequence[int]) -> dict[int, tuple[float, float]]:
     """New ``(mu, sigma)`` of every human in ``teams`` after a match where
     team ``i`` finished at rank ``ranks[i]`` (1 = first; equal ranks: a
@@ -99,7 +186,8 @@ def rate(teams: Sequence[Sequence[Rated]], ranks: Sequence[int]) -> dict[int, tu
 
 
 def match_xp(*, deals: int, won: bool) -> int:
-    """Experience for one finished match (nobody left):
+    """Experience for one finished match that counts (nobody left, few
+    enough stand-ins):
     ``XP_PER_MATCH + XP_PER_DEAL * deals + (XP_PER_WIN if won)``, i.e.
     ``20 + 5 d (+ 30)``."""
     return XP_PER_MATCH + XP_PER_DEAL * max(deals, 0) + (XP_PER_WIN if won else 0)

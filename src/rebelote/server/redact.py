@@ -168,13 +168,17 @@ def turn_data(
     waiting: Waiting | None,
     auto_seats: Iterable[Seat],
     table_actions: Sequence[str] = (),
+    agreed: Sequence[str] = (),
+    deadline: float | None = None,
 ) -> TurnData:
     """Who acts, from ``view``; the legal texts only for the seat itself.
 
     ``waiting``: ``action``, ``next``, ``rematch`` or ``None`` (public table
     data); ``auto_seats``: the seats the server acts for now;
     ``table_actions``: what this seat may send while the table waits
-    (``next``, ``rematch``)."""
+    (``next``, ``rematch``; nothing once it agreed); ``agreed``: the seats
+    that agreed (public); ``deadline``: when the next deal starts by itself
+    (Unix seconds), if it does."""
     legal, doubled = legal_texts(view)
     if waiting in ("next", "rematch"):
         legal = list(table_actions)
@@ -187,6 +191,8 @@ def turn_data(
         legal=legal,
         belote_choice=doubled,
         auto=view.seat in set(auto_seats),
+        agreed=list(agreed),
+        deadline=deadline,
     )
 
 

@@ -138,7 +138,7 @@ class TableManager:
             )
             for r in seats
         }
-        game = TableGame(table_id, rules, options, self._seed(), specs)
+        game = TableGame(table_id, rules, options, self._seed(), specs, timed=True)
         await asyncio.to_thread(
             self.store.create_table,
             table_id=table_id,

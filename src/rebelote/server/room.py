@@ -13,12 +13,22 @@ presence and clocks, chat, leaving, results.
   player of intermediate level stands in for it until its player is back
   (a new connection, a ``back`` message or an action).  With the per-move
   clock on (``options.move_clock``), a player who lets it run out is stood
-  in for in the same way.  Away (disconnected or stood in for) for
-  ``options.leave_after`` seconds, the player has left.
+  in for in the same way, and told so (a ``notice`` ``timed_out`` to his
+  sockets); the room says why a seat is away (``away_reason``).  Away
+  (disconnected or stood in for) for ``options.leave_after`` seconds, the
+  player has left.
+- **Agreeing**: the next deal and a rematch start once every human agreed
+  (:meth:`~rebelote.server.game.TableGame.agreement`); with the per-move
+  clock on, the next deal starts by itself at the turn's ``deadline`` (the
+  seats not agreed show a ``next`` countdown).
 - **Leaving** during a match: the seat passes to a computer player for good
   (a ``seat`` log entry), the leaver's result is stored at once (a loss,
-  rated when the match is ranked), and the match gives nobody experience or
-  rating (seed 003).
+  unrated), and the match gives nobody experience or rating (seed 003).
+  Leaving once the match is over refuses the rematch: nothing is recorded,
+  and the table is ``closed``.
+- **Results**: at the end of a match, every seat's line; ratings change
+  only after a ranked match that everyone really played
+  (:func:`~rebelote.server.ratings.unrated_reason`).
 - **Chat**: cleaned, stored, rate-limited per seat, broadcast to every
   listener with the sender's seat so that each listener can mute it.  A
   mute is its player's: stored (``mutes``, by table and muting player), kept
@@ -49,12 +59,13 @@ from .protocol import (
     BOT_LEVELS,
     ChatData,
     Countdown,
+    NoticeData,
     ProtocolError,
     RoomData,
     RoomSeat,
     envelope,
 )
-from .ratings import Rated, bot_rating, match_xp, rate
+from .ratings import Rated, bot_rating, match_xp, rate, unrated_reason
 from .storage import StoredSeat, TableMeta, hash_token
 from .table import Table
 
@@ -65,7 +76,7 @@ log = logging.getLogger(__name__)
 BOT_NAMES = {Seat.N: "North", Seat.W: "West", Seat.S: "South", Seat.E: "East"}
 """The default names of computer players, by seat."""
 
-Reason = str  # "move", "hold", "leave"
+Reason = str  # "move", "hold", "leave", "next"
 
 
 def bot_name(seat: Seat) -> str:
@@ -84,8 +95,11 @@ class Room(Table):
         self._timers: dict[tuple[Seat | None, Reason], asyncio.TimerHandle] = {}
         self._deadlines: dict[tuple[Seat | None, Reason], float] = {}
         self._move_key: tuple[Seat | None, int] | None = None
+        self._next_key: tuple[int, int] | None = None
+        self._agreed_seen: frozenset[Seat] = frozenset()
+        self._away_reason: dict[Seat, Literal["move", "hold"]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._sockets: dict[Seat, set[Callable[[], None]]] = {}
+        self._sockets: dict[Seat, dict[Callable[[], None], Callable[[str], None] | None]] = {}
 
     # ---------------------------------------------------------------- room
 
@@ -107,6 +121,20 @@ class Room(Table):
                 )
                 if seat == s
             ]
+            next_deadline = self._deadline(None, "next")
+            if (
+                next_deadline is not None
+                and spec.kind == "human"
+                and s not in game.agreed
+                and s not in game.away
+            ):
+                countdowns.append(
+                    Countdown(
+                        reason="next",
+                        deadline=round(next_deadline, 3),
+                        seconds=round(max(0.0, next_deadline - time.time()), 1),
+                    )
+                )
             seats.append(
                 RoomSeat(
                     seat=s.letter,
@@ -116,6 +144,7 @@ class Room(Table):
                     guest=spec.guest,
                     connected=self.connections.get(s, 0) > 0,
                     away=s in game.away,
+                    away_reason=self._away_reason.get(s) if s in game.away else None,
                     left=bool(row and row.left),
                     countdowns=countdowns,
                 )
@@ -166,24 +195,36 @@ class Room(Table):
                 self._dropped(key)
         self.broadcast_room()
 
-    def add_socket(self, seat: Seat, player_left: Callable[[], None]) -> None:
+    def add_socket(
+        self,
+        seat: Seat,
+        player_left: Callable[[], None],
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
         """A socket of ``seat`` opened: ``player_left()`` closes it when the
-        seat's player leaves the table."""
-        self._sockets.setdefault(seat, set()).add(player_left)
+        seat's player leaves the table; ``notify(text)`` sends it a message
+        meant for that seat alone (a ``notice``)."""
+        self._sockets.setdefault(seat, {})[player_left] = notify
 
     def remove_socket(self, seat: Seat, player_left: Callable[[], None]) -> None:
         """A socket of ``seat`` closed."""
         sockets = self._sockets.get(seat)
         if sockets is not None:
-            sockets.discard(player_left)
+            sockets.pop(player_left, None)
             if not sockets:
                 del self._sockets[seat]
+
+    def notify(self, seat: Seat, text: str) -> None:
+        """Send ``text`` to every socket of ``seat`` (not to the others)."""
+        for notify in list(self._sockets.get(seat, {}).values()):
+            if notify is not None:
+                notify(text)
 
     def _close_sockets(self, seat: Seat) -> None:
         """``seat``'s player left: every socket of the seat closes (close
         code 4000), whichever of them sent ``leave``, and none goes on
         listening to a seat that is no longer his."""
-        for player_left in list(self._sockets.pop(seat, ())):
+        for player_left in list(self._sockets.pop(seat, {})):
             player_left()
 
     def _present(self, seat: Seat) -> bool:
@@ -205,9 +246,9 @@ class Room(Table):
             return
         hold = self.game.options.hold
         if hold <= 0:
-            self._stand_in(seat)
+            self._stand_in(seat, "hold")
         else:
-            self._arm(seat, "hold", hold, lambda: self._stand_in(seat))
+            self._arm(seat, "hold", hold, lambda: self._stand_in(seat, "hold"))
         self._arm_leave(seat)
 
     def _arm_leave(self, seat: Seat) -> None:
@@ -219,14 +260,19 @@ class Room(Table):
                 lambda: self._spawn(self._leave_away(seat)),
             )
 
-    def _stand_in(self, seat: Seat) -> None:
-        """A computer player stands in for ``seat`` from now on."""
+    def _stand_in(self, seat: Seat, reason: Literal["move", "hold"]) -> None:
+        """A computer player stands in for ``seat`` from now on, because its
+        player's per-move clock ran out (``move``: he is told, a ``notice``
+        ``timed_out`` to his sockets) or he is disconnected (``hold``)."""
         self._cancel(seat, "hold")
         self._cancel(seat, "move")
         if not self._watched(seat):
             return
         self.game.away.add(seat)
+        self._away_reason[seat] = reason
         self._arm_leave(seat)
+        if reason == "move":
+            self.notify(seat, envelope("notice", NoticeData(code="timed_out")))
         self.broadcast_room()
         self.kick()
 
@@ -235,6 +281,7 @@ class Room(Table):
         for him end."""
         changed = seat in self.game.away or self._deadline(seat, "leave") is not None
         self.game.away.discard(seat)
+        self._away_reason.pop(seat, None)
         if self._present(seat):
             self._cancel(seat, "leave")
             self._cancel(seat, "hold")
@@ -272,44 +319,62 @@ class Room(Table):
         if handle is not None:
             handle.cancel()
 
-    def _arm_clock(self) -> None:
-        """(Re)start the per-move clock for the human to decide now, if the
-        table has one."""
+    def _arm_clock(self) -> bool:
+        """(Re)start the per-move clock for the human to decide now, and the
+        countdown to the next deal (at the turn's ``deadline``), if the
+        table has a clock.  Returns whether a countdown changed (the caller
+        sends the room)."""
         clock = self.game.options.move_clock
         game = self.game
         target: tuple[Seat | None, int] | None = None
+        next_target: tuple[int, int] | None = None
         if clock and self.networked and game.status == "playing":
             if game.waiting == "action" and game.pending() is None and game.state is not None:
                 current = game.state.current
                 if current is not None and current not in game.away:
                     target = (current, game.entries)
-            elif game.waiting == "next" and game.pending() is None:
-                target = (None, game.entries)
-        if target == self._move_key:
-            return
-        if self._move_key is not None:
-            self._cancel(self._move_key[0], "move")
-        self._move_key = target
-        if target is None or clock is None:
-            return
-        seat, entries = target
+            elif (
+                game.waiting == "next" and game.next_deadline is not None and game.pending() is None
+            ):
+                next_target = (game.match_number, game.deal_number)
+        changed = False
+        if next_target != self._next_key:
+            changed = True
+            self._cancel(None, "next")
+            self._next_key = next_target
+            if next_target is not None and game.next_deadline is not None:
+                key = next_target
 
-        def fire() -> None:
-            self._move_key = None
-            if self.game.entries != entries:
-                return
-            if seat is None:
-                self._spawn(self._auto_next(entries))
-            else:
-                self._stand_in(seat)
+                def fire_next() -> None:
+                    self._next_key = None
+                    self._spawn(self._auto_next(key))
 
-        self._arm(seat, "move", clock, fire)
-        self.broadcast_room()
+                self._arm(None, "next", max(0.0, game.next_deadline - time.time()), fire_next)
+                self._deadlines[(None, "next")] = game.next_deadline
+        if target != self._move_key:
+            changed = True
+            if self._move_key is not None:
+                self._cancel(self._move_key[0], "move")
+            self._move_key = target
+            if target is not None and clock is not None:
+                seat, entries = target
+                assert seat is not None
 
-    async def _auto_next(self, entries: int) -> None:
+                def fire() -> None:
+                    self._move_key = None
+                    if self.game.entries == entries:
+                        self._stand_in(seat, "move")
+
+                self._arm(seat, "move", clock, fire)
+        return changed
+
+    async def _auto_next(self, key: tuple[int, int]) -> None:
+        """The clock ran out while the table waited for ``next``: the next
+        deal starts (whoever agreed)."""
         async with self.lock:
-            if self.game.entries == entries and self.game.waiting == "next":
-                await self._commit(self.game.next_deal_entries())
+            game = self.game
+            if game.waiting == "next" and (game.match_number, game.deal_number) == key:
+                await self._commit(game.next_deal_entries())
 
     def _spawn(self, coro: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
@@ -321,6 +386,7 @@ class Room(Table):
         over; at a rematch, the absent players' seats held again."""
         before = self._status_before
         await super().changed()
+        send_room = False
         if before == "playing" and self.game.status == "finished":
             try:
                 await asyncio.to_thread(self._record_results, self.game.match_number)
@@ -328,15 +394,23 @@ class Room(Table):
                 log.exception("table %s: cannot record the results", self.id)
             for seat in list(self._deadlines):
                 self._cancel(*seat)
+            self._move_key = self._next_key = None
             self.game.away.clear()
-            self.broadcast_room()
+            self._away_reason.clear()
+            send_room = True
         elif before == "finished" and self.game.status == "playing":
             # a rematch: the seats of the players not connected are held
             # again (countdowns, then a stand-in), and everyone learns that
             # the table plays again
             self.hold_absent()
+            send_room = True
+        agreed = frozenset(self.game.agreed)
+        if agreed != self._agreed_seen:
+            # the seats that agreed lose their "next" countdown
+            self._agreed_seen = agreed
+            send_room = True
+        if self._arm_clock() or send_room:
             self.broadcast_room()
-        self._arm_clock()
 
     # ----------------------------------------------------------------- chat
 
@@ -565,10 +639,12 @@ class Room(Table):
 
     def hold_absent(self) -> None:
         """Start holding the seat of every human not connected (at the
-        start, at a rematch, and when the server restarts a table)."""
+        start, at a rematch, and when the server restarts a table); the
+        table's clock runs again too."""
         for seat in self.game.order:
             if self.game.seats[seat].kind == "human" and not self._present(seat):
                 self._dropped(seat)
+        self._arm_clock()
 
     # --------------------------------------------------------------- leaving
 
@@ -590,20 +666,35 @@ class Room(Table):
                     self.closed = True
                     status = "closed"
                 await self._store_seats(seat, status=status)
+            elif self.status == "closed" and self.game.match is not None:
+                # the table closed after its match (someone refused the
+                # rematch): nothing to record, he just goes
+                self.seat_rows[seat] = _row(row, left=True)
+                self._forget_mutes(seat, row.user_id)
+                self._pass_host(seat)
+                await self._store_seats(seat)
             elif self.status in ("playing", "finished"):
-                if self.status == "playing":
+                finished = self.status == "finished"
+                if not finished:
                     await asyncio.to_thread(self._record_leaver, seat)
                 self.seat_rows[seat] = _row(row, left=True)
                 self._forget_mutes(seat, row.user_id)
                 self._pass_host(seat)
                 await self._store_seats(seat)
                 # the seat keeps the leaver's name; left: true says that a
-                # computer player plays for him (a page says it in its language)
+                # computer player plays for him (a page says it in its
+                # language); once the match is over, leaving refuses the
+                # rematch, which can no longer have everyone: closed
                 await self._commit(
-                    [self.game.seat_entry(seat, "bot", row.name, STANDIN_LEVEL, left=True)]
+                    [
+                        self.game.seat_entry(
+                            seat, "bot", row.name, STANDIN_LEVEL, left=True, closes=finished
+                        )
+                    ]
                 )
-                if not self.game.humans:
-                    # nobody left to play for: the computer players stop here
+                if finished or not self.game.humans:
+                    # nobody left to play for (or no rematch): the computer
+                    # players stop here
                     self.closed = True
                     self._closed = True
                     await asyncio.to_thread(self.store.update_table, self.id, status="closed")
@@ -639,21 +730,14 @@ class Room(Table):
         return bot_rating(spec.level if spec.kind == "bot" else STANDIN_LEVEL)
 
     def _record_leaver(self, seat: Seat) -> None:
-        """Store the leaver's result: a loss, rated when the table is ranked
-        (synchronous: in a thread, under the lock)."""
+        """Store the leaver's result: a loss, unrated (``unrated_reason``
+        ``left``), no experience; nobody's rating changes (synchronous: in
+        a thread, under the lock)."""
         game = self.game
         row = self.seat_rows[seat]
         teams = self._teams()
         side = next(i for i, team in enumerate(teams) if seat in team)
         me = self._rated(seat)
-        ratings: list[tuple[int, float, float, bool]] = []
-        mu_after = sigma_after = None
-        if self.meta.ranked and me.user_id is not None:
-            rated = [[self._rated(s) for s in team] for team in teams]
-            ranks = [2 if i == side else 1 for i in range(len(teams))]
-            new = rate(rated, ranks)
-            mu_after, sigma_after = new[me.user_id]
-            ratings.append((me.user_id, mu_after, sigma_after, True))
         line = ResultLine(
             table_id=self.id,
             match=game.match_number,
@@ -663,21 +747,24 @@ class Room(Table):
             side=game.sides[side],
             won=False,
             left=True,
-            ranked=self.meta.ranked,
+            ranked=False,
             mu_before=me.mu if me.user_id is not None else None,
             sigma_before=me.sigma if me.user_id is not None else None,
-            mu_after=mu_after,
-            sigma_after=sigma_after,
+            mu_after=None,
+            sigma_after=None,
             xp=0,
             deals=game.deal_number,
             at=time.time(),
+            unrated_reason="left",
         )
-        self.store.record_results([line], ratings)
+        self.store.record_results([line], [])
 
     def _record_results(self, number: int) -> None:
         """Store every seat's result of the finished match ``number``, the
-        new ratings (ranked, nobody left) and the experience gained
-        (synchronous: in a thread)."""
+        new ratings (a ranked match everyone played:
+        :func:`~rebelote.server.ratings.unrated_reason`) and the experience
+        gained (none after a match someone left or stand-ins played)
+        (synchronous: in a thread, under the lock)."""
         game = self.game
         match = game.match
         if match is None or match.winner is None:
@@ -694,7 +781,12 @@ class Room(Table):
             else 2 + sum(1 for j, t in enumerate(totals) if j != winner and t > totals[i])
             for i in range(len(teams))
         ]
-        ranked = self.meta.ranked and not someone_left
+        shares = {s.letter: share for s, share in game.standin_shares().items()}
+        reason = unrated_reason(
+            ranked=self.meta.ranked, someone_left=someone_left, standin_shares=shares
+        )
+        ranked = reason is None
+        no_xp = reason in ("left", "standins")
         new: dict[int, tuple[float, float]] = {}
         rated = [[self._rated(s) for s in team] for team in teams]
         if ranked:
@@ -723,11 +815,10 @@ class Room(Table):
                         sigma_before=r.sigma if r.user_id is not None else None,
                         mu_after=None if after is None else after[0],
                         sigma_after=None if after is None else after[1],
-                        xp=0
-                        if someone_left or not human
-                        else match_xp(deals=game.deal_number, won=won),
+                        xp=0 if no_xp or not human else match_xp(deals=game.deal_number, won=won),
                         deals=game.deal_number,
                         at=time.time(),
+                        unrated_reason=reason,
                     )
                 )
         self.store.record_results(lines, [(uid, mu, sg, True) for uid, (mu, sg) in new.items()])

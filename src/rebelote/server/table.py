@@ -82,14 +82,16 @@ def game_from_stored(
         )
         for s in stored.seats
     }
-    game = TableGame(stored.id, rules, options, stored.seed, seats)
+    game = TableGame(
+        stored.id, rules, options, stored.seed, seats, timed=stored.meta.visibility != "solo"
+    )
     if keep_deals:
         game.finished = []
     out: list[Outgoing] = []
     for e in stored.events:
         if e.seq != game.entries:
             raise ValueError(f"table {stored.id}: log entry {e.seq} where {game.entries} was due")
-        if e.kind not in ("match", "deal", "act", "seat"):
+        if e.kind not in ("match", "deal", "act", "seat", "agree"):
             raise ValueError(f"table {stored.id}: unknown log entry kind {e.kind!r}")
         kind = cast(EntryKind, e.kind)
         entry = Entry(kind, None if e.seat is None else Seat[e.seat], e.payload)
@@ -234,7 +236,8 @@ class Table:
                     else e
                     for e in entries
                 ]
-            await self._commit(entries)
+            if entries:  # none: an agreement already given
+                await self._commit(entries)
             if action_id is not None:
                 recent.append(action_id)
             return True
