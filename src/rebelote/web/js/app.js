@@ -386,6 +386,7 @@ function closeTable() {
   delete page.dataset.mode;
   delete page.dataset.ready;
   $('#replay').hidden = true;
+  $('#replay-summary').hidden = true;
   $('#away-banner').hidden = true;
   $('#conn').hidden = true;
   for (const d of $$('dialog[open]')) if (d.id !== 'new-game' && d.id !== 'help') d.close();
@@ -732,8 +733,11 @@ async function openReplay(tableId, match) {
     preset, players: data.seats.length, target: data.rules?.target ?? known?.target ?? 0,
     description: known?.description || '', options: {},
   };
+  // a solo table's player with no name of his own is "You" (the one who
+  // replays it): said in the page's language
   const seats = (info?.seats || data.seats).map((s) => ({
-    seat: s.seat, kind: s.kind, name: s.name, level: s.level ?? null, guest: !!s.guest, left: !!s.left,
+    seat: s.seat, kind: s.kind, name: s.kind === 'human' && s.name === 'You' ? t('seat.you') : s.name,
+    level: s.level ?? null, guest: !!s.guest, left: !!s.left,
   }));
   app.mode = 'replay';
   app.tableId = tableId;
