@@ -108,7 +108,9 @@ def _intersect(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
-def test_four_people_at_one_lobby_table_and_a_spectator(browser: Browser, live: LiveServer) -> None:
+def test_four_people_at_one_lobby_table_and_a_spectator(
+    browser: Browser, live: LiveServer, shots: Path
+) -> None:
     """Four guests sit at one lobby table (made through the lobby API) and
     open it at the main table: each sees his own eight cards and the same
     trick; a spectator at #/watch/ID sees no hand, no action and no chat
@@ -225,6 +227,8 @@ def test_four_people_at_one_lobby_table_and_a_spectator(browser: Browser, live: 
     chat.fill("bien joué")
     chat.press("Enter")
     expect(eve.locator('#table-chat li[data-seat="N"] .text')).to_have_text("bien joué")
+    pages["S"].screenshot(path=str(shots / "lobby-table-1280x800.png"))
+    eve.screenshot(path=str(shots / "watch-1280x800.png"))
 
     # Emma closes her browser: disconnected, her seat held (a countdown)
     ctxs["E"].close()
@@ -397,7 +401,9 @@ def test_private_and_missing_tables_and_old_links(browser: Browser, live: LiveSe
     ctx.close()
 
 
-def test_replay_of_a_finished_game_at_the_table(browser: Browser, live: LiveServer) -> None:
+def test_replay_of_a_finished_game_at_the_table(
+    browser: Browser, live: LiveServer, shots: Path
+) -> None:
     """A finished game drawn at the table: every hand face up, the players'
     names, the auction, card by card and deal by deal, the summary at the
     end of each deal; read only."""
@@ -447,6 +453,8 @@ def test_replay_of_a_finished_game_at_the_table(browser: Browser, live: LiveServ
     for _ in range(3):
         page.locator('[data-action="replay-next"]').click()
     expect(page.locator("#trick [data-trick-seat]")).to_have_count(4)
+    page.wait_for_timeout(250)  # the landing animation
+    page.screenshot(path=str(shots / "replay-360x740.png"))
     expect(page.locator(f'#trick .winner[data-trick-seat="{trick["winner"]}"]')).to_have_count(1)
     page.locator('[data-action="replay-prev"]').click()
     expect(page.locator("#trick [data-trick-seat]")).to_have_count(3)
@@ -464,6 +472,7 @@ def test_replay_of_a_finished_game_at_the_table(browser: Browser, live: LiveServ
     expect(summary.locator("tr.added td").first).to_have_text(f"+{score['NS']}")
     expect(page.locator("#hand button.card")).to_have_count(0)
     _no_horizontal_scroll(page)
+    page.screenshot(path=str(shots / "replay-end-360x740.png"))
     # a match with no finished deal
     page.goto(f"{live.url}/#/replay/{tid}/2")
     expect(page.locator("#replay-where")).to_have_text("Aucune donne terminée à revoir.")
@@ -472,7 +481,7 @@ def test_replay_of_a_finished_game_at_the_table(browser: Browser, live: LiveServ
 
 
 def test_phone_coinche_auction_and_play_at_a_lobby_table(
-    browser: Browser, live: LiveServer
+    browser: Browser, live: LiveServer, shots: Path
 ) -> None:
     """At 360 x 740 a coinche lobby table has the value stepper and suit
     buttons (no wall of bids), all in view, and no horizontal scroll while
@@ -504,6 +513,7 @@ def test_phone_coinche_auction_and_play_at_a_lobby_table(
                 actions = _box(page, "#actions")
                 assert actions["y"] + actions["height"] <= PHONE["height"], actions
                 _no_horizontal_scroll(page)
+                page.screenshot(path=str(shots / "lobby-coinche-360x740.png"))
                 checked_bidding = True
         if kind == "table" and s["phase"] == "playing" and s["enabled"]:
             _no_horizontal_scroll(page)
