@@ -1,6 +1,7 @@
 """The network play pages in a real browser: two Playwright contexts (two
-people) meet in the lobby, sit at one table with two computer players,
-chat (HTML stays text) and play a deal by clicking.
+people) meet in the lobby, sit at one table with two computer players (at
+the main table, ``/#/table/ID``; a spectator at ``/#/watch/ID``), chat
+(HTML stays text) and play a deal by clicking.
 
 Debian's Chromium (``/usr/bin/chromium``) is driven by Playwright (never
 ``playwright install``); without it the test skips, except in CI
@@ -113,11 +114,12 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     expect(ana.locator('#room-view .seat[data-seat="W"]')).to_contain_text("computer")
     ana.locator("#start").click()
     for page in (ana, bob):
-        page.wait_for_url(re.compile(r"/net/table\.html\?table="), timeout=15_000)
-        expect(page.locator("#head")).to_contain_text("You are")
-        expect(page.locator('#seats .seat[data-seat="S"] .name')).to_have_text(
-            "South · Ana (guest)"
-        )
+        page.wait_for_url(re.compile(r"/#/table/\w+"), timeout=15_000)
+        expect(page.locator("#table-page")).to_have_attribute("data-mode", "play")
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+    expect(ana.locator('.seat[data-seat="S"] .plate .name')).to_have_text("Ana")
+    expect(bob.locator('.seat[data-seat="S"] .plate .name')).to_have_text("Ana (guest)")
+    expect(ana.locator('.seat[data-seat="N"] .plate .name')).to_have_text("Bob (guest)")
     # a third person, not logged in, finds the table in the lobby and watches
     eve_ctx = _context(browser, english=True, width=1000, height=800)
     eve = eve_ctx.new_page()
@@ -125,9 +127,10 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     row = eve.locator("#tables tbody tr", has_text="Ana's friendly")
     expect(row).to_contain_text("playing")
     row.get_by_role("link", name="watch").click()
-    eve.wait_for_url(re.compile(r"watch=1"))
-    expect(eve.locator("#head")).to_contain_text("You are watching")
-    expect(eve.locator("#you-panel")).to_be_hidden()
+    eve.wait_for_url(re.compile(r"/#/watch/\w+"))
+    expect(eve.locator('[data-badge="spectator"]')).to_have_text("Spectator")
+    expect(eve.locator("#table-chat input")).to_be_hidden()
+    expect(ana.locator("[data-spectators]")).to_have_attribute("data-spectators", "1")
     # the chat: HTML typed is shown as text
     chat_input = ana.locator("rebelote-chat input")
     chat_input.fill("<b>salut</b> Bob")
@@ -140,7 +143,7 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     # play one whole deal by clicking what each page offers
     deadline = time.monotonic() + 150
     while True:
-        done = [p.locator("#log div", has_text="Deal over").count() > 0 for p in (ana, bob)]
+        done = [p.get_attribute("#table-page", "data-waiting") == "next" for p in (ana, bob)]
         if all(done):
             break
         assert time.monotonic() < deadline, "the deal did not end in time"
@@ -149,15 +152,16 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
             acted = _play_step(page) or acted
         if not acted:
             ana.wait_for_timeout(100)
-    expect(eve.locator("#log")).to_contain_text("Deal over")
+    expect(eve.locator("#table-page")).to_have_attribute("data-waiting", "next")
     assert eve.locator("#hand .card").count() == 0  # a spectator never holds a hand
     expect(eve.locator("rebelote-chat li .text").first).to_have_text("<b>salut</b> Bob")
-    log = ana.locator("#log").inner_text()
-    assert "Contract:" in log and "Trick 8" in log
-    assert "Deal over" in bob.locator("#log").inner_text()
+    # the deal's summary, the same for both players
+    for page in (ana, bob):
+        expect(page.locator("#deal-end[open] table.summary")).to_be_visible()
+    assert ana.evaluate("() => window.rebelote.model.deal.trickNumber") == 8
     ana.screenshot(path=str(shots / "net-table.png"))
     # the replay viewer: the finished deal, every hand, trick by trick
-    table_id = ana.url.split("table=")[1].split("&")[0]
+    table_id = ana.url.split("/#/table/")[1]
     ana.goto(f"{live.url}/history.html?table={table_id}")
     expect(ana.locator("#where")).to_contain_text("trick 0/8")
     assert ana.locator("#hands [data-hand]").count() == 4
@@ -323,9 +327,11 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     """Bob sits at a ranked table, then comes back from other browsers: the
     lobby room, "My games" (open) and the main table page fetch a new seat
     token and he plays; a refused (replaced) token is replaced once. On the
-    way: the score reads 0 - 0 from the start, the buttons and the log say
-    bids in words, the chat mutes and unmutes, leaving shows the computer
-    player in his seat, and the history shows the displayed rating."""
+    way: the table page waits for the start, the score reads 0 - 0 from the
+    start, the buttons and the bubbles say bids in words, the chat mutes and
+    unmutes, leaving (from the menu, at the main table) shows the others the
+    computer player in his seat, and the history shows the displayed
+    rating."""
     from playwright.sync_api import Browser, Page, expect
 
     assert isinstance(browser, Browser)
@@ -352,14 +358,16 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     ana_errors = _errors(ana)
     ana.goto(live.url + "/lobby.html")
     ana.evaluate(REMEMBER, [tid, created["token"]])
-    ana.goto(f"{live.url}/net/table.html?table={tid}")
+    ana.goto(f"{live.url}/#/table/{tid}")
+    expect(ana.locator("#status")).to_have_text("The match has not started yet.")
     for path in (f"/api/lobby/tables/{tid}/fill", f"/api/lobby/tables/{tid}/start"):
         _post(ana_ctx, live.url + path, {"level": "random"})
-    expect(ana.locator("#whoami")).to_contain_text("You are South")
+    expect(ana.locator("#table-page")).to_have_attribute("data-ready", "1")
+    assert ana.evaluate("() => window.rebelote.model.you") == "S"
     # the score from match_start on: both sides at 0, by name
-    expect(ana.locator("#score")).to_contain_text("Us 0 \u2013 Them 0")
-    expect(ana.locator('#score [data-score="NS"]')).to_have_text("Us 0")
-    expect(ana.locator('#score [data-score="EW"]')).to_have_text("Them 0")
+    for side, name in (("NS", "Us"), ("EW", "Them")):
+        expect(ana.locator(f'[data-score="{side}"] .side')).to_have_text(name)
+        expect(ana.locator(f'[data-score="{side}"] .points')).to_have_text("0")
 
     # Bob logs in from another browser and opens the table's room in the lobby
     bob2_ctx = _context(browser, english=True)
@@ -373,14 +381,15 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     expect(bob.locator(".topnav .who")).to_contain_text("Bob")
     assert _stored_token(bob, tid) is None
     bob.goto(f"{live.url}/lobby.html?table={tid}")
-    bob.wait_for_url(re.compile(r"/net/table\.html\?table="))
-    expect(bob.locator("#whoami")).to_contain_text("You are North")
-    expect(bob.locator("#you-panel")).to_be_visible()
+    bob.wait_for_url(re.compile(f"/#/table/{tid}$"))
+    expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
+    assert bob.evaluate("() => window.rebelote.model.you") == "N"
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
     second = _stored_token(bob, tid)
     assert second and second != first["token"]
-    expect(bob.locator('#seats .seat[data-seat="N"] .name')).to_have_text("North · Bob")
-    expect(bob.locator("#score")).to_contain_text("Us 0 \u2013 Them 0")
+    expect(bob.locator('.seat[data-seat="N"] .plate .name')).to_have_text("Bob")
+    expect(bob.locator('.seat[data-seat="S"] .plate .name')).to_have_text("Ana")
+    expect(bob.locator('[data-score="NS"] .side')).to_have_text("Us")
 
     # the bidding buttons in words; the log says the bids in words
     pages = (ana, bob)
@@ -400,8 +409,9 @@ def test_a_player_takes_his_seat_back_from_another_browser(
         assert text and text != act, labels
     bidder = next(p for p in pages if p.locator("#actions button[data-act]").count())
     bidder.locator('#actions button[data-act="pass"]').click()
-    expect(bidder.locator("#log")).to_contain_text(": Pass")
-    assert ": pass" not in bidder.locator("#log").inner_text()
+    said = bidder.locator('.seat[data-pos="bottom"] .bubble')
+    expect(said).to_have_text("Pass")
+    expect(said).to_have_attribute("data-kind", "bid")
 
     # the chat: Ana mutes Bob, sees whom she muted, and unmutes him
     bob.locator("rebelote-chat input").fill("hello from Bob")
@@ -427,8 +437,9 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     # a token that no longer works (replaced elsewhere) is replaced once
     bob.evaluate(REMEMBER, [tid, first["token"]])
     bob.reload()
-    expect(bob.locator("#whoami")).to_contain_text("You are North")
+    expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
+    assert bob.evaluate("() => window.rebelote.model.you") == "N"
     third = _stored_token(bob, tid)
     assert third and third not in (first["token"], second)
     bob2_ctx.close()
@@ -445,33 +456,26 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     bob.locator("#running tbody tr", has_text="Ranked room").get_by_role(
         "link", name="open"
     ).click()
-    bob.wait_for_url(re.compile(r"/net/table\.html\?table="))
-    expect(bob.locator("#whoami")).to_contain_text("You are North")
+    bob.wait_for_url(re.compile(f"/#/table/{tid}$"))
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
+    assert bob.evaluate("() => window.rebelote.model.you") == "N"
     # the main table page too, with no token in this browser
     bob.evaluate("localStorage.removeItem('rebelote.tables')")
-    bob.goto(f"{live.url}/#/table/{tid}")
+    bob.reload()
     expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
     assert _stored_token(bob, tid)
 
-    # Bob leaves: his seat shows the computer player that took it
-    bob.goto(f"{live.url}/net/table.html?table={tid}")
-    expect(bob.locator("#whoami")).to_contain_text("You are North")
-    expect(bob.locator("#leave")).to_be_visible()
-    bob.once("dialog", lambda d: d.accept())
-    bob.locator("#leave").click()
-    expect(bob.locator("#error")).to_have_text("You left the table.")
-    expect(bob.locator("#whoami")).to_contain_text("You left the table.")
-    expect(bob.locator("#you-panel")).to_be_hidden()
-    expect(bob.locator("#leave")).to_be_hidden()
-    north = bob.locator('#seats .seat[data-seat="N"]')
-    expect(north.locator(".badge").first).to_have_text("computer (intermediate)")
-    expect(north.locator(".name")).to_have_text("North · Bob (computer)")
-    expect(bob.locator("#seats .badge", has_text="to play")).to_have_count(0)
-    expect(ana.locator('#seats .seat[data-seat="N"] .badge').first).to_have_text(
-        "computer (intermediate)"
-    )
+    # Bob leaves (the menu, then yes): his seat shows the computer player that took it
+    bob.locator('[data-action="menu"]').click()
+    bob.locator('#menu [data-action="leave"]').click()
+    bob.locator('#leave-dialog [data-action="leave-confirm"]').click()
+    expect(bob.locator("#table-missing")).to_have_attribute("data-reason", "left")
+    expect(bob.locator("#table-missing-title")).to_have_text("You left the table")
+    expect(bob.locator("#table-page")).to_be_hidden()
+    north = ana.locator('.seat[data-seat="N"] .plate')
+    expect(north.locator(".name")).to_have_text("Bob (computer)")
+    expect(north.locator(".level")).to_have_text("intermediate")
 
     # the history: leaving made the match unrated for everyone, the leaver
     # included (seed 003); his rating is a new account's
@@ -504,8 +508,8 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     """In French (the default): the waiting room keeps its controls between
     two fetches of the room; the main table page of a lobby table names the
     players (a guest marked, computers "(ordinateur)", a stand-in in
-    French); unmuting brings a seat's earlier lines back at once; after
-    leaving, no "à jouer" stays; the replay says bids, contract, seats and
+    French); unmuting brings a seat's earlier lines back at once; leaving
+    is asked first, in French; the replay says bids, contract, seats and
     scores in words; the history's dates are French."""
     import random
 
@@ -545,13 +549,15 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
         "ordinateur (au hasard)"
     )
     ana.locator("#start").click()
-    ana.wait_for_url(re.compile(r"/net/table\.html\?table="))
+    ana.wait_for_url(re.compile(f"/#/table/{tid}$"))
 
-    # Bobby at his table page says hello
+    # Bobby at his table (an old link) says hello
     bob.goto(f"{live.url}/net/table.html?table={tid}")
-    expect(bob.locator("#whoami")).to_contain_text("Vous êtes Nord")
-    expect(bob.locator('#seats .seat[data-seat="W"] .name')).to_have_text("Ouest")
-    expect(bob.locator('#seats .seat[data-seat="S"] .name')).to_have_text("Sud · Ana (invité)")
+    bob.wait_for_url(re.compile(f"/#/table/{tid}$"))
+    expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
+    assert bob.evaluate("() => window.rebelote.model.you") == "N"
+    expect(bob.locator('.seat[data-seat="W"] .plate .name')).to_have_text("Ouest (ordinateur)")
+    expect(bob.locator('.seat[data-seat="S"] .plate .name')).to_have_text("Ana (invité)")
     bob.locator("rebelote-chat input").fill("salut Ana")
     bob.locator("rebelote-chat input").press("Enter")
 
@@ -576,14 +582,14 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     expect(chat.locator('li[data-seat="N"] .text')).to_have_text("salut Ana")
     expect(chat.locator(".muted-seat")).to_have_count(0)
 
-    # Bobby leaves: no "à jouer" left behind; the computer in his seat, in French
-    bob.once("dialog", lambda d: d.accept())
-    bob.locator("#leave").click()
-    expect(bob.locator("#error")).to_have_text("Vous avez quitté la table.")
-    expect(bob.locator("#seats .badge", has_text="à jouer")).to_have_count(0)
-    expect(bob.locator('#seats .seat[data-seat="N"] .name')).to_have_text(
-        "Nord · Bobby (ordinateur)"
+    # Bobby leaves: the "left" page; the computer in his seat, in French
+    bob.locator('[data-action="menu"]').click()
+    bob.locator('#menu [data-action="leave"]').click()
+    expect(bob.locator("#leave-text")).to_have_text(
+        "Quitter la partie ? Elle compte comme perdue, et l'ordinateur prend votre place."
     )
+    bob.locator('#leave-dialog [data-action="leave-confirm"]').click()
+    expect(bob.locator("#table-missing-title")).to_have_text("Vous avez quitté la table")
     expect(ana.locator(plate.format("N"))).to_have_text("Bobby (ordinateur)")
 
     # Ana plays the deal to its end (a script on her seat), taking when she may

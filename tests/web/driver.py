@@ -37,7 +37,7 @@ _STATE = """() => {
       .map((b) => b.dataset.act),
     belotePrompt: !!document.querySelector('#actions [data-belote="yes"]'),
     strain: m.deal.contract ? m.deal.contract.strain : null,
-    match: m.match.number, deal: m.match.deal, winner: m.match.winner,
+    match: m.match.number, deal: m.match.deal, winner: m.match.winner, you: m.you,
     focused: a ? (a.dataset.card || a.dataset.act || a.dataset.belote || a.tagName) : null,
     focusedZone: a && a.closest('#hand') ? 'hand' : a && a.closest('#actions') ? 'actions' : null,
   };
@@ -74,6 +74,10 @@ class Driver:
     outside: list[float] = field(default_factory=list)  # the same seen from the test (ms)
     decisions: int = 0
     keys: int = 0
+
+    def ready(self) -> bool:
+        """Whether the player must decide now (without waiting)."""
+        return bool(self.page.evaluate(_WAIT_DECISION))
 
     def wait_decision(self, timeout: float = 30_000) -> Literal["dialog", "table"]:
         handle = self.page.wait_for_function(_WAIT_DECISION, timeout=timeout, polling=50)
@@ -116,7 +120,7 @@ class Driver:
             return "belote"
         if s["enabled"]:
             card = str(s["enabled"][0])
-            self.play_card_by_click(card, s["beloteChoice"])
+            self.play_card_by_click(card, s["beloteChoice"], str(s["you"]))
             return card
         for selector in (
             '[data-bid="take"]' if prefer_take else "",
@@ -136,13 +140,13 @@ class Driver:
                 return act
         raise AssertionError(f"nothing to do: {s}")
 
-    def play_card_by_click(self, card: str, belote_choice: list[str]) -> None:
+    def play_card_by_click(self, card: str, belote_choice: list[str], seat: str = "S") -> None:
         start = time.perf_counter()
         self.page.click(f'#hand [data-card="{card}"]')
         if card in belote_choice:
             return  # the page asks "Belote?" first; the next step answers
         self.page.wait_for_selector(
-            f'#trick [data-trick-seat="S"][data-card="{card}"]', timeout=10_000
+            f'#trick [data-trick-seat="{seat}"][data-card="{card}"]', timeout=10_000
         )
         self.outside.append((time.perf_counter() - start) * 1000)
         self.page.wait_for_timeout(250)  # let the landing animation finish
@@ -197,7 +201,9 @@ class Driver:
             assert card in s["enabled"]
             self.press("Enter")
             if card not in s["beloteChoice"]:
-                self.page.wait_for_selector(f'#trick [data-trick-seat="S"][data-card="{card}"]')
+                self.page.wait_for_selector(
+                    f'#trick [data-trick-seat="{s["you"]}"][data-card="{card}"]'
+                )
             return card
         wanted = "take" if "take" in s["acts"] else None
         s = self.focus_where("actions", lambda st: st["focused"] in st["acts"])

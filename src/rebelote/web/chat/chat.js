@@ -49,6 +49,7 @@ li { margin: 2px 0; overflow-wrap: anywhere; }
   border: 1px solid #fff6; color: inherit; border-radius: 4px; }
 .unmute { margin-left: 2px; opacity: 1; }
 form { display: flex; gap: 4px; padding: 4px 8px 8px; }
+form[hidden] { display: none; }
 input { flex: 1; font: inherit; padding: 4px; border-radius: 4px; border: 0; }
 .err { color: #ffb4b4; padding: 0 8px; font-size: 12px; min-height: 14px; }
 :host([hidden]) { display: none; }

@@ -3,13 +3,14 @@
 // sends the player's choices (always one of turn.legal) and shows the answers.
 
 import '../chat/chat.js'; // <rebelote-chat>, shown at a network table
-import { applyI18n, helpText, lang, preferredLang, setLang, t } from './i18n.js';
+import { applyI18n, has, helpText, lang, preferredLang, setLang, t } from './i18n.js';
 import { backPattern, suitSprite } from './cards.js';
 import { Connection } from './net.js';
 import { TableModel, isCard, parseContract } from './model.js';
-import { TableView, cardElement, h } from './render.js';
+import { TableView, cardElement, countdownText, h } from './render.js';
+import { dealSteps, replayModel, replayTotals } from './replay.js';
 import {
-  LEVEL_KEYS, SEAT_KEYS, cardLabel, contractLabel, declLabel, presetDescription, presetName,
+  LEVEL_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
   resultLabel, seatName, sideName,
 } from './labels.js';
 
@@ -17,6 +18,7 @@ const TOKENS_KEY = 'rebelote.tables';
 const PREFS_KEY = 'rebelote.prefs';
 const PENDING_TIMEOUT = 8000; // ms before an unanswered action is given up
 const TRICK_HOLD = 800; // ms a finished trick stays on the table before the next card
+const LOBBY_URL = './lobby.html';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
@@ -35,6 +37,12 @@ const app = {
   holdUntil: 0,
   holdTimer: null,
   tokenRetried: null, // the table whose refused token was replaced (once)
+  mode: null, // "play" (#/table/ID), "watch" (#/watch/ID) or "replay" (#/replay/ID[/N])
+  timedOut: false, // the server said our time ran out (notice timed_out): a computer plays for us
+  awaySeen: false, // the room said we were away since that notice
+  clockOffset: 0, // the server's clock minus ours, in seconds (from the room's countdowns)
+  replay: null, // {tableId, table, data, totals, index, step}
+  opening: 0, // which opening of a table is the latest (the page may move on meanwhile)
 };
 
 // ------------------------------------------------------------------ storage
@@ -73,7 +81,10 @@ async function api(path, options = {}) {
   if (!r.ok) {
     const detail = data?.detail;
     const message = typeof detail === 'object' && detail?.message ? detail.message : r.statusText;
-    throw new Error(message);
+    const err = new Error(message);
+    err.status = r.status;
+    err.code = typeof detail === 'object' && detail?.code ? detail.code : null;
+    throw err;
   }
   return data;
 }
@@ -96,10 +107,18 @@ function toast(text, ms = 3500) {
 
 // --------------------------------------------------------------- routing
 
+// #/table/ID: a seat at a table (a spectator's view when this browser
+// holds no seat there); #/watch/ID: a spectator's; #/replay/ID[/N]: a
+// finished game (match N).
 function route() {
-  const m = /^#\/table\/([\w-]+)$/.exec(location.hash);
-  if (m) openTable(m[1]);
-  else showStart();
+  const hash = location.hash;
+  let m = /^#\/table\/([\w-]+)$/.exec(hash);
+  if (m) return openTable(m[1], 'play');
+  m = /^#\/watch\/([\w-]+)$/.exec(hash);
+  if (m) return openTable(m[1], 'watch');
+  m = /^#\/replay\/([\w-]+)(?:\/(\d+))?$/.exec(hash);
+  if (m) return openReplay(m[1], m[2] ? Number(m[2]) : null);
+  return showStart();
 }
 
 function showPage(id) {
@@ -260,24 +279,60 @@ async function startNewGame(event) {
 
 // ------------------------------------------------------------------- table
 
-async function openTable(tableId) {
-  if (app.tableId === tableId && app.conn) return;
-  closeTable();
-  let token = load(TOKENS_KEY, {})[tableId];
-  if (!token) {
-    const current = await api('api/me/current').catch(() => ({ current: null }));
-    if (current.current?.table_id === tableId) token = current.current.token;
+/** A spectator's connection (`/ws/ID?watch=1`): the seat's connection with
+ * another address; a spectator's stream is numbered like a seat's. */
+class WatchConnection extends Connection {
+  url() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const q = new URLSearchParams({ watch: '1' });
+    if (this.lastV !== null) q.set('last_v', String(this.lastV));
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}?${q}`;
   }
-  if (!token) token = await lobbyToken(tableId);
-  if (!token) {
-    toast(t('error.noSeat'));
-    location.hash = '';
-    return;
+}
+
+/** Open a table: `mode` "play" (this browser's seat: its token kept here,
+ * the cookie's solo table, or a new token for a lobby seat held elsewhere;
+ * with none, the table is watched) or "watch" (a spectator). */
+async function openTable(tableId, mode) {
+  if (app.tableId === tableId && app.mode === mode && app.conn) return;
+  closeTable();
+  const opening = ++app.opening;
+  let token = null;
+  if (mode === 'play') {
+    token = load(TOKENS_KEY, {})[tableId];
+    if (!token) {
+      const current = await api('api/me/current').catch(() => ({ current: null }));
+      if (current.current?.table_id === tableId) token = current.current.token;
+    }
+    if (!token) token = await lobbyToken(tableId);
+    if (opening !== app.opening) return;
+    if (!token) {
+      // no seat here: the table is watched (or said private / missing)
+      toast(t('error.noSeat'));
+      location.replace(`#/watch/${tableId}`);
+      return;
+    }
   }
   showPage('table-page');
   app.tableId = tableId;
+  app.mode = mode;
   app.model = new TableModel();
-  app.view = new TableView($('#table-page'), {
+  app.model.mode = mode;
+  if (mode === 'watch') app.model.you = null;
+  app.view = newView();
+  app.endShown = null;
+  app.firstRender = false;
+  const page = $('#table-page');
+  page.dataset.mode = mode;
+  delete page.dataset.ready;
+  const Conn = mode === 'watch' ? WatchConnection : Connection;
+  app.conn = new Conn({ tableId, token, onMessage, onStatus });
+  attachChat(null); // read only until the snapshot names our seat
+  app.conn.connect();
+}
+
+function newView() {
+  return new TableView($('#table-page'), {
     act: (action, belote) => act(action, belote),
     card: (card) => clickCard(card),
     cancelBelote: () => {
@@ -285,11 +340,6 @@ async function openTable(tableId) {
       render();
     },
   });
-  app.endShown = null;
-  app.firstRender = false;
-  app.conn = new Connection({ tableId, token, onMessage, onStatus });
-  attachChat(null); // read only until the snapshot names our seat
-  app.conn.connect();
 }
 
 /** A lobby table's seat token for the logged-in player (or guest) who holds
@@ -312,6 +362,7 @@ async function lobbyToken(tableId) {
 }
 
 function closeTable() {
+  app.opening += 1;
   if (app.conn) app.conn.close();
   const chat = $('#table-chat');
   if (chat) {
@@ -324,10 +375,42 @@ function closeTable() {
   app.holdUntil = 0;
   app.conn = null;
   app.tableId = null;
+  app.mode = null;
   app.model = null;
   app.view = null;
+  app.replay = null;
+  app.timedOut = false;
+  app.awaySeen = false;
+  const page = $('#table-page');
+  page.classList.remove('side');
+  delete page.dataset.mode;
+  delete page.dataset.ready;
+  $('#replay').hidden = true;
+  $('#replay-summary').hidden = true;
+  $('#away-banner').hidden = true;
+  $('#conn').hidden = true;
   for (const d of $$('dialog[open]')) if (d.id !== 'new-game' && d.id !== 'help') d.close();
 }
+
+/** A page in place of the table: a private table (watching it is refused),
+ * one that does not exist, or one the player left.  Never a blank page. */
+function showMissing(reason, tableId) {
+  closeTable();
+  const page = $('#table-missing');
+  page.dataset.reason = reason;
+  if (tableId) page.dataset.table = tableId;
+  const keys = MISSING_KEYS[reason] || MISSING_KEYS.not_found;
+  $('#table-missing-title').textContent = t(keys[0]);
+  $('#table-missing-text').textContent = t(keys[1]);
+  showPage('table-missing');
+  page.querySelector('a.primary')?.focus();
+}
+
+const MISSING_KEYS = {
+  private: ['missing.private', 'missing.privateText'],
+  not_found: ['missing.notFound', 'missing.notFoundText'],
+  left: ['missing.left', 'missing.leftText'],
+};
 
 function onStatus(status, detail) {
   const el = $('#conn');
@@ -337,23 +420,27 @@ function onStatus(status, detail) {
     el.hidden = false;
   } else if (status === 'fatal') {
     const tableId = app.tableId;
-    if (detail?.code === 4403 && detail.reason === 'bad_token' && tableId && app.tokenRetried !== tableId) {
+    const code = detail?.code;
+    const reason = detail?.reason;
+    if (code === 4403 && reason === 'bad_token' && tableId && app.tokenRetried !== tableId) {
       // the token was replaced on another device: ask for a new one, once
       app.tokenRetried = tableId;
       lobbyToken(tableId).then((token) => {
         if (app.tableId !== tableId) return;
-        if (token) {
-          closeTable();
-          openTable(tableId);
-        } else {
-          toast(t('error.noSeat'));
-          location.hash = '';
-        }
+        closeTable();
+        if (token) openTable(tableId, 'play');
+        else location.replace(`#/watch/${tableId}`);
       });
       return;
     }
-    toast(detail?.code === 4404 ? t('error.noTable') : detail?.code === 4000 ? t('chat.error.left') : t('error.noSeat'));
-    location.hash = '';
+    if (code === 4000 || reason === 'left') showMissing('left', tableId);
+    else if (code === 4404) showMissing('not_found', tableId);
+    else if (code === 4403 && reason === 'private') showMissing('private', tableId);
+    else if (app.mode === 'play' && tableId) {
+      // a token that holds no seat here (any more): watch the table instead
+      closeTable();
+      location.replace(`#/watch/${tableId}`);
+    } else showMissing('not_found', tableId);
   }
 }
 
@@ -378,25 +465,63 @@ function onMessage(msg) {
   handle(msg);
 }
 
-// The messages outside the numbered stream (docs/protocol.md): a network
-// table (rebelote serve's lobby) sends its room and its chat; the chat panel
-// shows them.  A solo table sends none, and its chat stays hidden.  Anything
-// else (pong, a type this page does not know) is ignored.
+// The messages outside the numbered stream (docs/protocol.md): a lobby
+// table (rebelote serve) sends its room (who is connected, the countdowns,
+// how many watch), its chat, and a notice to a player whose time ran out.
+// A solo table sends none of them, and its chat stays hidden.  Anything else
+// (pong, a type this page does not know) is ignored.
 const CHAT_TYPES = new Set(['room', 'chat', 'chat_history', 'muted']);
 
 function outsideStream(msg) {
-  if (msg.t === 'room' && app.model && !app.model.lobby) {
-    // a lobby table: the seats are named by their players (labels.seatName)
-    app.model.lobby = true;
+  const model = app.model;
+  if (msg.t === 'room') onRoom(msg.d);
+  else if (msg.t === 'notice' && msg.d?.code === 'timed_out' && model.mode === 'play') {
+    app.timedOut = true;
+    app.awaySeen = false;
     render();
   }
   const chat = $('#table-chat');
   if (!chat || !CHAT_TYPES.has(msg.t) || typeof chat.receive !== 'function') return;
   if (chat.hidden) {
-    chat.toggleAttribute('collapsed', window.matchMedia('(max-width: 719px)').matches);
+    chat.toggleAttribute('collapsed', window.matchMedia('(max-width: 999px)').matches);
     chat.hidden = false;
+    $('#table-page').classList.add('side');
   }
   chat.receive(msg);
+}
+
+/** A lobby table's room: the seats are named by their players
+ * (labels.seatName); each countdown gets its end in this page's clock. */
+function onRoom(room) {
+  const model = app.model;
+  const now = Date.now();
+  for (const seat of room.seats) {
+    for (const c of seat.countdowns || []) {
+      c.until = now + c.seconds * 1000;
+      app.clockOffset = c.deadline - c.seconds - now / 1000;
+    }
+    seat.countdowns = seat.countdowns || [];
+  }
+  model.room = room;
+  model.lobby = true;
+  if (!model.table) {
+    // the match has not started (no snapshot yet): the seats from the room
+    model.table = {
+      id: room.id, you: null, status: room.status, rules: room.rules, options: room.options,
+      seats: room.seats.map((s) => ({ seat: s.seat, kind: s.kind, name: s.name, level: s.level, guest: s.guest, left: s.left })),
+    };
+    if (model.mode === 'play') model.you = null;
+  } else model.table = { ...model.table, status: room.status };
+  const me = model.you ? model.roomSeat(model.you) : null;
+  if (me) {
+    if (me.away) app.awaySeen = true;
+    else if (app.awaySeen) {
+      app.timedOut = false;
+      app.awaySeen = false;
+    }
+  }
+  render();
+  if ($('#deal-end').open) renderDealEnd();
 }
 
 function attachChat(seat) {
@@ -451,13 +576,18 @@ function handle(msg) {
     }
     model.pending = false;
     clearTimeout(app.pendingTimer);
-    toast(errorText(msg.d));
+    // a refusal that closes the connection is said by the page that follows
+    if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
     return;
   }
   const effects = model.applyEvent(msg.d);
   if (msg.d.kind === 'turn') clearTimeout(app.pendingTimer);
   if (msg.d.kind === 'trick') app.holdUntil = performance.now() + TRICK_HOLD;
+  if (msg.d.kind === 'seat') {
+    const info = model.seatInfo(msg.d.seat);
+    toast(t('net.log.seat', { name: playerLabel(info), seat: t(SEAT_KEYS[msg.d.seat]) }));
+  }
   if (effects.includes('new_deal')) {
     const d = $('#deal-end');
     if (d.open) d.close();
@@ -469,14 +599,21 @@ function handle(msg) {
 }
 
 const CHAT_ERRORS = new Set(['rate_limited', 'bad_message', 'spectator']);
+const CLOSING_ERRORS = new Set(['table_not_found', 'private', 'bad_token', 'left']);
 
+// the labels of the codes before the catalogs had `error.<code>` for each
 const ERROR_KEYS = {
   illegal: 'error.illegal', not_your_turn: 'error.notYourTurn',
   belote_choice_required: 'error.beloteChoice', internal: 'error.internal',
 };
 
+/** A server error in the page's language: `error.<code>` from the
+ * catalogs, else the server's message. */
 function errorText(d) {
-  return ERROR_KEYS[d.code] ? t(ERROR_KEYS[d.code]) : t('error.other', { message: d.message });
+  const key = `error.${d.code}`;
+  if (has(key)) return t(key);
+  if (ERROR_KEYS[d.code]) return t(ERROR_KEYS[d.code]);
+  return t('error.other', { message: d.message });
 }
 
 function render() {
@@ -491,11 +628,25 @@ function render() {
   page.dataset.pending = String(model.pending);
   page.dataset.deal = String(model.match?.deal || 0);
   page.dataset.match = String(model.match?.number || 0);
+  renderAway(model);
   if (app.keyboard && model.myDecision && !document.querySelector('dialog[open]')) {
     const active = document.activeElement;
     const lost = !active || active === document.body || !active.isConnected || active.disabled;
     if (lost) focusZone(defaultZone(), 0);
   }
+}
+
+/** The banner of a player for whom a computer plays (his time ran out, or
+ * the room says he is away), with "I am back". */
+function renderAway(model) {
+  const banner = $('#away-banner');
+  const me = model.mode === 'play' && model.you ? model.roomSeat(model.you) : null;
+  const show = model.mode === 'play' && (app.timedOut || !!me?.away);
+  banner.hidden = !show;
+  if (!show) return;
+  const reason = app.timedOut ? 'move' : me?.away_reason || null;
+  banner.dataset.reason = reason || '';
+  $('#away-text').textContent = reason === 'move' ? t('table.timedOut') : t('table.awayYou');
 }
 
 function act(action, belote) {
@@ -507,6 +658,7 @@ function act(action, belote) {
     toast(t('conn.offline'));
     return;
   }
+  app.timedOut = false; // acting is being back
   model.pending = true;
   app.view.ui.beloteAsk = null;
   clearTimeout(app.pendingTimer);
@@ -532,6 +684,159 @@ function clickCard(card) {
   act(card);
 }
 
+/** Leave a lobby table (`leave`): the server closes our sockets with 4000. */
+function leaveTable() {
+  if (!app.conn || !app.conn.send({ t: 'leave' })) toast(t('conn.offline'));
+}
+
+/** Every second: the countdowns' texts (seats, the next deal's start). */
+function tick() {
+  for (const node of $$('[data-until]')) {
+    const until = Number(node.dataset.until);
+    node.textContent = countdownText(node.dataset.reason, until);
+  }
+}
+
+// ----------------------------------------------------------------- replay
+
+/** A finished game at the table: every hand, step by step (read only). */
+async function openReplay(tableId, match) {
+  closeTable();
+  const opening = app.opening;
+  const token = load(TOKENS_KEY, {})[tableId];
+  const q = new URLSearchParams();
+  if (match) q.set('match', String(match));
+  if (token) q.set('token', token);
+  const id = encodeURIComponent(tableId);
+  const tq = token ? `?${new URLSearchParams({ token })}` : '';
+  let data;
+  let info;
+  try {
+    [data, info] = await Promise.all([
+      api(`api/tables/${id}/replay?${q}`),
+      api(`api/tables/${id}${tq}`).catch(() => null),
+      presets().catch(() => []),
+    ]);
+  } catch (err) {
+    if (opening !== app.opening) return;
+    if (err.status === 404 || err.status === 422) showMissing('not_found', tableId);
+    else {
+      toast(errorText({ code: err.code, message: err.message }));
+      showMissing('not_found', tableId);
+    }
+    return;
+  }
+  if (opening !== app.opening) return;
+  const preset = info?.rules?.preset || (typeof data.rules === 'string' ? data.rules : data.rules?.preset) || 'ffb';
+  const known = (app.presets || []).find((p) => p.name === preset);
+  const rules = info?.rules || {
+    preset, players: data.seats.length, target: data.rules?.target ?? known?.target ?? 0,
+    description: known?.description || '', options: {},
+  };
+  // a solo table's player with no name of his own is "You" (the one who
+  // replays it): said in the page's language
+  const seats = (info?.seats || data.seats).map((s) => ({
+    seat: s.seat, kind: s.kind, name: s.kind === 'human' && s.name === 'You' ? t('seat.you') : s.name,
+    level: s.level ?? null, guest: !!s.guest, left: !!s.left,
+  }));
+  app.mode = 'replay';
+  app.tableId = tableId;
+  app.replay = {
+    tableId, data, index: 0, step: 0, totals: replayTotals(data, info),
+    table: { id: tableId, you: null, seats, rules, options: {}, status: 'finished' },
+  };
+  app.view = newView();
+  const page = $('#table-page');
+  page.dataset.mode = 'replay';
+  page.classList.add('side');
+  $('#replay').hidden = false;
+  showPage('table-page');
+  drawReplay();
+  page.dataset.ready = '1';
+}
+
+function drawReplay() {
+  const r = app.replay;
+  if (!r) return;
+  const deals = r.data.deals;
+  const box = $('#replay');
+  const where = $('#replay-where');
+  const controls = {
+    prevDeal: $('[data-action="replay-prev-deal"]'), prev: $('[data-action="replay-prev"]'),
+    next: $('[data-action="replay-next"]'), nextDeal: $('[data-action="replay-next-deal"]'),
+  };
+  if (!deals.length) {
+    where.textContent = t('replay.noDeal');
+    for (const b of Object.values(controls)) b.disabled = true;
+    $('#replay-auction').replaceChildren();
+    $('#replay-summary').hidden = true;
+    app.model = null;
+    return;
+  }
+  const d = deals[r.index];
+  const steps = dealSteps(d);
+  const model = replayModel(r);
+  app.model = model;
+  const last = model.deal.trickDone && model.deal.trickWinner ? model.lastTrick : null;
+  if (r.step === steps) model.replayStatus = resultLabel(d.result);
+  else if (r.step === 0) model.replayStatus = t('replay.auction');
+  else if (last) model.replayStatus = t('table.lastTrickWon', { name: seatName(model, last.winner), n: last.number, points: last.points });
+  else model.replayStatus = t('replay.trick', { n: model.deal.trickNumber });
+  render();
+  box.dataset.index = String(r.index);
+  box.dataset.step = String(r.step);
+  box.dataset.steps = String(steps);
+  box.dataset.match = String(d.match);
+  box.dataset.deal = String(d.deal);
+  where.textContent = t('replay.where', {
+    match: d.match, deal: d.deal, i: r.index + 1, n: deals.length, card: r.step, cards: steps,
+  });
+  controls.prevDeal.disabled = r.index === 0;
+  controls.nextDeal.disabled = r.index === deals.length - 1;
+  controls.prev.disabled = r.index === 0 && r.step === 0;
+  controls.next.disabled = r.index === deals.length - 1 && r.step === steps;
+  const bids = d.bids.map(([seat, bid]) => h('li', { class: 'replay-bid', 'data-seat': seat },
+    h('span', { class: 'who', text: `${seatName(model, seat)} :` }), ' ', bidLabel(bid, d.turned, true)));
+  const auction = [h('span', { class: 'replay-label', text: t('replay.bids') }), h('ol', { class: 'replay-bids' }, ...bids)];
+  const contract = model.deal.contract;
+  if (contract) auction.push(h('span', { class: 'replay-contract' }, t('end.contract'), ' ', contractLabel(model, contract)));
+  $('#replay-auction').replaceChildren(...auction);
+  const summary = $('#replay-summary');
+  if (r.step === steps && model.summary) {
+    summary.replaceChildren(h('h3', { text: t('end.dealTitle', { n: d.deal, result: resultLabel(d.result) }) }),
+      ...summaryParts(model, model.summary, model.match.totals));
+    summary.hidden = false;
+  } else {
+    summary.replaceChildren();
+    summary.hidden = true;
+  }
+}
+
+/** Move in the replay: `dStep` cards (across deals), or `dDeal` deals. */
+function stepReplay(dStep, dDeal) {
+  const r = app.replay;
+  if (!r || !r.data.deals.length) return;
+  const deals = r.data.deals;
+  if (dDeal) {
+    r.index = Math.max(0, Math.min(deals.length - 1, r.index + dDeal));
+    r.step = 0;
+  } else {
+    r.step += dStep;
+    if (r.step > dealSteps(deals[r.index])) {
+      if (r.index < deals.length - 1) {
+        r.index += 1;
+        r.step = 0;
+      } else r.step = dealSteps(deals[r.index]);
+    } else if (r.step < 0) {
+      if (r.index > 0) {
+        r.index -= 1;
+        r.step = dealSteps(deals[r.index]);
+      } else r.step = 0;
+    }
+  }
+  drawReplay();
+}
+
 // ------------------------------------------------------- end of deal/match
 
 function showDealEnd(fresh) {
@@ -549,21 +854,59 @@ function showDealEnd(fresh) {
 function renderDealEnd() {
   const model = app.model;
   const s = model?.summary;
-  if (!s) return;
+  if (!s || model.mode === 'replay') return;
   const m = model.match;
   const over = !!m.winner;
-  const sides = m.sides;
   const title = $('#deal-end-title');
   const body = $('#deal-end-body');
   const dialog = $('#deal-end');
   dialog.dataset.result = s.result || '';
   dialog.dataset.over = String(over);
   if (over) {
-    const mine = m.winner.includes(model.you);
+    const mine = !!model.you && m.winner.includes(model.you);
     title.textContent = mine ? t('end.youWin') : t('end.winnerIs', { name: sideName(model, m.winner) });
   } else {
     title.textContent = t('end.dealTitle', { n: m.deal, result: resultLabel(s.result) });
   }
+  const parts = summaryParts(model, s, s.totals || m.totals);
+  if (over) {
+    parts.push(h('h3', { text: t('table.sheet') }), sheetTable(model));
+  }
+  parts.push(...agreementParts(model));
+  body.replaceChildren(...parts);
+  const buttons = [];
+  const turn = model.turn;
+  const legal = turn?.legal || [];
+  const agreed = !!model.you && !!turn && turn.waiting !== 'action' && turn.agreed.includes(model.you);
+  const closed = model.lobby && model.room?.status === 'closed';
+  const waitingButton = () => h('button', { type: 'button', class: 'btn primary', 'data-action': 'waiting', disabled: true, text: t('action.waiting') });
+  if (over) {
+    if (!model.lobby) buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
+    else if (model.mode !== 'play' || closed) buttons.push(h('a', { class: 'btn', href: LOBBY_URL, 'data-action': 'to-lobby', text: t('action.toLobby') }));
+    else buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'leave-table', text: t('action.noRematch') }));
+    if (legal.includes('rematch')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'rematch', 'data-act': 'rematch', text: t('action.rematch') }));
+    else if (agreed && turn.waiting === 'rematch') buttons.push(waitingButton());
+  } else {
+    buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'close', text: t('dialog.close') }));
+    if (legal.includes('next')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'next', 'data-act': 'next', text: t('action.next') }));
+    else if (agreed && turn.waiting === 'next') buttons.push(waitingButton());
+  }
+  const box = $('#deal-end-buttons');
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+  const hadPrimary = !!box.querySelector('.primary:not(:disabled)');
+  box.replaceChildren(...buttons);
+  if (dialog.open) {
+    // The primary button (next deal, rematch) takes the focus when it comes.
+    const primary = box.querySelector('.primary:not(:disabled)');
+    const again = primary && !hadPrimary ? primary : (focused && box.querySelector(`[data-action="${focused}"]:not(:disabled)`)) || primary || box.querySelector('button:not(:disabled), a');
+    if (again && (focused || document.activeElement === document.body || !document.activeElement?.isConnected)) again.focus();
+  }
+}
+
+/** The summary of a deal: the contract, points, declarations, belote,
+ * capot, points added and `totals` (per side; none: no total row). */
+function summaryParts(model, s, totals) {
+  const sides = model.match.sides;
   const parts = [];
   const contract = s.taker ? parseContract(summaryContractText(s)) : null;
   if (contract) parts.push(h('p', { class: 'summary-contract', 'data-result': s.result }, t('end.contract'), ' ', contractLabel(model, contract)));
@@ -585,36 +928,40 @@ function renderDealEnd() {
         row(t('end.belote'), belote),
         row(t('end.capot'), (side) => (s.capot === side ? (s.solo_capot ? t('end.soloCapot') : t('result.capot')) : '')),
         row(t('end.added'), (side) => `+${s.score?.[side] ?? 0}`, 'added'),
-        row(t('end.total'), (side) => String(s.totals?.[side] ?? m.totals[side] ?? 0), 'total')));
+        totals ? row(t('end.total'), (side) => String(totals[side] ?? 0), 'total') : null));
     parts.push(h('div', { class: 'table-wrap' }, table));
   } else {
     parts.push(h('p', { class: 'summary-note', text: s.result === 'passed' ? t('notice.allPassed') : t('result.cancelled') }));
   }
   if (s.held_over) parts.push(h('p', { class: 'summary-note', text: t('end.heldOver', { n: s.held_over }) }));
   if (s.released) parts.push(h('p', { class: 'summary-note', text: t('end.released', { n: s.released }) }));
-  if (over) {
-    parts.push(h('h3', { text: t('table.sheet') }), sheetTable(model));
+  return parts;
+}
+
+/** At a lobby table waiting for the next deal or a rematch: who agreed, who
+ * is awaited, when the table goes on by itself (`turn.deadline`); a table
+ * closed (a player refused the rematch by leaving). */
+function agreementParts(model) {
+  const turn = model.turn;
+  if (!model.lobby) return [];
+  if (model.room?.status === 'closed' && model.match?.winner) {
+    const gone = model.room.seats.filter((s) => s.left).map((s) => seatName(model, s.seat));
+    return [h('p', { class: 'agreement closed', 'data-closed': '' },
+      gone.length ? t('end.closedBy', { names: gone.join(', ') }) : t('end.closed'))];
   }
-  body.replaceChildren(...parts);
-  const buttons = [];
-  const legal = model.turn?.legal || [];
-  if (over) {
-    buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
-    if (legal.includes('rematch')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'rematch', 'data-act': 'rematch', text: t('action.rematch') }));
-  } else {
-    buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'close', text: t('dialog.close') }));
-    if (legal.includes('next')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'next', 'data-act': 'next', text: t('action.next') }));
+  if (!turn || (turn.waiting !== 'next' && turn.waiting !== 'rematch')) return [];
+  const humans = (model.room?.seats || model.table.seats).filter((s) => s.kind === 'human' && !s.left).map((s) => s.seat);
+  const agreed = humans.filter((seat) => turn.agreed.includes(seat));
+  const awaited = humans.filter((seat) => !turn.agreed.includes(seat));
+  const names = (list) => list.map((seat) => (seat === model.you ? t('seat.you') : seatName(model, seat))).join(', ');
+  const box = h('div', { class: 'agreement', 'data-agreed': agreed.join(' '), 'data-awaited': awaited.join(' ') });
+  if (agreed.length) box.append(h('p', { class: 'agreed', text: t('end.agreed', { names: names(agreed) }) }));
+  if (awaited.length && humans.length > 1) box.append(h('p', { class: 'awaited', text: t('end.awaited', { names: names(awaited) }) }));
+  if (turn.deadline !== null) {
+    const until = (turn.deadline - app.clockOffset) * 1000;
+    box.append(h('p', { class: 'countdown', 'data-reason': 'start', 'data-until': String(until), text: countdownText('start', until) }));
   }
-  const box = $('#deal-end-buttons');
-  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
-  const hadPrimary = !!box.querySelector('.primary');
-  box.replaceChildren(...buttons);
-  if (dialog.open) {
-    // The primary button (next deal, rematch) takes the focus when it comes.
-    const primary = box.querySelector('.primary');
-    const again = primary && !hadPrimary ? primary : (focused && box.querySelector(`[data-action="${focused}"]`)) || primary;
-    if (again && (focused || document.activeElement === document.body || !document.activeElement?.isConnected)) again.focus();
-  }
+  return box.childElementCount ? [box] : [];
 }
 
 function summaryContractText(s) {
@@ -695,6 +1042,15 @@ function focusZone(zone, index) {
 function onKey(e) {
   if (e.altKey || e.ctrlKey || e.metaKey) return;
   if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Tab', 'Enter', ' '].includes(e.key)) app.keyboard = true;
+  if (app.mode === 'replay' && !document.querySelector('dialog[open]')) {
+    // the replay: ← → one card, ↑ ↓ one deal
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (moves[e.key]) {
+      e.preventDefault();
+      stepReplay(...moves[e.key]);
+    }
+    return;
+  }
   if (!app.model || document.querySelector('dialog[open]')) return;
   const active = document.activeElement;
   if (active?.closest?.('rebelote-chat')) return; // typing in the chat
@@ -762,7 +1118,39 @@ function onClick(e) {
       break;
     case 'leave':
       dialog?.close();
-      location.hash = '';
+      if (app.mode === 'play' && app.model?.lobby && app.model.you) {
+        // a lobby table: leaving is told to the server (asked first)
+        const playing = app.model.table?.status === 'playing';
+        $('#leave-text').textContent = playing ? t('net.leaveConfirm') : t('leave.text');
+        $('#leave-dialog').showModal();
+      } else if (app.mode === 'watch' || app.model?.lobby) location.href = LOBBY_URL;
+      else location.hash = '';
+      break;
+    case 'leave-confirm':
+      dialog?.close();
+      leaveTable();
+      break;
+    case 'leave-table':
+      // the match is over: refusing the rematch is leaving the table
+      dialog?.close();
+      leaveTable();
+      break;
+    case 'back':
+      app.conn?.send({ t: 'back' });
+      app.timedOut = false;
+      if (app.model) render();
+      break;
+    case 'replay-prev':
+      stepReplay(-1, 0);
+      break;
+    case 'replay-next':
+      stepReplay(1, 0);
+      break;
+    case 'replay-prev-deal':
+      stepReplay(0, -1);
+      break;
+    case 'replay-next-deal':
+      stepReplay(0, 1);
       break;
     case 'summary':
       showDealEnd(true);
@@ -795,8 +1183,15 @@ async function switchLang(code) {
   if (app.view) {
     app.view.trickKey = null;
     app.view.actionsKey = null;
-    render();
+    if (app.mode === 'replay') drawReplay();
+    else render();
     if ($('#deal-end').open) renderDealEnd();
+  }
+  const missing = $('#table-missing');
+  if (!missing.hidden) {
+    const keys = MISSING_KEYS[missing.dataset.reason] || MISSING_KEYS.not_found;
+    $('#table-missing-title').textContent = t(keys[0]);
+    $('#table-missing-text').textContent = t(keys[1]);
   }
 }
 
@@ -818,6 +1213,7 @@ async function main() {
   // a seat unmuted in the chat: a new connection brings its lines back
   $('#table-chat')?.addEventListener('unmuted', () => app.conn?.refresh());
   window.addEventListener('hashchange', route);
+  setInterval(tick, 1000);
   applyI18n(document);
   route();
 }

@@ -106,9 +106,11 @@ export function seatName(model, seat) {
   return t(SEAT_KEYS[seat]);
 }
 
-/** A side's name: "Nous" / "Eux" with four players, the seat with three. */
+/** A side's name: "Nous" / "Eux" with four players, the seat with three;
+ * for a spectator or a replay (no seat of ours), its seats ("Nord–Sud"). */
 export function sideName(model, side) {
   if (side.length === 1) return side === model.you ? t('side.you') : t(SEAT_KEYS[side]);
+  if (!model.you) return [...side].map((s) => t(SEAT_KEYS[s])).join('–');
   return side.includes(model.you) ? t('side.us') : t('side.them');
 }
 

@@ -46,6 +46,18 @@ function emptyDeal(dealer) {
   };
 }
 
+/** A turn as the page keeps it: `agreed` (the seats that agreed to the next
+ * deal or the rematch) and `deadline` (Unix seconds: the table goes on by
+ * itself then) are absent from older servers: [] and null. */
+function normalTurn(e) {
+  if (!e) return null;
+  return {
+    seat: e.seat, phase: e.phase, waiting: e.waiting, legal: e.legal,
+    belote_choice: e.belote_choice || [], auto: e.auto,
+    agreed: Array.isArray(e.agreed) ? e.agreed : [], deadline: typeof e.deadline === 'number' ? e.deadline : null,
+  };
+}
+
 export class TableModel {
   constructor() {
     this.table = null;
@@ -58,6 +70,19 @@ export class TableModel {
     this.bubbles = {}; // seat -> {type, ..., until: "card" | "trick"}
     this.pending = false; // an action of ours is on its way
     this.lobby = false; // a lobby table (it has a room): seats show the players' names
+    this.mode = 'play'; // "play" (a seat), "watch" (a spectator) or "replay" (a finished game)
+    this.room = null; // the lobby table's last `room` (who is connected, countdowns, spectators)
+    this.openHands = null; // a replay: every seat's cards left {seat: [cards]}
+  }
+
+  /** The seat drawn at the bottom: ours, or South for a spectator and a replay. */
+  get viewpoint() {
+    return this.you || (this.seats.includes('S') ? 'S' : this.seats[0] || 'S');
+  }
+
+  /** The room's seat (presence, countdowns), or null at a solo table. */
+  roomSeat(seat) {
+    return this.room?.seats.find((s) => s.seat === seat) || null;
   }
 
   /** Seats at this table, in playing order. */
@@ -104,7 +129,7 @@ export class TableModel {
       for (const b of deal.bids) this.bubbles[b.seat] = { type: 'bid', bid: b.bid, until: 'card' };
     }
     this.lastTrick = d.last_trick;
-    this.turn = d.turn;
+    this.turn = normalTurn(d.turn);
     this.summary = d.deal_summary;
     this.pending = false;
   }
@@ -234,10 +259,7 @@ export class TableModel {
         }
         break;
       case 'turn':
-        this.turn = {
-          seat: e.seat, phase: e.phase, waiting: e.waiting, legal: e.legal,
-          belote_choice: e.belote_choice, auto: e.auto,
-        };
+        this.turn = normalTurn(e);
         deal.phase = e.phase;
         this.pending = false;
         break;

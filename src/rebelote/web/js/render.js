@@ -94,6 +94,42 @@ function focusSelector(el) {
   return null;
 }
 
+/** The presence of a lobby table's human seat: disconnected, a computer
+ * playing for him, and the countdowns (each with its end in this page's
+ * clock, `until`: `Date.now()` ms; the page's ticker updates the text). */
+function presence(rs) {
+  const box = h('div', { class: 'presence' });
+  if (!rs.connected) box.append(h('span', { class: 'badge off', 'data-presence': 'disconnected', text: t('net.disconnected') }));
+  if (rs.away) box.append(h('span', { class: 'badge away', 'data-presence': 'away', text: t('net.away') }));
+  // the countdown that ends first (holding the seat, then leaving)
+  const soon = [...rs.countdowns].sort((a, b) => a.until - b.until).slice(0, 1);
+  for (const c of soon) {
+    box.append(h('span', { class: 'countdown', 'data-reason': c.reason, 'data-until': String(c.until), text: countdownText(c.reason, c.until) }));
+  }
+  if (!box.childElementCount) box.hidden = true;
+  return box;
+}
+
+const COUNTDOWN_KEYS = { move: 'net.countdown.move', hold: 'net.countdown.hold', leave: 'net.countdown.leave', start: 'table.countdown.start' };
+
+/** A countdown's text: seconds left until `until` (`Date.now()` ms). */
+export function countdownText(reason, until) {
+  const s = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+  return t(COUNTDOWN_KEYS[reason] || COUNTDOWN_KEYS.move, { s });
+}
+
+function eyeIcon() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('class', 'eye');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M12 5C6.5 5 2.7 9.3 1.5 12c1.2 2.7 5 7 10.5 7s9.3-4.3 10.5-7C21.3 9.3 17.5 5 12 5zm0 11.5a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9zm0-2.5a2 2 0 1 0 0-4 2 2 0 0 0 0 4z');
+  svg.append(path);
+  return svg;
+}
+
 function suitClass(card) {
   const s = card.slice(-1);
   return s === 'H' || s === 'D' ? 'red' : 'black';
@@ -158,7 +194,22 @@ export class TableView {
     const parts = [h('span', { class: 'deal-no', text: t('table.deal', { n: m.deal || 1 }) })];
     if (c) parts.push(h('span', { class: 'contract-chip', 'data-contract': c.text }, contractLabel(model, c)));
     if (m.held_over) parts.push(h('span', { class: 'held', text: t('table.heldOver', { n: m.held_over }) }));
+    parts.push(...this.badges(model));
     this.contract.replaceChildren(...parts);
+  }
+
+  /** "Spectateur" / "Revoir" for who is not playing; how many watch a lobby table. */
+  badges(model) {
+    const parts = [];
+    if (model.mode === 'watch') parts.push(h('span', { class: 'badge role', 'data-badge': 'spectator', text: t('table.spectator') }));
+    if (model.mode === 'replay') parts.push(h('span', { class: 'badge role', 'data-badge': 'replay', text: t('replay.badge') }));
+    const n = model.room?.spectators || 0;
+    if (n > 0) {
+      const label = n === 1 ? t('table.spectatorsOne') : t('table.spectatorsMany', { n });
+      parts.push(h('span', { class: 'badge watchers', 'data-spectators': n, title: label, 'aria-label': label },
+        eyeIcon(), h('span', { text: String(n) })));
+    }
+    return parts;
   }
 
   // ---------------------------------------------------------------- seats
@@ -167,7 +218,7 @@ export class TableView {
     const seats = model.seats;
     const turnSeat = model.turn && model.turn.waiting === 'action' ? model.turn.seat : null;
     for (const [pos, el] of Object.entries(this.seatEls)) {
-      const seat = seats.find((s) => position(s, model.you) === pos);
+      const seat = seats.find((s) => position(s, model.viewpoint) === pos);
       el.hidden = !seat;
       if (!seat) {
         el.removeAttribute('data-seat');
@@ -191,7 +242,14 @@ export class TableView {
             h('span', { class: 'name', text: name }),
             info?.kind === 'bot' ? h('span', { class: 'level', text: levelLabel(info.level) }) : null),
           isDealer ? h('span', { class: 'dealer-chip', 'data-dealer': seat, title: t('table.dealer'), text: t('table.dealerShort') }) : null));
-      this.part(el, 1, 'backs', seat === model.you ? null : [n, lang()], () => {
+      if (model.openHands) {
+        // a replay: every hand face up (the bottom one is the hand below)
+        const cards = model.openHands[seat] || [];
+        const strain = model.deal.contract?.strain;
+        this.part(el, 1, 'backs', seat === model.viewpoint ? null : [cards, strain, lang()], () =>
+          h('div', { class: 'open-hand', 'data-open-hand': seat, 'data-n': cards.length },
+            ...sortHand(cards, strain).map((c) => h('span', { class: `chip ${suitClass(c)}`, 'data-card': c }, cardLabel(c)))));
+      } else this.part(el, 1, 'backs', seat === model.you ? null : [n, lang()], () => {
         const backs = h('div', { class: 'backs', 'data-count': seat, 'data-n': n, title: t('table.cardsLeft', { n }) });
         for (let i = 0; i < n; i++) backs.append(h('span', { class: 'back' }, cardBack()));
         backs.append(h('span', { class: 'count', text: String(n) }));
@@ -199,6 +257,10 @@ export class TableView {
       });
       this.part(el, 2, 'bubble', [model.bubbles[seat] || null, model.deal.turned, lang()], () => this.bubble(model, seat));
       this.part(el, 3, 'tags', [model.deal.declarations, model.deal.belotes, lang()], () => this.tags(model, seat));
+      const rs = model.roomSeat(seat);
+      const presenceKey = rs && rs.kind === 'human'
+        ? [rs.connected, rs.away, rs.countdowns.map((c) => [c.reason, Math.round(c.until / 1000)]), lang()] : null;
+      this.part(el, 4, 'presence', presenceKey, () => presence(rs));
     }
   }
 
@@ -252,7 +314,7 @@ export class TableView {
   renderTrick(model) {
     const deal = model.deal;
     const showTurned = deal.turned && !deal.turnedTaken && !deal.contract;
-    const key = JSON.stringify([deal.trick, deal.trickWinner, showTurned && deal.turned, deal.notice, lang(), model.you]);
+    const key = JSON.stringify([deal.trick, deal.trickWinner, showTurned && deal.turned, deal.notice, lang(), model.viewpoint]);
     if (key === this.trickKey) return;
     const fresh = this.trickLang !== lang();
     this.trickKey = key;
@@ -266,7 +328,7 @@ export class TableView {
     for (const { seat, card } of deal.trick) {
       let el = old.get(`${seat}${card}`);
       if (!el) {
-        const pos = position(seat, model.you);
+        const pos = position(seat, model.viewpoint);
         el = cardElement(card, { 'data-trick-seat': seat });
         el.classList.add('played', `from-${pos}`, 'landing');
         el.addEventListener('animationend', () => {
@@ -302,8 +364,12 @@ export class TableView {
     const turn = model.turn;
     let text = '';
     let mine = false;
-    if (turn) {
-      if (turn.waiting === 'next') text = t('status.dealOver');
+    if (model.mode === 'replay') text = model.replayStatus || '';
+    else if (!model.match) text = model.table?.status === 'open' || !model.table?.status ? t('status.notStarted') : '';
+    else if (turn) {
+      const agreed = turn.agreed.includes(model.you) && turn.waiting !== 'action';
+      if (agreed) text = t('status.waitingOthers');
+      else if (turn.waiting === 'next') text = t('status.dealOver');
       else if (turn.waiting === 'rematch') text = t('status.matchOver');
       else if (turn.seat === model.you && turn.auto) text = t('status.auto');
       else if (turn.seat === model.you && turn.legal.length) {
@@ -326,7 +392,7 @@ export class TableView {
     const turn = model.turn;
     const key = JSON.stringify([
       turn, model.pending, this.ui.beloteAsk, this.ui.coincheValue, lang(), model.deal.turned,
-      model.table?.status,
+      model.table?.status, model.lobby,
     ]);
     if (key === this.actionsKey) return;
     this.actionsKey = key;
@@ -339,7 +405,8 @@ export class TableView {
         parts.push(h('button', { type: 'button', class: 'btn', 'data-action': 'summary', text: t('action.showSummary') }));
       } else if (turn.waiting === 'rematch') {
         parts.push(this.button('rematch', t('action.rematch'), { 'data-action': 'rematch', class: 'primary' }));
-        parts.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
+        if (model.lobby) parts.push(h('button', { type: 'button', class: 'btn', 'data-action': 'leave-table', text: t('action.noRematch') }));
+        else parts.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
       } else if (this.ui.beloteAsk && turn.belote_choice.includes(this.ui.beloteAsk)) {
         parts.push(...this.beloteControls(model));
       } else {
@@ -511,4 +578,4 @@ export class TableView {
   }
 }
 
-export { h, RANK_KEYS };
+export { h, suitClass, RANK_KEYS };
