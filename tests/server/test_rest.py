@@ -176,6 +176,16 @@ def test_protocol_schema(server: LiveServer) -> None:
         "chat",
         "chat_history",
         "muted",
+        "lobby_client",
+        "lobby",
+        "table",
+        "table_gone",
+        "waiting",
+    }
+    assert set(schema["lobby_client"]["discriminator"]["mapping"]) == {
+        "watch_room",
+        "unwatch_room",
+        "ping",
     }
     text = str(schema["event"])
     for kind in ("card", "trick", "deal_end", "match_end", "turn", "declared", "belote"):
