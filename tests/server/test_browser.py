@@ -8,6 +8,7 @@ Debian's Chromium (``/usr/bin/chromium``) is driven by Playwright (never
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Iterator
@@ -112,8 +113,12 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     ana.get_by_role("button", name="Fill empty seats with computers").click()
     expect(ana.locator('#room-view .seat[data-seat="W"]')).to_contain_text("computer")
     ana.locator("#start").click()
+    table_id = ""
     for page in (ana, bob):
-        page.wait_for_url(re.compile(r"/net/table\.html\?table="), timeout=15_000)
+        # the lobby sends every seated person to the main table
+        page.wait_for_url(re.compile(r"/#/table/[\w-]+$"), timeout=15_000)
+        table_id = page.url.rsplit("/", 1)[1]
+        page.goto(f"{live.url}/net/table.html?table={table_id}")
         expect(page.locator("#head")).to_contain_text("You are")
         expect(page.locator('#seats .seat[data-seat="S"] .name')).to_have_text(
             "South · Ana (guest)"
@@ -122,10 +127,10 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     eve_ctx = _context(browser, english=True, width=1000, height=800)
     eve = eve_ctx.new_page()
     eve.goto(live.url + "/lobby.html")
-    row = eve.locator("#tables tbody tr", has_text="Ana's friendly")
+    row = eve.locator("#tables [data-table]", has_text="Ana's friendly")
     expect(row).to_contain_text("playing")
-    row.get_by_role("link", name="watch").click()
-    eve.wait_for_url(re.compile(r"watch=1"))
+    expect(row.get_by_role("link", name="watch")).to_have_attribute("href", f"/#/watch/{table_id}")
+    eve.goto(f"{live.url}/net/table.html?table={table_id}&watch=1")
     expect(eve.locator("#head")).to_contain_text("You are watching")
     expect(eve.locator("#you-panel")).to_be_hidden()
     # the chat: HTML typed is shown as text
@@ -157,7 +162,6 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     assert "Deal over" in bob.locator("#log").inner_text()
     ana.screenshot(path=str(shots / "net-table.png"))
     # the replay viewer: the finished deal, every hand, trick by trick
-    table_id = ana.url.split("table=")[1].split("&")[0]
     ana.goto(f"{live.url}/history.html?table={table_id}")
     expect(ana.locator("#where")).to_contain_text("trick 0/8")
     assert ana.locator("#hands [data-hand]").count() == 4
@@ -373,7 +377,9 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     expect(bob.locator(".topnav .who")).to_contain_text("Bob")
     assert _stored_token(bob, tid) is None
     bob.goto(f"{live.url}/lobby.html?table={tid}")
-    bob.wait_for_url(re.compile(r"/net/table\.html\?table="))
+    bob.wait_for_url(re.compile(rf"/#/table/{tid}$"))  # a new token, then the main table
+    expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
+    bob.goto(f"{live.url}/net/table.html?table={tid}")
     expect(bob.locator("#whoami")).to_contain_text("You are North")
     expect(bob.locator("#you-panel")).to_be_visible()
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
@@ -445,10 +451,11 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     bob.locator("#running tbody tr", has_text="Ranked room").get_by_role(
         "link", name="open"
     ).click()
-    bob.wait_for_url(re.compile(r"/net/table\.html\?table="))
-    expect(bob.locator("#whoami")).to_contain_text("You are North")
+    bob.wait_for_url(re.compile(rf"/#/table/{tid}$"))
+    expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
     # the main table page too, with no token in this browser
+    bob.goto(live.url + "/leaderboard.html")
     bob.evaluate("localStorage.removeItem('rebelote.tables')")
     bob.goto(f"{live.url}/#/table/{tid}")
     expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
@@ -473,7 +480,7 @@ def test_a_player_takes_his_seat_back_from_another_browser(
         "computer (intermediate)"
     )
 
-    # the history: the displayed rating (mu - 3 sigma), as in the account bar
+    # the history: the displayed rating, as in the account bar (whole numbers)
     history = bob3_ctx.request.get(live.url + "/api/me/history").json()
     result = next(x for x in history["results"] if x["table_id"] == tid)
     assert result["left"] and result["rating_after"] is not None
@@ -482,13 +489,13 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     bob.goto(live.url + "/history.html")
     row = bob.locator(f'#results tbody tr[data-table="{tid}"]')
     before = result["rating_before"]
-    expected = f"{'—' if before is None else f'{before:.1f}'} → {result['rating_after']:.1f}"
+    expected = f"{'—' if before is None else _whole(before)} → {_whole(result['rating_after'])}"
     expect(row.locator("td.rating")).to_have_text(expected)
-    expect(bob.locator(".topnav .who")).to_contain_text(f"rating {me['rating']:.1f}")
-    # the leaderboard: the same rating, one decimal as everywhere
+    expect(bob.locator(".topnav .who")).to_contain_text(f"rating {_whole(me['rating'])}")
+    # the leaderboard: the same rating, a whole number as everywhere
     bob.goto(live.url + "/leaderboard.html")
     expect(bob.locator(f'#board tr[data-user="{me["id"]}"] td').nth(2)).to_have_text(
-        f"{me['rating']:.1f}"
+        _whole(me["rating"])
     )
     assert all(isinstance(p, Page) for p in (ana, bob))
     assert ana_errors + bob_errors == [], ana_errors + bob_errors
@@ -497,6 +504,12 @@ def test_a_player_takes_his_seat_back_from_another_browser(
 
 
 FRENCH_SEATS = {"N": "Nord", "W": "Ouest", "S": "Sud", "E": "Est"}
+
+
+def _whole(rating: float) -> str:
+    """A rating as the pages show it: rounded half up (JavaScript's
+    ``Math.round``)."""
+    return str(math.floor(rating + 0.5))
 
 
 def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
@@ -510,7 +523,7 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     scores in words; the history's dates are French."""
     import random
 
-    from playwright.sync_api import Browser, Request, expect
+    from playwright.sync_api import Browser, expect
 
     assert isinstance(browser, Browser)
     ana_ctx, bob_ctx = _context(browser), _context(browser)
@@ -528,16 +541,11 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     _post(bob_ctx, f"{live.url}/api/lobby/tables/{tid}/join", {"seat": "N"})
     expect(ana.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bobby (invité)")
 
-    # the waiting room is fetched every 1.5 s; its controls stay the same elements
+    # the waiting room is pushed at each change; its controls stay the same elements
     ana.locator("#fill").evaluate("(b) => { b.dataset.probe = 'kept'; }")
     ana.locator("#fill-level").select_option("random")
-
-    def room_fetch(req: Request) -> bool:
-        return req.method == "GET" and req.url.endswith(f"/api/lobby/tables/{tid}")
-
-    for _ in range(3):  # the third fetch starts once the second one is drawn
-        with ana.expect_request(room_fetch):
-            pass
+    _post(ana_ctx, f"{live.url}/api/lobby/tables/{tid}/bot", {"seat": "E", "level": "random"})
+    expect(ana.locator('#room-view .seat[data-seat="E"] .name')).to_have_text("Est (ordinateur)")
     expect(ana.locator('#fill[data-probe="kept"]')).to_have_count(1)
     expect(ana.locator("#fill-level")).to_have_value("random")
     ana.locator("#fill").click()
@@ -546,7 +554,7 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
         "ordinateur (au hasard)"
     )
     ana.locator("#start").click()
-    ana.wait_for_url(re.compile(r"/net/table\.html\?table="))
+    ana.wait_for_url(re.compile(rf"/#/table/{tid}$"))
 
     # Bobby at his table page says hello
     bob.goto(f"{live.url}/net/table.html?table={tid}")

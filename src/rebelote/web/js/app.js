@@ -6,6 +6,8 @@ import '../chat/chat.js'; // <rebelote-chat>, shown at a network table
 import { applyI18n, helpText, lang, preferredLang, setLang, t } from './i18n.js';
 import { backPattern, suitSprite } from './cards.js';
 import { Connection } from './net.js';
+import { api, errorText } from './api.js';
+import { connectionStatus, showCurrentGame } from './banners.js';
 import { TableModel, isCard, parseContract } from './model.js';
 import { TableView, cardElement, h } from './render.js';
 import {
@@ -61,23 +63,6 @@ function rememberToken(tableId, token) {
   save(TOKENS_KEY, tokens);
 }
 
-// --------------------------------------------------------------------- api
-
-async function api(path, options = {}) {
-  const r = await fetch(path, {
-    credentials: 'same-origin',
-    headers: options.body ? { 'Content-Type': 'application/json' } : {},
-    ...options,
-  });
-  const data = await r.json().catch(() => null);
-  if (!r.ok) {
-    const detail = data?.detail;
-    const message = typeof detail === 'object' && detail?.message ? detail.message : r.statusText;
-    throw new Error(message);
-  }
-  return data;
-}
-
 async function presets() {
   if (!app.presets) app.presets = await api('api/presets');
   return app.presets;
@@ -123,6 +108,7 @@ async function showStart() {
     api('api/me/current').catch(() => ({ current: null })),
   ]);
   renderPresetList(list);
+  showCurrentGame($('#start-page .start-card'), { except: current.current?.table_id }).catch(() => {});
   if (current.current) {
     rememberToken(current.current.table_id, current.current.token);
     cont.dataset.table = current.current.table_id;
@@ -245,13 +231,13 @@ async function startNewGame(event) {
   const submit = $('[data-action="start"]');
   submit.disabled = true;
   try {
-    const created = await api('api/tables', { method: 'POST', body: JSON.stringify(body) });
+    const created = await api('api/tables', { method: 'POST', body });
     rememberToken(created.table_id, created.token);
     $('#new-game').close();
     location.hash = `#/table/${created.table_id}`;
   } catch (err) {
     const el = $('#new-game-error');
-    el.textContent = t('new.error', { message: err.message });
+    el.textContent = t('new.error', { message: errorText(err) });
     el.hidden = false;
   } finally {
     submit.disabled = false;
@@ -301,11 +287,8 @@ async function lobbyToken(tableId) {
   if (!me?.user) return null;
   const history = await api('api/me/history').catch(() => null);
   if (!history?.running.some((r) => r.table_id === tableId)) return null;
-  const seatToken = await api(`api/lobby/tables/${encodeURIComponent(tableId)}/token`, {
-    method: 'POST',
-    body: '{}',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf || '' },
-  }).catch(() => null);
+  const seatToken = await api(`api/lobby/tables/${encodeURIComponent(tableId)}/token`, { method: 'POST' })
+    .catch(() => null);
   if (!seatToken) return null;
   rememberToken(tableId, seatToken.token);
   return seatToken.token;
@@ -330,6 +313,7 @@ function closeTable() {
 }
 
 function onStatus(status, detail) {
+  connectionStatus('table', status); // the offline banner, #offline-banner
   const el = $('#conn');
   if (status === 'open') el.hidden = true;
   else if (status === 'reconnecting') {
@@ -469,15 +453,6 @@ function handle(msg) {
 }
 
 const CHAT_ERRORS = new Set(['rate_limited', 'bad_message', 'spectator']);
-
-const ERROR_KEYS = {
-  illegal: 'error.illegal', not_your_turn: 'error.notYourTurn',
-  belote_choice_required: 'error.beloteChoice', internal: 'error.internal',
-};
-
-function errorText(d) {
-  return ERROR_KEYS[d.code] ? t(ERROR_KEYS[d.code]) : t('error.other', { message: d.message });
-}
 
 function render() {
   const model = app.model;
