@@ -40,6 +40,8 @@ const state = {
   roomData: null, // the last `waiting`: {room, you}
   chatConn: null, // the seat's table socket in the waiting room (chat)
   tokenAsked: null, // the table whose seat token was asked of the server (once)
+  joining: null, // the table whose seat is being taken
+  chatOpening: null, // the table whose chat waits for its token
   mine: new Set(), // the tables where the player holds a seat (his history's running ones)
   leaving: false,
   going: false, // on the way to the table
@@ -184,15 +186,22 @@ function drawTables() {
 }
 
 async function join(tableId, seat, invite, errorBox) {
+  // the room may say "you" before this answer comes: no other token is
+  // asked for meanwhile (it would replace this one)
+  state.joining = tableId;
   try {
     const seatToken = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}/join`, { method: 'POST', body: { seat, invite } });
     rememberToken(tableId, seatToken.token, seatToken.seat);
     errorBox.textContent = '';
     state.mine.add(tableId);
     drawTables();
+    state.joining = null;
     openRoom(tableId, invite || seatToken.invite);
+    if (state.roomData?.room.id === tableId) drawRoom(state.roomData);
   } catch (err) {
     showError(errorBox, err);
+  } finally {
+    state.joining = null;
   }
 }
 
@@ -426,12 +435,15 @@ async function shareInvite(link, name, input, done) {
 // comes back by itself; chat typed meanwhile waits in the chat's outbox
 async function openChat(tableId, seat) {
   const box = $('#room-chat');
-  if (state.chatConn && state.chatConn.tableId === tableId) return;
+  if (state.chatConn?.tableId === tableId || state.chatOpening === tableId || state.joining === tableId) return;
   closeChat();
   let token = tokenOf(tableId);
   if (!token && state.tokenAsked !== tableId) {
+    // back from another browser or device: a token of our own (once)
     state.tokenAsked = tableId;
+    state.chatOpening = tableId;
     token = (await fetchToken(tableId))?.token || null;
+    state.chatOpening = null;
   }
   if (!token || state.room?.id !== tableId || state.chatConn) return;
   const chat = el('rebelote-chat', { id: 'room-chat-panel' });
@@ -440,7 +452,15 @@ async function openChat(tableId, seat) {
     tableId,
     token,
     onMessage: (msg) => chat.receive(msg),
-    onStatus: (s) => connectionStatus('chat', s),
+    onStatus: (s, detail) => {
+      connectionStatus('chat', s);
+      if (s === 'fatal' && detail?.reason === 'bad_token' && state.tokenRetried !== tableId) {
+        // the seat was taken back from another browser: a new token, once
+        state.tokenRetried = tableId;
+        closeChat();
+        fetchToken(tableId).then((fresh) => { if (fresh && state.room?.id === tableId) openChat(tableId, seat); });
+      }
+    },
   });
   state.chatConn = conn;
   chat.attach((m) => conn.send(m), seat);
