@@ -259,3 +259,28 @@ def test_the_codes_a_person_meets_in_the_waiting_room(server: LiveServer) -> Non
     assert r.status_code == 403 and r.json()["detail"]["code"] == "account_required"
     for p in (ada, bob, ranked):
         p.close()
+
+
+def test_any_lobby_page_keeps_a_waiting_seat_connected_until_the_start(
+    server: LiveServer,
+) -> None:
+    ada, bob = Player(server).guest("Ada"), Player(server).guest("Bob")
+    tid = ada.open_table(name="présence", options={"hold": 30})["table_id"]
+    bob.join(tid, "N")
+    room = bob.http.get(f"/api/lobby/tables/{tid}").json()
+    assert [seat_of(room, s)["connected"] for s in "SN"] == [False, False]
+    page = LobbyClient(server, ada)  # the lobby list, no room followed
+    page.recv()
+    room = bob.http.get(f"/api/lobby/tables/{tid}").json()
+    assert [seat_of(room, s)["connected"] for s in "SN"] == [True, False]
+    assert seat_of(room, "S")["countdowns"] == []
+    # the start: from now on only a table socket is a presence
+    ada.ok(f"/api/lobby/tables/{tid}/fill", {"level": "random"})
+    ada.ok(f"/api/lobby/tables/{tid}/start")
+    room = bob.http.get(f"/api/lobby/tables/{tid}").json()
+    south = seat_of(room, "S")
+    assert room["status"] == "playing" and south["connected"] is False
+    assert sorted(c["reason"] for c in south["countdowns"]) == ["hold", "leave"]
+    page.close()
+    for p in (ada, bob):
+        p.close()

@@ -17,10 +17,11 @@ without its code looks like no table).  ``unwatch_room`` stops it.  The
 player is known by his session cookie (sent with the WebSocket's opening
 request); a page that logs in or out opens a new socket.
 
-Presence: while a socket follows the room of a table that has not started
-and its player holds a seat there, that seat counts as connected (as a
-table socket would), so that the room shows who waits and a host who
-closed his page passes the table on (:mod:`.room`).
+Presence: while a player has a lobby socket open (any lobby page), his
+seat at every table that has not started counts as connected (as a table
+socket would), so that the room shows who waits and a host who closed his
+pages passes the table on (:mod:`.room`).  From the start on, only his
+table socket counts.
 
 Refused messages get an ``error`` (``too_large``, ``bad_json``,
 ``unknown_type``, ``bad_message``, ``table_not_found``) to that socket
@@ -95,8 +96,8 @@ def may_follow(table: Room, user_id: int | None, invite: str | None) -> bool:
 
 class LobbySocket:
     """One lobby socket: its outgoing queue, its player (``user_id``, or
-    ``None`` when not logged in), the room it follows and the seat it keeps
-    connected there."""
+    ``None`` when not logged in), the room it follows, and the seats it
+    keeps connected (``present``: table id -> the table and the seat)."""
 
     def __init__(self, hub: LobbyHub, user_id: int | None) -> None:
         self.hub = hub
@@ -105,7 +106,7 @@ class LobbySocket:
         self.cut_off = False
         self.watching: Room | None = None
         self.invite: str | None = None
-        self.present: Seat | None = None
+        self.present: dict[str, tuple[Room, Seat]] = {}
         self.last_room: str | None = None
 
     def put(self, text: str) -> None:
@@ -126,18 +127,39 @@ class LobbySocket:
         self.refresh()
 
     def unwatch(self) -> None:
-        """Stop following the room (the seat is no longer kept connected)."""
+        """Stop following the room."""
         table = self.watching
-        if table is None:
+        if table is not None:
+            self.watching = None
+            self.hub.unfollow(self, table.id)
+
+    def sync_presence(self, table: Room) -> None:
+        """Keep the player's seat at ``table`` connected while the table
+        has not started (and only then: once it plays, the player is there
+        when his table page is)."""
+        if self.user_id is None:
             return
-        self.watching = None
-        self.hub.unfollow(self, table.id)
-        seat, self.present = self.present, None
-        if seat is not None:
+        you = table.seat_of_user(self.user_id) if table.status == "open" else None
+        held = self.present.get(table.id)
+        if held is not None and held[1] != you:
+            del self.present[table.id]
+            self.hub.mark(self, table.id, False)
+            table.detach(held[1])  # broadcasts the room: nothing more to change
+        if you is not None and table.id not in self.present:
+            self.present[table.id] = (table, you)
+            self.hub.mark(self, table.id, True)
+            table.attach(you)
+
+    def release(self) -> None:
+        """The socket closed: its seats are no longer kept connected."""
+        self.unwatch()
+        present, self.present = self.present, {}
+        for table, seat in present.values():
+            self.hub.mark(self, table.id, False)
             table.detach(seat)
 
     def refresh(self) -> None:
-        """The room followed changed: keep presence right, send it."""
+        """The room followed changed: send it (``you``: the player's seat)."""
         table = self.watching
         if table is None:
             return
@@ -146,15 +168,6 @@ class LobbySocket:
             self.put(_error(ProtocolError("table_not_found", f"no lobby table {table.id!r}")))
             return
         you = table.seat_of_user(self.user_id) if self.user_id is not None else None
-        if self.present is not None and self.present != you:
-            # the seat is no longer his (left, or changed seats)
-            seat, self.present = self.present, None
-            table.detach(seat)
-        if you is not None and self.present is None and table.status == "open":
-            self.present = you
-            table.attach(you)  # broadcasts the room: refresh() again, nothing to change
-            if self.watching is not table:
-                return
         room = table.room_data()
         if table.meta.visibility != "private":
             room = room.model_copy(update={"invite": None})
@@ -165,13 +178,48 @@ class LobbySocket:
 
 
 class LobbyHub:
-    """Every lobby socket of this server process, the public list as last
-    sent, and who follows which room.  Runs on the event loop's thread."""
+    """Every lobby socket of this server process, by player too, the
+    public list as last sent, and who follows which room.  Runs on the
+    event loop's thread."""
 
     def __init__(self) -> None:
         self.sockets: set[LobbySocket] = set()
+        self._by_user: dict[int, set[LobbySocket]] = {}
+        self._present: dict[str, set[LobbySocket]] = {}
         self._listed: dict[str, str] = {}
         self._followers: dict[str, set[LobbySocket]] = {}
+
+    def add(self, socket: LobbySocket, tables: Iterable[Room]) -> None:
+        """A socket opened: it gets the changes from now on, and keeps its
+        player's seats connected at the ``tables`` not started."""
+        self.sockets.add(socket)
+        if socket.user_id is not None:
+            self._by_user.setdefault(socket.user_id, set()).add(socket)
+            for table in tables:
+                if table.networked and table.status == "open":
+                    socket.sync_presence(table)
+
+    def remove(self, socket: LobbySocket) -> None:
+        """A socket closed."""
+        self.sockets.discard(socket)
+        if socket.user_id is not None:
+            mine = self._by_user.get(socket.user_id)
+            if mine is not None:
+                mine.discard(socket)
+                if not mine:
+                    del self._by_user[socket.user_id]
+        socket.release()
+
+    def mark(self, socket: LobbySocket, table_id: str, present: bool) -> None:
+        """``socket`` keeps (or no longer keeps) a seat connected at
+        ``table_id``."""
+        sockets = self._present.setdefault(table_id, set())
+        if present:
+            sockets.add(socket)
+        else:
+            sockets.discard(socket)
+        if not sockets:
+            del self._present[table_id]
 
     def follow(self, socket: LobbySocket, table_id: str) -> None:
         """``socket`` follows ``table_id``'s room."""
@@ -202,9 +250,17 @@ class LobbyHub:
         return envelope("lobby", LobbyList(tables=ordered))
 
     def room_changed(self, table: Room) -> None:
-        """``table``'s room changed (:attr:`Room.on_room`): the list's entry
-        (``table`` or ``table_gone``, only when it changed) to every socket,
-        the room to its followers."""
+        """``table``'s room changed (:attr:`Room.on_room`): its players'
+        presence, the list's entry (``table`` or ``table_gone``, only when
+        it changed) to every socket, the room to its followers."""
+        if self._by_user:
+            # the sockets of the players seated here, and of those who were
+            sockets = set(self._present.get(table.id, ()))
+            for row in table.seat_rows.values():
+                if row.user_id is not None:
+                    sockets |= self._by_user.get(row.user_id, set())
+            for socket in sockets:
+                socket.sync_presence(table)
         room = listed_room(table)
         text: str | None = None
         if room is None:
@@ -279,8 +335,9 @@ async def serve_lobby(ws: WebSocket, manager: TableManager) -> None:
         socket = LobbySocket(hub, user_id)
         # the list and the registration with no pause between them: every
         # change after the list is pushed, none before it is lost
-        socket.put(hub.snapshot([*tables, *manager.live_tables()]))
-        hub.sockets.add(socket)
+        live = manager.live_tables()
+        socket.put(hub.snapshot([*tables, *live]))
+        hub.add(socket, live)
         sender = asyncio.create_task(_send_all(ws, socket))
         while not sender.done():
             try:
@@ -300,8 +357,7 @@ async def serve_lobby(ws: WebSocket, manager: TableManager) -> None:
         pass
     finally:
         if socket is not None:
-            hub.sockets.discard(socket)
-            socket.unwatch()
+            hub.remove(socket)
         if sender is not None:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

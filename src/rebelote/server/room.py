@@ -7,7 +7,7 @@ presence and clocks, chat, leaving, results.
   and starts (:meth:`Room.start`).  When the host leaves, the table passes to
   the next human in seat order; when the last human leaves, the table is
   ``closed``.  A host with no connection (neither the table's socket nor
-  the lobby's waiting room) for ``options.hold`` seconds before the start
+  a lobby page's socket) for ``options.hold`` seconds before the start
   passes the table to the first connected human in seat order; with none
   connected, the table waits and the first human back takes it.  Seat
   changes before the start are stored in the ``seats`` rows; from the
