@@ -481,8 +481,13 @@ function onLobbyMessage(msg) {
     state.tables = new Map(msg.d.tables.map((r) => [r.id, r]));
     drawTables();
   } else if (msg.t === 'table') {
+    const before = state.tables.get(msg.d.id);
     state.tables.set(msg.d.id, msg.d);
     drawTables();
+    if (state.mine.has(msg.d.id) && before?.status !== msg.d.status) {
+      // a table of ours started: the banner says "reprendre"
+      showCurrentGame($('main'), { except: state.room?.id }).catch(() => {});
+    }
   } else if (msg.t === 'table_gone') {
     state.tables.delete(msg.d.id);
     drawTables();
