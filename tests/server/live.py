@@ -29,8 +29,10 @@ class LiveServer:
 
     ``bot_delay``: seconds before each computer action (``None``: each
     table's own speed); ``static_dir``: the client's files (none by
-    default); ``url`` has no trailing slash.  As a context manager: started
-    on the way in, stopped on the way out."""
+    default); ``port``: listen there (default: a free port; a restart of
+    the server reuses the stopped one's, so that its pages reconnect);
+    ``url`` has no trailing slash.  As a context manager: started on the
+    way in, stopped on the way out."""
 
     def __init__(
         self,
@@ -39,6 +41,7 @@ class LiveServer:
         bot_delay: float | None = 0.0,
         static_dir: Path | None = None,
         seed: int = 2024,
+        port: int | None = None,
     ) -> None:
         self.database_url = database_url
         self.app: FastAPI = create_app(
@@ -47,9 +50,10 @@ class LiveServer:
             static_dir=static_dir or Path("/nonexistent"),
             seed=seed,
         )
-        self.sock = bind("127.0.0.1", None)
+        self.sock = bind("127.0.0.1", port)
         self.url = url_of(self.sock).rstrip("/")
         self.ws_url = self.url.replace("http://", "ws://")
+        self.port: int = self.sock.getsockname()[1]
         config = uvicorn.Config(self.app, log_level="warning", lifespan="on", ws_max_size=65536)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(

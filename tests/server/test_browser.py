@@ -9,6 +9,7 @@ Debian's Chromium (``/usr/bin/chromium``) is driven by Playwright (never
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Iterator
@@ -113,8 +114,9 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     ana.get_by_role("button", name="Fill empty seats with computers").click()
     expect(ana.locator('#room-view .seat[data-seat="W"]')).to_contain_text("computer")
     ana.locator("#start").click()
+    table_id = ""
     for page in (ana, bob):
-        page.wait_for_url(re.compile(r"/#/table/\w+"), timeout=15_000)
+        page.wait_for_url(re.compile(r"/#/table/[\w-]+$"), timeout=15_000)
         expect(page.locator("#table-page")).to_have_attribute("data-mode", "play")
         expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
     expect(ana.locator('.seat[data-seat="S"] .plate .name')).to_have_text("Ana")
@@ -124,10 +126,10 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
     eve_ctx = _context(browser, english=True, width=1000, height=800)
     eve = eve_ctx.new_page()
     eve.goto(live.url + "/lobby.html")
-    row = eve.locator("#tables tbody tr", has_text="Ana's friendly")
+    row = eve.locator("#tables [data-table]", has_text="Ana's friendly")
     expect(row).to_contain_text("playing")
     row.get_by_role("link", name="watch").click()
-    eve.wait_for_url(re.compile(r"/#/watch/\w+"))
+    eve.wait_for_url(re.compile(r"/#/watch/[\w-]+$"))
     expect(eve.locator('[data-badge="spectator"]')).to_have_text("Spectator")
     expect(eve.locator("#table-chat input")).to_be_hidden()
     expect(ana.locator("[data-spectators]")).to_have_attribute("data-spectators", "1")
@@ -381,7 +383,7 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     expect(bob.locator(".topnav .who")).to_contain_text("Bob")
     assert _stored_token(bob, tid) is None
     bob.goto(f"{live.url}/lobby.html?table={tid}")
-    bob.wait_for_url(re.compile(f"/#/table/{tid}$"))
+    bob.wait_for_url(re.compile(rf"/#/table/{tid}$"))  # a new token, then the main table
     expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
     assert bob.evaluate("() => window.rebelote.model.you") == "N"
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
@@ -456,7 +458,8 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     bob.locator("#running tbody tr", has_text="Ranked room").get_by_role(
         "link", name="open"
     ).click()
-    bob.wait_for_url(re.compile(f"/#/table/{tid}$"))
+    bob.wait_for_url(re.compile(rf"/#/table/{tid}$"))
+    expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
     expect(bob.locator("#hand [data-card]").first).to_be_visible()
     assert bob.evaluate("() => window.rebelote.model.you") == "N"
     # the main table page too, with no token in this browser
@@ -488,7 +491,7 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     bob.goto(live.url + "/history.html")
     row = bob.locator(f'#results tbody tr[data-table="{tid}"]')
     expect(row.locator("td.rating")).to_have_text("—")
-    expect(bob.locator(".topnav .who")).to_contain_text(f"rating {me['rating']:.1f}")
+    expect(bob.locator(".topnav .who")).to_contain_text(f"rating {_whole(me['rating'])}")
     # the leaderboard: nobody has a rated match yet
     assert bob3_ctx.request.get(live.url + "/api/leaderboard").json() == []
     bob.goto(live.url + "/leaderboard.html")
@@ -502,6 +505,12 @@ def test_a_player_takes_his_seat_back_from_another_browser(
 FRENCH_SEATS = {"N": "Nord", "W": "Ouest", "S": "Sud", "E": "Est"}
 
 
+def _whole(rating: float) -> str:
+    """A rating as the pages show it: rounded half up (JavaScript's
+    ``Math.round``)."""
+    return str(math.floor(rating + 0.5))
+
+
 def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     browser: object, live: LiveServer
 ) -> None:
@@ -513,7 +522,7 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     scores in words; the history's dates are French."""
     import random
 
-    from playwright.sync_api import Browser, Request, expect
+    from playwright.sync_api import Browser, expect
 
     assert isinstance(browser, Browser)
     ana_ctx, bob_ctx = _context(browser), _context(browser)
@@ -531,16 +540,11 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     _post(bob_ctx, f"{live.url}/api/lobby/tables/{tid}/join", {"seat": "N"})
     expect(ana.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bobby (invité)")
 
-    # the waiting room is fetched every 1.5 s; its controls stay the same elements
+    # the waiting room is pushed at each change; its controls stay the same elements
     ana.locator("#fill").evaluate("(b) => { b.dataset.probe = 'kept'; }")
     ana.locator("#fill-level").select_option("random")
-
-    def room_fetch(req: Request) -> bool:
-        return req.method == "GET" and req.url.endswith(f"/api/lobby/tables/{tid}")
-
-    for _ in range(3):  # the third fetch starts once the second one is drawn
-        with ana.expect_request(room_fetch):
-            pass
+    _post(ana_ctx, f"{live.url}/api/lobby/tables/{tid}/bot", {"seat": "E", "level": "random"})
+    expect(ana.locator('#room-view .seat[data-seat="E"] .name')).to_have_text("Est (ordinateur)")
     expect(ana.locator('#fill[data-probe="kept"]')).to_have_count(1)
     expect(ana.locator("#fill-level")).to_have_value("random")
     ana.locator("#fill").click()
@@ -549,7 +553,7 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
         "ordinateur (au hasard)"
     )
     ana.locator("#start").click()
-    ana.wait_for_url(re.compile(f"/#/table/{tid}$"))
+    ana.wait_for_url(re.compile(rf"/#/table/{tid}$"))
 
     # Bobby at his table (an old link) says hello
     bob.goto(f"{live.url}/net/table.html?table={tid}")

@@ -265,11 +265,12 @@ def test_lobby_rules(server: LiveServer) -> None:
     r = guest.post(f"/api/lobby/tables/{tid}/join", {"seat": "N", "invite": private["invite"]})
     assert r.status_code == 409 and _code(r) == "seat_taken"
     r = third.post(f"/api/lobby/tables/{tid}/join", {"seat": "W", "invite": private["invite"]})
-    assert r.status_code == 400  # one seat each
+    assert r.status_code == 409 and _code(r) == "already_seated"  # one seat each
     r = third.post(f"/api/lobby/tables/{tid}/start")
     assert r.status_code == 403 and _code(r) == "not_host"
     r = host.post(f"/api/lobby/tables/{tid}/start")
-    assert r.status_code == 400 and "empty" in r.json()["detail"]["message"]
+    assert r.status_code == 409 and _code(r) == "seats_empty"
+    assert r.json()["detail"]["message"] == "seats W E are empty: fill them first"
     r = host.post(f"/api/lobby/tables/{tid}/bot", {"seat": "N", "level": "beginner"})
     assert r.status_code == 409  # a player sits there
     host.ok(f"/api/lobby/tables/{tid}/bot", {"seat": "W", "level": "beginner"})
@@ -285,7 +286,7 @@ def test_lobby_rules(server: LiveServer) -> None:
     room = third.ok(f"/api/lobby/tables/{tid}/start")
     assert room["status"] == "playing"
     r = third.post(f"/api/lobby/tables/{tid}/bot", {"seat": "W", "level": None})
-    assert r.status_code == 400  # seats are settled
+    assert r.status_code == 409 and _code(r) == "not_open"  # seats are settled
     # the last human leaves an open table: it closes
     guest.ok(f"/api/lobby/tables/{public['table_id']}/leave")
     assert third.http.get("/api/lobby").json() == []

@@ -177,6 +177,16 @@ def test_protocol_schema(server: LiveServer) -> None:
         "chat_history",
         "muted",
         "notice",
+        "lobby_client",
+        "lobby",
+        "table",
+        "table_gone",
+        "waiting",
+    }
+    assert set(schema["lobby_client"]["discriminator"]["mapping"]) == {
+        "watch_room",
+        "unwatch_room",
+        "ping",
     }
     assert schema["notice"]["properties"]["code"]["const"] == "timed_out"
     turn = schema["event"]["$defs"]["TurnEvent"]["properties"]

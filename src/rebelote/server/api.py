@@ -221,6 +221,11 @@ def _refused(exc: ProtocolError) -> HTTPException:
         "account_required": 403,
         "unavailable": 503,
         "internal": 500,
+        "not_open": 409,
+        "table_closed": 409,
+        "already_seated": 409,
+        "seats_empty": 409,
+        "no_seat": 403,
     }.get(exc.code, 400)
     return _err(status, exc.code, exc.message)
 
@@ -547,7 +552,7 @@ async def leave(table_id: str, session: Changing, request: Request) -> RoomData:
     table = await _room(request, table_id)
     seat = table.seat_of_user(session.user.id)
     if seat is None:
-        raise _err(400, "bad_request", "you hold no seat at this table")
+        raise _err(403, "no_seat", "you hold no seat at this table")
     try:
         await table.leave(seat)
     except ProtocolError as exc:

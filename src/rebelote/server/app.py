@@ -12,6 +12,8 @@ client.
 - ``GET /api/me/current[?token=...]`` (token from the query or the cookie) ->
   :class:`~rebelote.server.protocol.CurrentTable`.
 - ``GET /api/protocol`` -> the JSON Schemas of the WebSocket messages.
+- ``WS /ws/lobby``: the public tables and a waiting room, pushed (see
+  :mod:`rebelote.server.lobby`).
 - ``WS /ws/{table_id}?token=...[&last_v=N]`` (``?watch=1``: a spectator):
   see :mod:`rebelote.server.connection`.
 - Network play (accounts, lobby, history, replays, leaderboard): see
@@ -41,6 +43,7 @@ from . import api
 from .connection import serve_socket
 from .help import preset_infos
 from .hub import MemoryHub
+from .lobby import serve_lobby
 from .protocol import (
     CreatedTable,
     CreateTable,
@@ -180,6 +183,12 @@ def create_app(
     async def protocol() -> dict[str, Any]:
         """JSON Schemas of the WebSocket messages."""
         return protocol_schema()
+
+    # before /ws/{table_id}: "lobby" is not a table id (ids have 12 characters)
+    @app.websocket("/ws/lobby")
+    async def lobby_socket(websocket: WebSocket) -> None:
+        """The lobby's socket (see :mod:`rebelote.server.lobby`)."""
+        await serve_lobby(websocket, manager_of(app))
 
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:

@@ -41,8 +41,15 @@ Server -> client: ``snapshot`` (:class:`Snapshot`), ``event`` (one of the
 one seat's sockets alone ``notice`` (:class:`NoticeData`: e.g. its clock
 ran out).
 
-:func:`parse_client_message` validates everything at the edge and raises
-:class:`ProtocolError` with a stable ``code``.
+The lobby socket (``/ws/lobby``, :mod:`rebelote.server.lobby`) has its own
+messages: ``watch_room`` (:class:`WatchRoomMessage`), ``unwatch_room`` and
+``ping`` from the client; ``lobby`` (:class:`LobbyList`), ``table``
+(:class:`RoomData`), ``table_gone`` (:class:`TableGone`), ``waiting``
+(:class:`WaitingRoom`), ``error`` and ``pong`` from the server.
+
+:func:`parse_client_message` (and :func:`parse_lobby_message`) validates
+everything at the edge and raises :class:`ProtocolError` with a stable
+``code``.
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ __all__ = [
     "BOT_LEVELS",
     "CHAT_MAX_CHARS",
     "CLIENT_TYPES",
+    "LOBBY_CLIENT_TYPES",
     "MAX_MESSAGE_BYTES",
     "SPEED_DELAYS",
     "AckData",
@@ -100,6 +108,8 @@ __all__ = [
     "HelloData",
     "HelloMessage",
     "LeaveMessage",
+    "LobbyClientMessage",
+    "LobbyList",
     "MatchEndEvent",
     "MatchInfo",
     "MatchStartEvent",
@@ -124,6 +134,7 @@ __all__ = [
     "SnapshotTable",
     "Speed",
     "SyncMessage",
+    "TableGone",
     "TableOptions",
     "TablePublic",
     "TrickData",
@@ -131,9 +142,14 @@ __all__ = [
     "TurnData",
     "TurnEvent",
     "TurnedEvent",
+    "UnwatchRoomMessage",
     "Waiting",
+    "WaitingRoom",
+    "WatchRoomData",
+    "WatchRoomMessage",
     "envelope",
     "parse_client_message",
+    "parse_lobby_message",
     "protocol_schema",
 ]
 
@@ -325,6 +341,19 @@ def parse_client_message(raw: str | bytes) -> AnyClientMessage:
     ``unknown_type`` (``t`` missing or not one of :data:`CLIENT_TYPES`) or
     ``bad_message`` (fields missing, of the wrong type, or extra).
     """
+    value = _json_object(raw)
+    kind = value.get("t")
+    if kind not in CLIENT_TYPES:
+        known = ", ".join(CLIENT_TYPES)
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: use one of {known}")
+    try:
+        return _CLIENT_ADAPTER.validate_python(value)
+    except ValidationError as exc:
+        raise ProtocolError("bad_message", f"bad {kind} message: {_problems(exc)}") from None
+
+
+def _json_object(raw: str | bytes) -> dict[str, Any]:
+    """The JSON object of a client message (``too_large``, ``bad_json``)."""
     size = len(raw.encode("utf-8", "replace")) if isinstance(raw, str) else len(raw)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(
@@ -336,18 +365,13 @@ def parse_client_message(raw: str | bytes) -> AnyClientMessage:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
     if not isinstance(value, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object {t, d, v}")
-    kind = value.get("t")
-    if kind not in CLIENT_TYPES:
-        known = ", ".join(CLIENT_TYPES)
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: use one of {known}")
-    try:
-        return _CLIENT_ADAPTER.validate_python(value)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
-            for e in exc.errors()
-        )
-        raise ProtocolError("bad_message", f"bad {kind} message: {problems}") from None
+    return value
+
+
+def _problems(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}" for e in exc.errors()
+    )
 
 
 # ------------------------------------------------------------------ table set-up (REST)
@@ -836,11 +860,13 @@ class Countdown(_Strict):
     """A countdown the table shows: ``reason`` ``move`` (the per-move clock
     of the seat to act), ``hold`` (a disconnected player's seat is held
     before a computer player stands in), ``leave`` (the player will have
-    left the match) or ``next`` (the next deal starts by itself: on each
-    human seat that has not agreed to it yet); ``deadline`` in Unix
-    seconds; ``seconds`` left when sent."""
+    left the match), ``next`` (the next deal starts by itself: on each
+    human seat that has not agreed to it yet) or ``host`` (before the
+    start, the host has no connection: the table passes to another
+    connected player); ``deadline`` in Unix seconds; ``seconds`` left when
+    sent."""
 
-    reason: Literal["move", "hold", "leave", "next"]
+    reason: Literal["move", "hold", "leave", "next", "host"]
     deadline: float
     seconds: float
 
@@ -939,6 +965,85 @@ class ChatHistory(_Strict):
     lines: list[ChatData]
 
 
+# ------------------------------------------------------------------ the lobby socket
+
+
+class WatchRoomData(_Strict):
+    """``watch_room``: the lobby table whose waiting room to follow, and
+    the invitation code of a private one (its players need none)."""
+
+    table: str = Field(min_length=1, max_length=32)
+    invite: str | None = Field(default=None, max_length=64)
+
+
+class WatchRoomMessage(_Strict):
+    """``{"t": "watch_room", "d": {"table": ID, "invite": CODE}}``: follow
+    one table's room (one at a time; a new one replaces it)."""
+
+    t: Literal["watch_room"]
+    d: WatchRoomData
+    v: StrictInt | None = None
+
+
+class UnwatchRoomMessage(_Strict):
+    """``{"t": "unwatch_room"}``: stop following the room."""
+
+    t: Literal["unwatch_room"]
+    d: _Empty | None = None
+    v: StrictInt | None = None
+
+
+AnyLobbyMessage: TypeAlias = WatchRoomMessage | UnwatchRoomMessage | PingMessage
+
+LobbyClientMessage: TypeAlias = Annotated[AnyLobbyMessage, Field(discriminator="t")]
+"""Any message a client may send on the lobby socket (``/ws/lobby``)."""
+
+LOBBY_CLIENT_TYPES: tuple[str, ...] = ("watch_room", "unwatch_room", "ping")
+"""The values of ``t`` a client may send on the lobby socket."""
+
+_LOBBY_ADAPTER: TypeAdapter[AnyLobbyMessage] = TypeAdapter(LobbyClientMessage)
+
+
+def parse_lobby_message(raw: str | bytes) -> AnyLobbyMessage:
+    """Read one message of the lobby socket.  Raises :class:`ProtocolError`
+    as :func:`parse_client_message` does (``too_large``, ``bad_json``,
+    ``unknown_type``, ``bad_message``)."""
+    value = _json_object(raw)
+    kind = value.get("t")
+    if kind not in LOBBY_CLIENT_TYPES:
+        known = ", ".join(LOBBY_CLIENT_TYPES)
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: use one of {known}")
+    try:
+        return _LOBBY_ADAPTER.validate_python(value)
+    except ValidationError as exc:
+        raise ProtocolError("bad_message", f"bad {kind} message: {_problems(exc)}") from None
+
+
+class LobbyList(_Strict):
+    """``lobby``: every public table not finished (open ones first), each
+    as its room without countdowns; sent on connection (and again on each
+    reconnection: replace the whole list)."""
+
+    tables: list[RoomData]
+
+
+class TableGone(_Strict):
+    """``table_gone``: the public table ``id`` left the list (finished,
+    closed)."""
+
+    id: str
+
+
+class WaitingRoom(_Strict):
+    """``waiting``: the room followed with ``watch_room``, sent at once and
+    at each change; ``you``: the seat the socket's player (by his session)
+    holds there, else null.  When ``room.status`` becomes ``playing`` and
+    ``you`` is set, the page sends its player to the table."""
+
+    room: RoomData
+    you: SeatLetter | None
+
+
 _EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(EventData)
 
 
@@ -962,4 +1067,9 @@ def protocol_schema() -> dict[str, Any]:
         "chat_history": ChatHistory.model_json_schema(),
         "muted": MutedData.model_json_schema(),
         "notice": NoticeData.model_json_schema(),
+        "lobby_client": _LOBBY_ADAPTER.json_schema(),
+        "lobby": LobbyList.model_json_schema(),
+        "table": RoomData.model_json_schema(),
+        "table_gone": TableGone.model_json_schema(),
+        "waiting": WaitingRoom.model_json_schema(),
     }

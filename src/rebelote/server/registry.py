@@ -20,6 +20,7 @@ from ..rules import PRESETS, Rules
 from ..seats import SEATS_3, SEATS_4, Seat
 from .game import SeatSpec, TableGame, derive_seed
 from .hub import BUFFER_SIZE, Fanout
+from .lobby import LobbyHub
 from .protocol import CreatedTable, CreateTable, ProtocolError, TableOptions
 from .room import Room
 from .storage import Store, StoredSeat, StoredTable, TableMeta, hash_token
@@ -61,6 +62,9 @@ class TableManager:
         self._created = 0
         self._tables: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self.lobby_hub = LobbyHub()
+        """The lobby sockets (:mod:`rebelote.server.lobby`), told of every
+        change of a room."""
 
     def _table(
         self,
@@ -70,7 +74,7 @@ class TableManager:
         *,
         closed: bool = False,
     ) -> Room:
-        return Room(
+        room = Room(
             game,
             store=self.store,
             hub=self.hub,
@@ -79,6 +83,8 @@ class TableManager:
             bot_delay=self.bot_delay,
             closed=closed,
         )
+        room.on_room = self.lobby_hub.room_changed
+        return room
 
     def _seed(self) -> int:
         self._created += 1
@@ -152,6 +158,7 @@ class TableManager:
         )
         table = self._table(game, seats, meta)
         self._tables[table_id] = table
+        self.lobby_hub.room_changed(table)
         return table, token
 
     async def lobby(self) -> list[Room]:
@@ -163,6 +170,10 @@ class TableManager:
             if table is not None:
                 tables.append(table)
         return tables
+
+    def live_tables(self) -> list[Room]:
+        """The tables this process holds now (loaded or created)."""
+        return list(self._tables.values())
 
     async def create(self, request: CreateTable, *, user_id: int | None = None) -> CreatedTable:
         """A new table with the player at South and computers elsewhere.

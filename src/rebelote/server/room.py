@@ -6,8 +6,12 @@ presence and clocks, chat, leaving, results.
   computer players in empty seats (:meth:`Room.set_bot`, :meth:`Room.fill`)
   and starts (:meth:`Room.start`).  When the host leaves, the table passes to
   the next human in seat order; when the last human leaves, the table is
-  ``closed``.  Seat changes before the start are stored in the ``seats``
-  rows; from the start on, every change is a log entry.
+  ``closed``.  A host with no connection (neither the table's socket nor
+  a lobby page's socket) for ``options.hold`` seconds before the start
+  passes the table to the first connected human in seat order; with none
+  connected, the table waits and the first human back takes it.  Seat
+  changes before the start are stored in the ``seats`` rows; from the
+  start on, every change is a log entry.
 - **Presence** (lobby tables only): a seat with no connection is held for
   ``options.hold`` seconds (the others see a countdown), then a computer
   player of intermediate level stands in for it until its player is back
@@ -76,7 +80,7 @@ log = logging.getLogger(__name__)
 BOT_NAMES = {Seat.N: "North", Seat.W: "West", Seat.S: "South", Seat.E: "East"}
 """The default names of computer players, by seat."""
 
-Reason = str  # "move", "hold", "leave", "next"
+Reason = str  # "move", "hold", "leave", "next", "host"
 
 
 def bot_name(seat: Seat) -> str:
@@ -100,6 +104,9 @@ class Room(Table):
         self._away_reason: dict[Seat, Literal["move", "hold"]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sockets: dict[Seat, dict[Callable[[], None], Callable[[str], None] | None]] = {}
+        self.on_room: Callable[[Room], None] | None = None
+        """Called after every change of the room (the lobby's listeners)."""
+        self._host_away = False
 
     # ---------------------------------------------------------------- room
 
@@ -173,6 +180,8 @@ class Room(Table):
         player's table has no room)."""
         if self.networked:
             self.hub.broadcast(self.id, self.room_text())
+            if self.on_room is not None:
+                self.on_room(self)
 
     # ------------------------------------------------------------ presence
 
@@ -182,6 +191,7 @@ class Room(Table):
         if key is not None:
             self._cancel(key, "hold")
             self.back(key, quiet=True)
+            self._host_back(key)
         self.broadcast_room()
 
     def detach(self, key: StreamKey) -> None:
@@ -193,6 +203,7 @@ class Room(Table):
             self.connections.pop(key, None)
             if key is not None:
                 self._dropped(key)
+                self._host_gone(key)
         self.broadcast_room()
 
     def add_socket(
@@ -293,6 +304,61 @@ class Room(Table):
     async def _leave_away(self, seat: Seat) -> None:
         with contextlib.suppress(ProtocolError):
             await self.leave(seat)
+
+    # -------------------------------------------------- the host before start
+
+    def _host_gone(self, seat: Seat) -> None:
+        """``seat``'s last connection closed: if it hosts a table that has
+        not started, the table passes to another connected human after
+        ``hold`` seconds (a ``host`` countdown on the host's seat)."""
+        if self.networked and self.status == "open" and self.meta.host == seat.letter:
+            self._arm(seat, "host", self.game.options.hold, self._host_lapsed)
+
+    def _host_lapsed(self) -> None:
+        self._host_away = True
+        self._spawn(self._pass_host_to_present())
+
+    def _host_back(self, seat: Seat) -> None:
+        """A connection of ``seat`` opened: the host's countdown ends; a
+        table whose host stayed away passes to the first human back."""
+        if self.status != "open":
+            return
+        if self.meta.host == seat.letter:
+            self._cancel(seat, "host")
+            self._host_away = False
+        elif self._host_away:
+            self._spawn(self._pass_host_to_present())
+
+    async def _pass_host_to_present(self) -> None:
+        """The host stayed away ``hold`` seconds before the start: the first
+        connected human in seat order hosts the table (stored); with nobody
+        connected the table waits (:meth:`_host_back`)."""
+        async with self.lock:
+            host = self.meta.host
+            if self.status != "open" or not self._host_away:
+                return
+            if host is not None and self._present(Seat[host]):
+                self._host_away = False
+                return
+            heir = next(
+                (
+                    s
+                    for s in self.game.order
+                    if s.letter != host
+                    and self.seat_rows[s].kind == "human"
+                    and not self.seat_rows[s].left
+                    and self._present(s)
+                ),
+                None,
+            )
+            if heir is None:
+                return
+            if host is not None:
+                self._cancel(Seat[host], "host")
+            self.meta = _with(self.meta, host=heir.letter)
+            self._host_away = False
+            await self._store_seats()
+        self.broadcast_room()
 
     # -------------------------------------------------------------- clocks
 
@@ -488,8 +554,10 @@ class Room(Table):
     # ---------------------------------------------------- seats before start
 
     def _require_open(self) -> None:
+        if self.status == "closed":
+            raise ProtocolError("table_closed", "the table is closed: everyone left")
         if self.status != "open":
-            raise ProtocolError("bad_request", f"the table is {self.status}: seats are settled")
+            raise ProtocolError("not_open", f"the table is {self.status}: seats are settled")
 
     def _require_host(self, seat: Seat | None) -> None:
         if seat is None or self.meta.host != seat.letter:
@@ -535,13 +603,14 @@ class Room(Table):
 
     async def join(self, letter: str, *, user_id: int, name: str, guest: bool) -> str:
         """Seat ``user_id`` at the free seat ``letter``; returns the seat's
-        new token.  Raises :class:`ProtocolError` (``bad_request``,
-        ``seat_taken``, ``account_required``)."""
+        new token.  Raises :class:`ProtocolError` (``not_open``,
+        ``table_closed``, ``already_seated``, ``seat_taken``,
+        ``account_required``)."""
         async with self.lock:
             self._require_open()
             seat = self._seat(letter)
             if self.seat_of_user(user_id) is not None:
-                raise ProtocolError("bad_request", "you already hold a seat at this table")
+                raise ProtocolError("already_seated", "you already hold a seat at this table")
             if self.seat_rows[seat].kind != "open":
                 raise ProtocolError("seat_taken", f"the seat {letter} is taken")
             if self.meta.ranked and guest:
@@ -578,11 +647,11 @@ class Room(Table):
 
     async def new_token(self, user_id: int) -> tuple[Seat, str]:
         """A fresh token for the seat ``user_id`` holds (the old one stops
-        working).  Raises :class:`ProtocolError` ``bad_request``."""
+        working).  Raises :class:`ProtocolError` ``no_seat``."""
         async with self.lock:
             seat = self.seat_of_user(user_id)
             if seat is None:
-                raise ProtocolError("bad_request", "you hold no seat at this table")
+                raise ProtocolError("no_seat", "you hold no seat at this table")
             token = secrets.token_urlsafe(24)
             row = self.seat_rows[seat]
             self.seat_rows[seat] = _row(row, token_hash=hash_token(token))
@@ -624,15 +693,19 @@ class Room(Table):
         self.broadcast_room()
 
     async def start(self, by: Seat | None) -> None:
-        """The host starts the match (every seat taken)."""
+        """The host starts the match (every seat taken; else
+        ``seats_empty``)."""
         async with self.lock:
             self._require_open()
             self._require_host(by)
             empty = [s.letter for s in self.game.order if self.seat_rows[s].kind == "open"]
             if empty:
                 raise ProtocolError(
-                    "bad_request", f"seats {' '.join(empty)} are empty: fill them first"
+                    "seats_empty", f"seats {' '.join(empty)} are empty: fill them first"
                 )
+            for seat in self.game.order:
+                self._cancel(seat, "host")
+            self._host_away = False
             await self._commit(self.game.start_entries())
             self.hold_absent()
         self.broadcast_room()
@@ -640,7 +713,11 @@ class Room(Table):
     def hold_absent(self) -> None:
         """Start holding the seat of every human not connected (at the
         start, at a rematch, and when the server restarts a table); the
-        table's clock runs again too."""
+        table's clock runs again too; before the start, the host's
+        (:meth:`_host_gone`)."""
+        host = self.meta.host
+        if self.status == "open" and host is not None and not self._present(Seat[host]):
+            self._host_gone(Seat[host])
         for seat in self.game.order:
             if self.game.seats[seat].kind == "human" and not self._present(seat):
                 self._dropped(seat)
@@ -654,8 +731,8 @@ class Room(Table):
         async with self.lock:
             row = self.seat_rows.get(seat)
             if row is None or row.kind != "human" or row.left:
-                raise ProtocolError("bad_request", "nobody to leave that seat")
-            for reason in ("hold", "leave", "move"):
+                raise ProtocolError("no_seat", "nobody to leave that seat")
+            for reason in ("hold", "leave", "move", "host"):
                 self._cancel(seat, reason)
             self.game.away.discard(seat)
             if self.status == "open":
@@ -699,7 +776,7 @@ class Room(Table):
                     self._closed = True
                     await asyncio.to_thread(self.store.update_table, self.id, status="closed")
             else:
-                raise ProtocolError("bad_request", "the table is closed")
+                raise ProtocolError("table_closed", "the table is closed")
             self._close_sockets(seat)
         self.broadcast_room()
 
@@ -710,6 +787,8 @@ class Room(Table):
             row = self.seat_rows[seat]
             if seat != leaving and row.kind == "human" and not row.left:
                 self.meta = _with(self.meta, host=seat.letter)
+                if self.status == "open" and not self._present(seat):
+                    self._host_gone(seat)
                 return
         self.meta = _with(self.meta, host=None)
 

@@ -21,16 +21,26 @@
 // `chat_history` brings them (docs/protocol.md), and they take their place
 // by id. On its own (`auto`), the element does so itself.
 //
+// Nothing typed is lost silently: a line goes to an outbox first. It is sent
+// at once when the socket is open, else kept, shown "en attente de
+// connexion…", and sent when the page's socket is back (the server sends
+// `chat_history` on every new connection: that is the signal). A line sent
+// is kept until the server echoes it back; a connection that drops first
+// sends it again, unless the history shows it arrived. A line the server
+// refuses (too fast, ...) is shown "non envoyé" with "réessayer".
+//
 // Labels come from the table's catalogs (js/i18n.js), in the language the
 // player chose there; they follow a change of language.
 
 import { t, whenLoaded } from '../js/i18n.js';
+import { Connection } from '../js/net.js';
 
 const MAX = 300;
 const ERROR_KEYS = {
   rate_limited: 'chat.error.rateLimited', bad_message: 'chat.error.badMessage',
   spectator: 'chat.error.spectator', left: 'chat.error.left',
 };
+const PENDING_KEYS = { queued: 'chat.queued', sent: 'chat.sending', failed: 'chat.notSent' };
 
 const STYLE = `
 :host { display: flex; flex-direction: column; font: 14px system-ui, sans-serif;
@@ -52,6 +62,11 @@ form { display: flex; gap: 4px; padding: 4px 8px 8px; }
 form[hidden] { display: none; }
 input { flex: 1; font: inherit; padding: 4px; border-radius: 4px; border: 0; }
 .err { color: #ffb4b4; padding: 0 8px; font-size: 12px; min-height: 14px; }
+li.pending { opacity: 0.75; font-style: italic; }
+li.pending .state { font-size: 11px; margin-left: 6px; color: #ffcf4a; font-style: normal; }
+li.pending[data-pending="failed"] .state { color: #ffb4b4; }
+.retry { font-size: 11px; margin-left: 4px; cursor: pointer; background: none; color: inherit;
+  border: 1px solid #fff6; border-radius: 4px; }
 :host([hidden]) { display: none; }
 :host([collapsed]) ol, :host([collapsed]) form, :host([collapsed]) .err,
 :host([collapsed]) .muted { display: none; }
@@ -67,6 +82,7 @@ export class RebeloteChat extends HTMLElement {
     this.sendFn = null;
     this.socket = null;
     this.names = {};
+    this.outbox = []; // {text, state: "queued" | "sent" | "failed", afterId}
   }
 
   connectedCallback() {
@@ -100,9 +116,10 @@ export class RebeloteChat extends HTMLElement {
     this.form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const text = this.input.value.trim();
-      if (!text || !this.sendFn) return;
-      this.sendFn({ t: 'chat', d: { text: text.slice(0, MAX) } });
+      if (!text || !this.sendFn || this.seat == null) return;
+      this.outbox.push({ text: text.slice(0, MAX), state: 'queued', afterId: this.lastId() });
       this.input.value = '';
+      this.flush();
     });
     this.root.append(style, head, this.mutedBar, this.list, this.error, this.form);
     this.onLang = () => this.relabel();
@@ -137,13 +154,47 @@ export class RebeloteChat extends HTMLElement {
     this.redraw();
   }
 
+  /** The highest line id received. */
+  lastId() {
+    return this.lines.size ? Math.max(...this.lines.keys()) : 0;
+  }
+
+  /** Send the lines waiting in the outbox (the socket is open again). */
+  flush() {
+    if (!this.sendFn) return;
+    for (const line of this.outbox) {
+      if (line.state !== 'queued') continue;
+      if (this.sendFn({ t: 'chat', d: { text: line.text } }) === false) break; // still offline
+      line.state = 'sent';
+    }
+    this.redraw();
+  }
+
+  /** The server echoed our line: it arrived. */
+  delivered(line) {
+    if (line.seat !== this.seat) return;
+    const i = this.outbox.findIndex((o) => o.state === 'sent' && o.text === line.text);
+    if (i >= 0) this.outbox.splice(i, 1);
+  }
+
   /** Feed every server message; chat ones are shown. */
   receive(msg) {
     if (msg.t === 'chat') {
       this.names[msg.d.seat] = msg.d.name;
+      this.delivered(msg.d);
       this.add(msg.d);
+    } else if (msg.t === 'chat_history') {
+      // a new connection: lines sent but not echoed arrived if the history
+      // has them, else they go again with those still waiting
+      for (const o of this.outbox) {
+        if (o.state !== 'sent') continue;
+        const there = msg.d.lines.some((l) => l.seat === this.seat && l.text === o.text && l.id > o.afterId);
+        o.state = there ? 'done' : 'queued';
+      }
+      this.outbox = this.outbox.filter((o) => o.state !== 'done');
+      msg.d.lines.forEach((l) => this.add(l));
+      this.flush();
     }
-    else if (msg.t === 'chat_history') msg.d.lines.forEach((l) => this.add(l));
     else if (msg.t === 'muted') {
       const unmuted = [...this.muted].filter((seat) => !msg.d.seats.includes(seat));
       this.muted = new Set(msg.d.seats);
@@ -153,6 +204,9 @@ export class RebeloteChat extends HTMLElement {
       for (const s of msg.d.seats) if (s.kind !== 'open') this.names[s.seat] = s.name;
       if (this.muted.size) this.redraw();
     } else if (msg.t === 'error' && ERROR_KEYS[msg.d.code]) {
+      const refused = this.outbox.find((o) => o.state === 'sent');
+      if (refused) refused.state = 'failed';
+      this.redraw();
       this.error.textContent = t(ERROR_KEYS[msg.d.code]);
       this.error.dataset.code = msg.d.code;
       clearTimeout(this.errorTimer);
@@ -163,6 +217,7 @@ export class RebeloteChat extends HTMLElement {
   /** Forget every line (the page moves to another table). */
   clear() {
     this.lines.clear();
+    this.outbox = [];
     this.muted = new Set();
     this.redraw();
   }
@@ -231,6 +286,35 @@ export class RebeloteChat extends HTMLElement {
       }
       items.push(li);
     }
+    // our lines not (yet) sent, after the others, each with its state
+    for (const line of this.outbox) {
+      const li = document.createElement('li');
+      li.className = 'pending';
+      li.dataset.pending = line.state;
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.textContent = this.names[this.seat] ? `${this.names[this.seat]} (${this.seat})` : `${this.seat}`;
+      const text = document.createElement('span');
+      text.className = 'text';
+      text.textContent = line.text; // never innerHTML
+      const state = document.createElement('span');
+      state.className = 'state';
+      state.textContent = t(PENDING_KEYS[line.state]);
+      li.append(who, text, state);
+      if (line.state === 'failed') {
+        const retry = document.createElement('button');
+        retry.type = 'button';
+        retry.className = 'retry';
+        retry.textContent = t('chat.retry');
+        retry.addEventListener('click', () => {
+          line.state = 'queued';
+          line.afterId = this.lastId();
+          this.flush();
+        });
+        li.append(retry);
+      }
+      items.push(li);
+    }
     this.list.replaceChildren(...items);
     this.list.scrollTop = this.list.scrollHeight;
   }
@@ -243,28 +327,27 @@ export class RebeloteChat extends HTMLElement {
     try {
       tokens = JSON.parse(localStorage.getItem('rebelote.tables') || '{}');
     } catch { /* no storage */ }
-    const token = tokens[tableId];
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const query = token ? `token=${encodeURIComponent(token)}` : 'watch=1';
-    const socket = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?${query}`);
-    const old = this.socket;
-    this.socket = socket;
-    if (old) socket.addEventListener('open', () => old.close()); // the new one first: no gap
+    const token = tokens[tableId] || null;
+    if (this.socket) this.socket.close();
+    // the reconnecting connection of js/net.js: the chat comes back by itself
+    const conn = new Connection({
+      tableId,
+      token,
+      onMessage: (msg) => {
+        if (msg.t === 'snapshot') this.attach((m) => conn.send(m), msg.d.table.you);
+        this.receive(msg);
+      },
+      onOpen: () => {
+        if (token && !this.sendFn) this.attach((m) => conn.send(m), null);
+      },
+    });
+    this.socket = conn;
     if (!this.reopen) {
       // a seat unmuted: a new connection brings its lines (chat_history)
-      this.reopen = () => { if (this.socket) this.autoConnect(); };
+      this.reopen = () => this.socket?.refresh();
       this.addEventListener('unmuted', this.reopen);
     }
-    socket.addEventListener('message', (ev) => {
-      if (socket !== this.socket) return;
-      const msg = JSON.parse(ev.data);
-      if (msg.t === 'snapshot') this.attach((m) => socket.send(JSON.stringify(m)), msg.d.table.you);
-      this.receive(msg);
-    });
-    socket.addEventListener('open', () => {
-      if (token) this.attach((m) => socket.send(JSON.stringify(m)), null);
-      this.form.hidden = !token;
-    });
+    conn.connect();
   }
 }
 

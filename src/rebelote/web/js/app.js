@@ -6,6 +6,8 @@ import '../chat/chat.js'; // <rebelote-chat>, shown at a network table
 import { applyI18n, has, helpText, lang, preferredLang, setLang, t } from './i18n.js';
 import { backPattern, suitSprite } from './cards.js';
 import { Connection } from './net.js';
+import { api, errorText } from './api.js';
+import { connectionStatus, showCurrentGame } from './banners.js';
 import { TableModel, isCard, parseContract } from './model.js';
 import { TableView, cardElement, countdownText, h } from './render.js';
 import { dealSteps, replayModel, replayTotals } from './replay.js';
@@ -24,6 +26,10 @@ const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
 const app = {
+  session: Math.random().toString(36).slice(2, 10), // this page's prefix of action ids
+  actions: 0, // actions sent by this page
+  appliedV: null, // the version of the last snapshot or event drawn
+  inflight: null, // {action, belote, id, v}: sent, not answered yet
   presets: null,
   conn: null,
   model: null,
@@ -67,26 +73,6 @@ function rememberToken(tableId, token) {
   const tokens = load(TOKENS_KEY, {});
   tokens[tableId] = token;
   save(TOKENS_KEY, tokens);
-}
-
-// --------------------------------------------------------------------- api
-
-async function api(path, options = {}) {
-  const r = await fetch(path, {
-    credentials: 'same-origin',
-    headers: options.body ? { 'Content-Type': 'application/json' } : {},
-    ...options,
-  });
-  const data = await r.json().catch(() => null);
-  if (!r.ok) {
-    const detail = data?.detail;
-    const message = typeof detail === 'object' && detail?.message ? detail.message : r.statusText;
-    const err = new Error(message);
-    err.status = r.status;
-    err.code = typeof detail === 'object' && detail?.code ? detail.code : null;
-    throw err;
-  }
-  return data;
 }
 
 async function presets() {
@@ -142,6 +128,7 @@ async function showStart() {
     api('api/me/current').catch(() => ({ current: null })),
   ]);
   renderPresetList(list);
+  showCurrentGame($('#start-page .start-card'), { except: current.current?.table_id }).catch(() => {});
   if (current.current) {
     rememberToken(current.current.table_id, current.current.token);
     cont.dataset.table = current.current.table_id;
@@ -264,13 +251,13 @@ async function startNewGame(event) {
   const submit = $('[data-action="start"]');
   submit.disabled = true;
   try {
-    const created = await api('api/tables', { method: 'POST', body: JSON.stringify(body) });
+    const created = await api('api/tables', { method: 'POST', body });
     rememberToken(created.table_id, created.token);
     $('#new-game').close();
     location.hash = `#/table/${created.table_id}`;
   } catch (err) {
     const el = $('#new-game-error');
-    el.textContent = t('new.error', { message: err.message });
+    el.textContent = t('new.error', { message: errorText(err) });
     el.hidden = false;
   } finally {
     submit.disabled = false;
@@ -351,11 +338,8 @@ async function lobbyToken(tableId) {
   if (!me?.user) return null;
   const history = await api('api/me/history').catch(() => null);
   if (!history?.running.some((r) => r.table_id === tableId)) return null;
-  const seatToken = await api(`api/lobby/tables/${encodeURIComponent(tableId)}/token`, {
-    method: 'POST',
-    body: '{}',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf || '' },
-  }).catch(() => null);
+  const seatToken = await api(`api/lobby/tables/${encodeURIComponent(tableId)}/token`, { method: 'POST' })
+    .catch(() => null);
   if (!seatToken) return null;
   rememberToken(tableId, seatToken.token);
   return seatToken.token;
@@ -370,6 +354,8 @@ function closeTable() {
     chat.clear?.();
   }
   app.queue = [];
+  app.appliedV = null;
+  app.inflight = null;
   clearTimeout(app.holdTimer);
   app.holdTimer = null;
   app.holdUntil = 0;
@@ -413,8 +399,17 @@ const MISSING_KEYS = {
 };
 
 function onStatus(status, detail) {
+  connectionStatus('table', status); // the offline banner, #offline-banner
   const el = $('#conn');
-  if (status === 'open') el.hidden = true;
+  if (status === 'open') {
+    el.hidden = true;
+    // an action sent just before a drop: sent again with its id once the
+    // missed events are in (applied already, the server only acknowledges it)
+    const sent = app.inflight;
+    if (sent && app.model?.pending) setTimeout(() => {
+      if (app.inflight === sent && app.model?.pending) app.conn?.act(sent.action, sent.belote, sent);
+    }, 300);
+  }
   else if (status === 'reconnecting') {
     el.textContent = t('conn.reconnecting');
     el.hidden = false;
@@ -554,6 +549,7 @@ function flushQueue() {
 function handle(msg) {
   const model = app.model;
   if (!model) return;
+  if (msg.t !== 'error') app.appliedV = msg.v;
   if (msg.t === 'snapshot') {
     model.applySnapshot(msg.d);
     attachChat(msg.d.table.you);
@@ -575,6 +571,7 @@ function handle(msg) {
       return;
     }
     model.pending = false;
+    app.inflight = null;
     clearTimeout(app.pendingTimer);
     // a refusal that closes the connection is said by the page that follows
     if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
@@ -582,7 +579,10 @@ function handle(msg) {
     return;
   }
   const effects = model.applyEvent(msg.d);
-  if (msg.d.kind === 'turn') clearTimeout(app.pendingTimer);
+  if (msg.d.kind === 'turn') {
+    clearTimeout(app.pendingTimer);
+    app.inflight = null;
+  }
   if (msg.d.kind === 'trick') app.holdUntil = performance.now() + TRICK_HOLD;
   if (msg.d.kind === 'seat') {
     const info = model.seatInfo(msg.d.seat);
@@ -600,21 +600,6 @@ function handle(msg) {
 
 const CHAT_ERRORS = new Set(['rate_limited', 'bad_message', 'spectator']);
 const CLOSING_ERRORS = new Set(['table_not_found', 'private', 'bad_token', 'left']);
-
-// the labels of the codes before the catalogs had `error.<code>` for each
-const ERROR_KEYS = {
-  illegal: 'error.illegal', not_your_turn: 'error.notYourTurn',
-  belote_choice_required: 'error.beloteChoice', internal: 'error.internal',
-};
-
-/** A server error in the page's language: `error.<code>` from the
- * catalogs, else the server's message. */
-function errorText(d) {
-  const key = `error.${d.code}`;
-  if (has(key)) return t(key);
-  if (ERROR_KEYS[d.code]) return t(ERROR_KEYS[d.code]);
-  return t('error.other', { message: d.message });
-}
 
 function render() {
   const model = app.model;
@@ -654,10 +639,16 @@ function act(action, belote) {
   if (!model || model.pending) return;
   if (!model.turn || !model.turn.legal.includes(action)) return; // only what the server offers
   if (isCard(action)) performance.mark(`rb:click:${action}`);
-  if (!app.conn.act(action, belote)) {
+  // the action's id (a resend after a drop is not applied twice) and the
+  // version it was chosen at (a click on a table that has changed since is
+  // refused as stale): docs/protocol.md
+  app.actions += 1;
+  const sent = { action, belote, id: `${app.session}-${app.actions}`, v: app.appliedV };
+  if (!app.conn.act(action, belote, sent)) {
     toast(t('conn.offline'));
     return;
   }
+  app.inflight = sent;
   app.timedOut = false; // acting is being back
   model.pending = true;
   app.view.ui.beloteAsk = null;
@@ -721,7 +712,7 @@ async function openReplay(tableId, match) {
     if (opening !== app.opening) return;
     if (err.status === 404 || err.status === 422) showMissing('not_found', tableId);
     else {
-      toast(errorText({ code: err.code, message: err.message }));
+      toast(errorText(err));
       showMissing('not_found', tableId);
     }
     return;

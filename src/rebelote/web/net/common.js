@@ -1,17 +1,24 @@
-// Shared by the network play pages (lobby, table, history, leaderboard):
-// REST calls with the CSRF header, the current user, small DOM helpers.
+// Shared by the network play pages (lobby, history, leaderboard): the
+// current user, seat tokens, the top bar, small DOM helpers. REST calls and
+// error words are js/api.js's (one `api()` and one `errorText()` for every
+// page, the main table's too); the reconnecting sockets are js/net.js's;
+// the banners ("connexion perdue", "partie en cours") js/banners.js's.
 // Text from players is always set with textContent, never as HTML.
 // Labels come from the table's catalogs (js/i18n.js: French by default, the
 // language the player chose on the table or here is kept for every page).
 
 import { lang, preferredLang, setLang, t } from '../js/i18n.js';
 import { playerLabel } from '../js/labels.js';
+import { ApiError, api, errorText } from '../js/api.js';
 
-export { t };
+export { ApiError, api, errorText, t };
 
-/** A rating as every page shows it: one decimal ("-4.4"). */
-export function ratingText(rating) {
-  return Number(rating).toFixed(1);
+/** A rating as every page shows it: a whole number ("1512"), followed by
+ * " ?" while it is provisional (too few rated matches to trust it). */
+export function ratingText(rating, provisional = false) {
+  if (rating == null) return '—';
+  const text = String(Math.round(Number(rating)));
+  return provisional ? `${text} ?` : text;
 }
 
 /** A date and time (Unix seconds) in the page's language. */
@@ -52,43 +59,6 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export const $ = (sel, root = document) => root.querySelector(sel);
-
-function cookie(name) {
-  const m = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
-  return m ? decodeURIComponent(m.slice(name.length + 1)) : null;
-}
-
-export class ApiError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-/** A JSON call; POSTs carry the CSRF token. Throws ApiError. */
-export async function api(path, { method = 'GET', body } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (method !== 'GET') {
-    headers['Content-Type'] = 'application/json';
-    const csrf = cookie('rebelote_csrf');
-    if (csrf) headers['X-CSRF-Token'] = csrf;
-  }
-  const r = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(body),
-    credentials: 'same-origin',
-  });
-  const data = await r.json().catch(() => null);
-  if (!r.ok) {
-    const detail = data && data.detail;
-    if (detail && detail.code) throw new ApiError(r.status, detail.code, detail.message);
-    const text = Array.isArray(detail) ? detail.map((d) => d.msg).join('; ') : r.statusText;
-    throw new ApiError(r.status, 'bad_request', text);
-  }
-  return data;
-}
 
 export async function currentUser() {
   const me = await api('/api/me');
@@ -131,18 +101,6 @@ export function tokenOf(tableId) {
   }
 }
 
-/** The seat the logged-in player (or guest) holds at a running or open
- * table, from his history; null when he holds none (or is not logged in). */
-export async function heldSeat(tableId) {
-  try {
-    const history = await api('/api/me/history');
-    const row = history.running.find((r) => r.table_id === tableId);
-    return row ? row.seat : null;
-  } catch {
-    return null;
-  }
-}
-
 /** A fresh seat token from the server for the seat the player holds
  * (`POST /api/lobby/tables/{id}/token`: coming back from another browser or
  * device; the old token stops working), kept for the table pages; null when
@@ -152,6 +110,18 @@ export async function fetchToken(tableId) {
     const seatToken = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}/token`, { method: 'POST' });
     rememberToken(tableId, seatToken.token, seatToken.seat);
     return seatToken;
+  } catch {
+    return null;
+  }
+}
+
+/** The seat the logged-in player (or guest) holds at a running or open
+ * table, from his history; null when he holds none (or is not logged in). */
+export async function heldSeat(tableId) {
+  try {
+    const history = await api('/api/me/history');
+    const row = history.running.find((r) => r.table_id === tableId);
+    return row ? row.seat : null;
   } catch {
     return null;
   }
@@ -173,37 +143,33 @@ export function playerName(seat) {
   return playerLabel(seat);
 }
 
+/** The main table's routes (index.html): a player's seat, a spectator, a
+ * replay. */
+export const tableHref = (id) => `/#/table/${encodeURIComponent(id)}`;
+export const watchHref = (id) => `/#/watch/${encodeURIComponent(id)}`;
+export const replayHref = (id) => `/#/replay/${encodeURIComponent(id)}`;
+
 /** The top bar: links to the pages, who is logged in, the language. */
 export function nav(user) {
   let who = t('nav.anonymous');
   if (user && user.guest) who = t('nav.guest', { name: user.name });
-  else if (user) who = t('nav.user', { name: user.name, level: user.level, rating: ratingText(user.rating) });
+  else if (user) who = t('nav.user', { name: user.name, level: user.level, rating: ratingText(user.rating, user.provisional) });
+  const here = location.pathname;
+  const link = (href, key) => el('a', { href, text: t(key), 'aria-current': here === href ? 'page' : null });
   return el('nav', { class: 'topnav' },
-    el('a', { href: '/lobby.html', text: t('nav.lobby') }),
-    el('a', { href: '/history.html', text: t('nav.history') }),
-    el('a', { href: '/leaderboard.html', text: t('nav.leaderboard') }),
-    el('a', { href: '/', text: t('nav.solo') }),
+    el('div', { class: 'links' },
+      link('/lobby.html', 'nav.lobby'),
+      link('/history.html', 'nav.history'),
+      link('/leaderboard.html', 'nav.leaderboard'),
+      link('/', 'nav.solo')),
     el('span', { class: 'who', text: who }),
     el('button', {
-      type: 'button', class: 'secondary', dataset: { langToggle: lang() === 'fr' ? 'en' : 'fr' }, text: t('menu.language'),
+      type: 'button', class: 'lang', dataset: { langToggle: lang() === 'fr' ? 'en' : 'fr' }, text: t('menu.language'),
       onclick: async () => {
         await setLang(lang() === 'fr' ? 'en' : 'fr');
         location.reload();
       },
     }));
-}
-
-const API_ERROR_KEYS = {
-  name_taken: 'net.error.nameTaken', bad_credentials: 'net.error.badCredentials',
-  weak_password: 'net.error.weakPassword', bad_name: 'net.error.badName', seat_taken: 'net.error.seatTaken',
-  account_required: 'net.error.accountRequired', not_host: 'net.error.notHost', not_logged_in: 'net.error.notLoggedIn',
-  csrf: 'net.error.csrf', table_not_found: 'net.error.tableNotFound',
-};
-
-/** An error of the API in words (the server's own message for the others). */
-export function errorText(err) {
-  if (err instanceof ApiError && API_ERROR_KEYS[err.code]) return t(API_ERROR_KEYS[err.code]);
-  return err instanceof ApiError ? t('net.error.other', { message: err.message, code: err.code }) : String(err);
 }
 
 export function showError(target, err) {

@@ -1,11 +1,15 @@
-// My games: running tables, finished matches, and the replay viewer that
-// steps through a recorded game deal by deal and trick by trick, with all
-// hands (finished deals only), with exports in the record format that
-// `rebelote replay` reads. history.html?table=ID opens a table's replay.
+// My games: running tables (a match goes on at the main table,
+// `/#/table/ID`; a waiting room in the lobby), finished matches (their
+// replay at the main table, `/#/replay/ID`), and the older replay viewer
+// that history.html?table=ID still opens: it steps through a recorded game
+// deal by deal and trick by trick, with all hands (finished deals only),
+// with exports in the record format that `rebelote replay` reads.
 
 import {
-  $, api, currentUser, dateText, el, initPage, nav, ratingText as rating, showError, t, tn, tokenOf,
+  $, api, currentUser, dateText, el, initPage, nav, ratingText as rating, replayHref, showError, t, tableHref,
+  tn, tokenOf,
 } from './common.js';
+import { showCurrentGame } from '../js/banners.js';
 import {
   RESULT_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, presetName,
 } from '../js/labels.js';
@@ -19,8 +23,8 @@ const STATUS_KEYS = {
   closed: 'lobby.status.closed',
 };
 const statusText = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
-// the displayed rating (mu - 3 sigma: the account bar's and the
-// leaderboard's number), before and after a rated match
+// the displayed rating (the account bar's and the leaderboard's number),
+// before and after a rated match, as whole numbers
 const ratingText = (r) => (r.rating_after == null ? '—'
   : `${r.rating_before == null ? '—' : rating(r.rating_before)} → ${rating(r.rating_after)}`);
 // what labels.js needs to name a contract's taker: a replay has no "you",
@@ -121,20 +125,32 @@ async function main() {
     $('#error').textContent = t('hist.loginFirst');
     return;
   }
-  const history = await api('/api/me/history');
-  $('#running tbody').replaceChildren(...history.running.map((r) => el('tr', {},
-    el('td', { text: r.room.name }), el('td', { text: t('lobby.rulesTo', { preset: presetName(r.room.rules.preset), target: r.room.rules.target }) }),
-    el('td', { text: t('hist.runningSeat', { status: statusText(r.status), seat: seatLabel(r.seat) }) }),
-    el('td', {}, el('a', { href: r.status === 'open' ? `/lobby.html?table=${r.table_id}` : `/net/table.html?table=${r.table_id}`, text: t('hist.open') }),
-      el('button', { type: 'button', class: 'secondary', text: t('hist.finishedDeals'), onclick: () => openReplay(r.table_id) })))));
+  showCurrentGame($('main')).catch(() => {});
+  let history;
+  try {
+    history = await api('/api/me/history');
+  } catch (err) {
+    showError($('#error'), err);
+    return;
+  }
+  const cell = (label, attrs, ...children) => el('td', { 'data-label': label, ...attrs }, ...children);
+  $('#running tbody').replaceChildren(...history.running.map((r) => el('tr', { dataset: { table: r.table_id, status: r.status } },
+    cell(t('hist.col.table'), { text: r.room.name }),
+    cell(t('lobby.col.rules'), { text: t('lobby.rulesTo', { preset: presetName(r.room.rules.preset), target: r.room.rules.target }) }),
+    cell(t('hist.col.seat'), { text: t('hist.runningSeat', { status: statusText(r.status), seat: seatLabel(r.seat) }) }),
+    cell('', { class: 'row-actions' },
+      el('a', { class: 'btn primary', href: r.status === 'open' ? `/lobby.html?table=${encodeURIComponent(r.table_id)}` : tableHref(r.table_id), text: t('hist.open') }),
+      r.status === 'playing' ? el('a', { class: 'btn ghost', href: replayHref(r.table_id), text: t('hist.finishedDeals') }) : null))));
+  $('#running-empty').hidden = history.running.length > 0;
   $('#results tbody').replaceChildren(...history.results.map((r) => el('tr', { dataset: { table: r.table_id } },
-    el('td', { class: 'when', text: dateText(r.at) }),
-    el('td', { text: t('hist.tableMatch', { table: r.table_id, match: r.match }) }),
-    el('td', { text: `${seatLabel(r.seat)} (${r.side})` }),
-    el('td', { text: r.left ? t('hist.left') : r.won ? t('hist.won') : t('hist.lost') }),
-    el('td', { class: 'rating', text: ratingText(r) }),
-    el('td', { text: String(r.xp) }),
-    el('td', {}, el('button', { type: 'button', class: 'secondary', text: t('hist.replayButton'), onclick: () => openReplay(r.table_id) })))));
+    cell(t('hist.col.when'), { class: 'when', text: dateText(r.at) }),
+    cell(t('hist.col.table'), { text: t('hist.tableMatch', { table: r.table_id, match: r.match }) }),
+    cell(t('hist.col.seat'), { text: `${seatLabel(r.seat)} (${r.side})` }),
+    cell(t('hist.col.result'), { text: r.left ? t('hist.left') : r.won ? t('hist.won') : t('hist.lost') }),
+    cell(t('hist.col.rating'), { class: 'rating', text: ratingText(r) }),
+    cell(t('hist.col.xp'), { text: String(r.xp) }),
+    cell('', { class: 'row-actions' }, el('a', { class: 'btn ghost', href: replayHref(r.table_id), dataset: { replay: r.table_id }, text: t('hist.replayButton') })))));
+  $('#results-empty').hidden = history.results.length > 0;
 }
 
 main();

@@ -1,0 +1,334 @@
+"""The lobby, the waiting room, "My games" and the leaderboard in a real
+browser, several people in several browser contexts: a friend who comes
+by the invitation link, a server restart while two people wait (the
+offline banner, then the room again without a reload, chat typed offline
+delivered, both sent to the main table when the host starts), the list
+pushed without polling, a guest who becomes an account and keeps his
+history, ranked seats never offered to a guest, errors in French, and
+every page at 360 x 740 without horizontal scroll.
+
+Debian's Chromium (``/usr/bin/chromium``) is driven by Playwright (never
+``playwright install``); without it the tests skip, except in CI."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from rebelote.server.app import WEB_DIR
+
+from .live import LiveServer, play_match
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'lobby.db'}"
+
+
+@pytest.fixture
+def live(db: str) -> Iterator[LiveServer]:
+    """The whole app, pages included; computer players act after 50 ms."""
+    with LiveServer(db, bot_delay=0.05, static_dir=WEB_DIR) as server:
+        yield server
+
+
+def _context(browser: Browser, viewport: dict[str, int] = DESKTOP) -> BrowserContext:
+    return browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+
+
+def _errors(page: Page) -> list[str]:
+    """The page's script errors (console errors of failed connections while
+    the server is down are the browser's, not the page's)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    return errors
+
+
+def _guest(page: Page, name: str) -> None:
+    form = page.locator('form[data-form="guest"]')
+    form.locator('input[name="name"]').fill(name)
+    form.locator("button").click()
+
+
+def _post(ctx: BrowserContext, url: str, data: dict[str, Any] | None = None) -> Any:
+    csrf = next(c["value"] for c in ctx.cookies() if c["name"] == "rebelote_csrf")
+    r = ctx.request.post(url, data=data or {}, headers={"X-CSRF-Token": csrf})
+    assert r.ok, r.text()
+    return r.json()
+
+
+def _no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{page.url}: {width} px wide"
+
+
+def test_a_friend_by_invitation_and_a_server_restart_in_the_waiting_room(
+    browser: object, db: str, shots: Path
+) -> None:
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    live = LiveServer(db, bot_delay=0.05, static_dir=WEB_DIR).start()
+    port = live.port
+    try:
+        ana_ctx, bob_ctx = _context(browser), _context(browser, PHONE)
+        ana_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=live.url)
+        ana, bob = ana_ctx.new_page(), bob_ctx.new_page()
+        errors = _errors(ana) + _errors(bob)
+        # Ana opens a private friendly table with a move clock
+        ana.goto(live.url + "/lobby.html")
+        _guest(ana, "Ana")
+        expect(ana.locator(".topnav .who")).to_have_text("Ana (invité)")
+        ana.locator('#create-form input[name="name"]').fill("Chez Ana")
+        ana.locator('#create-form select[name="visibility"]').select_option("private")
+        clock = ana.locator('#create-form select[name="move_clock"]')
+        expect(clock.locator('option[value="30"]')).to_have_text("30 s par coup")
+        clock.select_option("30")
+        ana.locator("#create-form button[type=submit]").click()
+        expect(ana.locator("#room-view h2")).to_contain_text("Chez Ana")
+        tid = re.search(r"table=([\w-]+)", ana.url)[1]  # type: ignore[index]
+        room = ana_ctx.request.get(f"{live.url}/api/lobby/tables/{tid}").json()
+        assert room["options"]["move_clock"] == 30.0 and room["visibility"] == "private"
+        # the invitation: copied, with a visible confirmation
+        link = ana.locator("#invite-link").input_value()
+        assert link == f"{live.url}/lobby.html?table={tid}&invite={room['invite']}"
+        ana.locator('[data-action="copy-invite"]').click()
+        expect(ana.locator(".copied")).to_have_text("Lien copié !")
+        assert ana.evaluate("navigator.clipboard.readText()") == link
+        # Bob opens the link on his phone, plays as a guest and sits at N
+        bob.goto(link)
+        expect(bob.locator("#room-view h2")).to_contain_text("Chez Ana")
+        _guest(bob, "Bob")
+        bob.locator('#room-view .seat[data-seat="N"] button[data-sit="N"]').click()
+        expect(bob.locator('#room-view .seat[data-seat="N"] .name')).to_have_text("Bob (invité)")
+        north = ana.locator('#room-view .seat[data-seat="N"]')
+        expect(north.locator(".name")).to_have_text("Bob (invité)")
+        expect(north.locator(".presence")).to_have_text("présent")
+        # the waiting room's chat
+        bob.locator("#room-chat rebelote-chat input").fill("salut Ana")
+        bob.locator("#room-chat rebelote-chat input").press("Enter")
+        ana_chat = ana.locator("#room-chat rebelote-chat")
+        expect(ana_chat.locator('li[data-seat="N"] .text')).to_have_text("salut Ana")
+        _no_horizontal_scroll(bob)
+
+        # the server stops: both pages say so
+        banner = "#offline-banner"
+        expect(ana.locator(banner)).to_be_hidden()
+        live.stop()
+        for page in (ana, bob):
+            expect(page.locator(banner)).to_be_visible()
+            expect(page.locator(banner)).to_have_text("Connexion perdue — reconnexion…")
+        # Bob types while it is down: kept, shown as not sent yet
+        bob_chat = bob.locator("#room-chat rebelote-chat")
+        bob_chat.locator("input").fill("pendant la coupure")
+        bob_chat.locator("input").press("Enter")
+        pending = bob_chat.locator('li.pending[data-pending="queued"]')
+        expect(pending.locator(".text")).to_have_text("pendant la coupure")
+        expect(pending.locator(".state")).to_have_text(
+            "pas encore envoyé : en attente de connexion…"
+        )
+        # the server is back on the same database and port: no reload
+        down = time.monotonic()
+        live = LiveServer(db, bot_delay=0.05, static_dir=WEB_DIR, port=port).start()
+        up = time.monotonic()
+        for page in (ana, bob):
+            expect(page.locator(banner)).to_be_hidden(timeout=20_000)
+        back = time.monotonic()  # a figure for the notes, never asserted
+        for page in (ana, bob):
+            expect(page.locator('#room-view .seat[data-seat="S"] .name')).to_have_text(
+                "Ana (invité)"
+            )
+        expect(north.locator(".presence")).to_have_text("présent")
+        expect(ana_chat.locator('li[data-seat="N"] .text').last).to_have_text("pendant la coupure")
+        expect(bob_chat.locator("li.pending")).to_have_count(0)
+        # Ana fills the seats and starts: both land at the main table
+        ana.locator("#fill").click()
+        expect(ana.locator('#room-view .seat[data-seat="W"] .level')).to_have_text(
+            "ordinateur (confirmé)"
+        )
+        ana.locator("#start").click()
+        for page in (ana, bob):
+            page.wait_for_url(re.compile(rf"/#/table/{tid}$"), timeout=15_000)
+            expect(page.locator("#table-page")).to_be_visible()
+            expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+        # a match running: every page says so, the start page too
+        for path in ("/history.html", "/"):
+            bob.goto(live.url + path)
+            current = bob.locator("#current-game")
+            expect(current).to_contain_text("Partie en cours : Chez Ana")
+            expect(current.locator("a")).to_have_text("Reprendre")
+            expect(current.locator("a")).to_have_attribute("href", f"/#/table/{tid}")
+        bob.locator("#current-game a").click()
+        expect(bob.locator("#table-page")).to_have_attribute("data-ready", "1")
+        (shots / "lobby-restart.json").write_text(
+            json.dumps(
+                {
+                    "server start (s)": round(up - down, 2),
+                    "server start to both pages back (s)": round(back - down, 2),
+                }
+            )
+        )
+        assert errors == [], errors
+        for ctx in (ana_ctx, bob_ctx):
+            ctx.close()
+    finally:
+        live.stop()
+
+
+def test_the_list_is_pushed_a_guest_becomes_an_account_errors_in_french_on_a_phone(
+    browser: object, live: LiveServer
+) -> None:
+    from urllib.parse import urlparse
+
+    from playwright.sync_api import Browser, WebSocketRoute, expect
+
+    assert isinstance(browser, Browser)
+    eve_ctx, ana_ctx, carla_ctx = (
+        _context(browser, PHONE),
+        _context(browser),
+        _context(browser),
+    )
+    eve = eve_ctx.new_page()
+    errors = _errors(eve)
+    polled: list[str] = []
+
+    def request(req: Any) -> None:
+        path = urlparse(req.url).path
+        if req.method == "GET" and (path == "/api/lobby" or path.startswith("/api/lobby/")):
+            polled.append(path)
+
+    eve.on("request", request)
+    # Eve's lobby socket passes through here: frozen, its pushes are dropped
+    frozen = [False]
+
+    def lobby_socket(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda m: None if frozen[0] else ws.send(m))
+
+    eve.route_web_socket(re.compile(r"/ws/lobby$"), lobby_socket)
+    eve.goto(live.url + "/lobby.html")
+    expect(eve.locator("#no-tables")).to_have_text(
+        "Aucune table publique pour l'instant : ouvrez-en une."
+    )
+    _no_horizontal_scroll(eve)
+    # a ranked table appears without a reload; nobody logged in may sit
+    r = carla_ctx.request.post(
+        live.url + "/api/auth/signup", data={"name": "Carla", "password": "belote-pass"}
+    )
+    assert r.ok, r.text()
+    ranked = _post(carla_ctx, live.url + "/api/lobby/tables", {"name": "Classée", "ranked": True})
+    rid = ranked["table_id"]
+    card = eve.locator(f'#tables [data-table="{rid}"]')
+    expect(card.locator("h3")).to_have_text("Classée")
+    expect(card.locator(".rules")).to_have_text("Belote classique (FFB) en 1000 · classée")
+    expect(card.locator(".note")).to_have_text(
+        "Jouez en invité ou connectez-vous pour vous asseoir."
+    )
+    # a guest is never offered a ranked seat: an explanation instead
+    _guest(eve, "Eve")
+    expect(eve.locator(".topnav .who")).to_have_text("Eve (invité)")
+    expect(card.locator(f'[data-ranked-guest="{rid}"]')).to_have_text(
+        "Table classée : créez un compte pour vous y asseoir."
+    )
+    expect(card.locator("[data-join]")).to_have_count(0)
+    ranked_option = eve.locator('#create-form select[name="ranked"] option[value="true"]')
+    expect(ranked_option).to_be_disabled()
+    expect(eve.locator("#ranked-note")).to_have_text("Les tables classées demandent un compte.")
+    # Ana's friendly table: pushed, seats offered
+    r = ana_ctx.request.post(live.url + "/api/auth/guest", data={"name": "Ana"})
+    assert r.ok, r.text()
+    aid = _post(ana_ctx, live.url + "/api/lobby/tables", {"name": "Chez Ana"})["table_id"]
+    friendly = eve.locator(f'#tables [data-table="{aid}"]')
+    expect(friendly.locator(f'[data-join="{aid}:N"]')).to_have_text("S'asseoir en Nord")
+    _no_horizontal_scroll(eve)
+    # Bob takes N while Eve's page hears nothing: her click is refused, in French
+    frozen[0] = True
+    bob_ctx = _context(browser)
+    r = bob_ctx.request.post(live.url + "/api/auth/guest", data={"name": "Bob"})
+    assert r.ok, r.text()
+    _post(bob_ctx, f"{live.url}/api/lobby/tables/{aid}/join", {"seat": "N"})
+    friendly.locator(f'[data-join="{aid}:N"]').click()
+    expect(eve.locator("#lobby-error")).to_have_text(
+        "Cette place vient d'être prise : choisissez-en une autre."
+    )
+    frozen[0] = False
+    eve.reload()
+    expect(friendly.locator(f'[data-join="{aid}:N"]')).to_have_count(0)
+    friendly.locator(f'[data-join="{aid}:W"]').click()
+    expect(eve.locator('#room-view .seat[data-seat="W"] .name')).to_have_text("Eve (invité)")
+    expect(eve.locator('#room-view .seat[data-seat="W"] .presence')).to_have_text("présent")
+    _no_horizontal_scroll(eve)
+
+    # a match Eve plays as a guest (target 1: one deal), by a script on her seat
+    made = _post(
+        eve_ctx,
+        live.url + "/api/lobby/tables",
+        {"name": "Une donne", "target": 1, "options": {"speed": "instant"}},
+    )
+    mid = made["table_id"]
+    _post(eve_ctx, f"{live.url}/api/lobby/tables/{mid}/fill", {"level": "random"})
+    _post(eve_ctx, f"{live.url}/api/lobby/tables/{mid}/start")
+    with live.connect(mid, made["token"]) as client:
+        play_match(client, random.Random(3))
+    eve.goto(live.url + "/history.html")
+    row = eve.locator(f'#results tbody tr[data-table="{mid}"]')
+    expect(row).to_have_count(1)
+    expect(row.locator("[data-replay]")).to_have_attribute("href", f"/#/replay/{mid}")
+    _no_horizontal_scroll(eve)
+    # the waiting room where she sits: the banner leads back to it
+    banner = eve.locator("#current-game")
+    expect(banner).to_contain_text("Une table vous attend : Chez Ana")
+    expect(banner.locator("a")).to_have_attribute("href", f"/lobby.html?table={aid}")
+
+    # Eve becomes an account from her guest session: same player, same history
+    eve.goto(live.url + "/lobby.html")
+    upgrade = eve.locator('form[data-form="upgrade"]')
+    expect(upgrade.locator('input[name="name"]')).to_have_value("Eve")
+    upgrade.locator('input[name="password"]').fill("court")
+    upgrade.locator("button").click()
+    expect(eve.locator('#account .error[role="alert"]')).to_have_text(
+        "Mot de passe trop court : 8 caractères au moins."
+    )
+    upgrade.locator('input[name="password"]').fill("belote-pass")
+    upgrade.locator("button").click()
+    expect(eve.locator(".topnav .who")).to_contain_text("Eve · niveau")
+    expect(eve.locator("form[data-form='upgrade']")).to_have_count(0)
+    # now she may sit at the ranked table; her seat at Ana's lost its mark
+    expect(card.locator(f'[data-join="{rid}:N"]')).to_be_visible()
+    expect(friendly.locator('[data-seat="W"] .name')).to_have_text("Eve")
+    eve.goto(live.url + "/history.html")
+    expect(eve.locator(f'#results tbody tr[data-table="{mid}"]')).to_have_count(1)
+    expect(eve.locator(f'#running tbody tr[data-table="{aid}"]')).to_have_count(1)
+    eve.goto(live.url + "/leaderboard.html")
+    expect(eve.locator("#empty")).to_have_text("Aucune partie classée pour l'instant.")
+    _no_horizontal_scroll(eve)
+
+    # a private table that has started: no "Regarder" for a visitor
+    private = _post(
+        carla_ctx, live.url + "/api/lobby/tables", {"name": "Entre nous", "visibility": "private"}
+    )
+    pid = private["table_id"]
+    _post(carla_ctx, f"{live.url}/api/lobby/tables/{pid}/fill", {"level": "random"})
+    _post(carla_ctx, f"{live.url}/api/lobby/tables/{pid}/start")
+    eve.goto(f"{live.url}/lobby.html?table={pid}&invite={private['invite']}")
+    expect(eve.locator("#room-view .room-note")).to_have_text("La partie a commencé.")
+    expect(eve.locator("#room-view [data-watch]")).to_have_count(0)
+    expect(eve.locator(f'#tables [data-table="{pid}"]')).to_have_count(0)
+    # nothing was polled: the list and the rooms came over the socket
+    assert polled == [], polled
+    assert errors == [], errors
+    for ctx in (eve_ctx, ana_ctx, carla_ctx, bob_ctx):
+        ctx.close()
