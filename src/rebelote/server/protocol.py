@@ -48,6 +48,7 @@ import json
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -59,11 +60,15 @@ from pydantic import (
     ValidationError,
 )
 
+from .depth import json_too_deep
+from .names import plain_text
+
 __all__ = [
     "BOT_LEVELS",
     "CHAT_MAX_CHARS",
     "CLIENT_TYPES",
     "MAX_MESSAGE_BYTES",
+    "MAX_MESSAGE_DEPTH",
     "SPEED_DELAYS",
     "ActData",
     "ActMessage",
@@ -134,6 +139,10 @@ __all__ = [
 MAX_MESSAGE_BYTES = 4096
 """The largest client message the server reads (bytes of UTF-8 JSON)."""
 
+MAX_MESSAGE_DEPTH = 8
+"""The deepest nesting of arrays and objects in a client message (every
+message of the protocol nests 2 deep at most)."""
+
 CHAT_MAX_CHARS = 300
 """The longest chat line, in characters."""
 
@@ -193,7 +202,7 @@ class ActData(_Strict):
     """``act``: one action in record notation, at most 64 characters."""
 
     action: str = Field(min_length=1, max_length=64)
-    belote: bool | None = None
+    belote: StrictBool | None = None
     seat: SeatLetter | None = None
 
 
@@ -212,7 +221,7 @@ class MuteData(_Strict):
     again)."""
 
     seat: SeatLetter
-    muted: bool = True
+    muted: StrictBool = True
 
 
 class ChatMessage(_Strict):
@@ -312,7 +321,8 @@ def parse_client_message(raw: str | bytes) -> AnyClientMessage:
     """Read one client message.
 
     Raises :class:`ProtocolError` with code ``too_large`` (over
-    :data:`MAX_MESSAGE_BYTES`), ``bad_json`` (not JSON, or not an object),
+    :data:`MAX_MESSAGE_BYTES`), ``bad_json`` (not JSON, not an object, or
+    nested deeper than :data:`MAX_MESSAGE_DEPTH`),
     ``unknown_type`` (``t`` missing or not one of :data:`CLIENT_TYPES`) or
     ``bad_message`` (fields missing, of the wrong type, or extra).
     """
@@ -321,9 +331,11 @@ def parse_client_message(raw: str | bytes) -> AnyClientMessage:
         raise ProtocolError(
             "too_large", f"message of {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
         )
+    if json_too_deep(raw, MAX_MESSAGE_DEPTH):
+        raise ProtocolError("bad_json", f"nested over {MAX_MESSAGE_DEPTH} levels")
     try:
         value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
     if not isinstance(value, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object {t, d, v}")
@@ -386,7 +398,9 @@ class CreateTable(_Strict):
 
     preset: str = Field(default="ffb", max_length=40)
     target: StrictInt | None = Field(default=None, ge=1, le=100_000)
-    name: str = Field(default="You", min_length=1, max_length=40)
+    name: Annotated[str, AfterValidator(plain_text)] = Field(
+        default="You", min_length=1, max_length=40
+    )
     levels: dict[SeatLetter, BotLevel] = Field(default_factory=dict)
     options: TableOptions = Field(default_factory=TableOptions)
 
