@@ -75,7 +75,8 @@ def log_config(level: str = "info", *, as_json: bool = False) -> dict[str, Any]:
     as ``log_config``): the root logger, ``rebelote`` and uvicorn's loggers
     at ``level`` (one of :data:`LOG_LEVELS`) to standard error, redacted;
     uvicorn's access log at ``info`` only when ``level`` is ``info`` or
-    ``debug``.  Raises ``ValueError`` for an unknown level."""
+    ``debug``; Alembic's below ``warning`` only at ``debug``.  Raises
+    ``ValueError`` for an unknown level."""
     if level not in LOG_LEVELS:
         raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LOG_LEVELS)}")
     upper = level.upper()
@@ -102,5 +103,7 @@ def log_config(level: str = "info", *, as_json: bool = False) -> dict[str, Any]:
             "uvicorn": {"handlers": ["main"], "level": upper, "propagate": False},
             "uvicorn.error": {"level": upper},
             "uvicorn.access": {"handlers": ["main"], "level": upper, "propagate": False},
+            # the migrations' set-up chatter, a dozen lines at every start
+            "alembic": {"level": "DEBUG" if level == "debug" else "WARNING"},
         },
     }
