@@ -509,13 +509,40 @@ def serve(
             "DATABASE_URL, else SQLite in the user's data folder."
         ),
     ] = None,
+    log_level: Annotated[
+        str,
+        typer.Option(
+            help="Log level: critical, error, warning, info (one line per request, "
+            "secrets redacted) or debug."
+        ),
+    ] = "info",
+    log_json: Annotated[
+        bool, typer.Option("--log-json", help="Log JSON lines (for a log collector).")
+    ] = False,
 ) -> None:
     """Serve the multi-table server for network play: the lobby, accounts,
-    chat, spectators, ratings (see the README for a reverse proxy with TLS)."""
+    chat, spectators, ratings (see the README for a reverse proxy with TLS).
+    Logs go to standard error."""
+    from .server.logs import LOG_LEVELS
     from .server.run import serve as run_server
 
+    level = log_level.lower()
+    if level not in LOG_LEVELS:
+        print(
+            f"error: unknown log level {log_level!r}: use one of {', '.join(LOG_LEVELS)}",
+            file=sys.stderr,
+        )
+        raise typer.Exit(EXIT_BAD_INPUT)
     try:
-        run_server(host=host, port=port, database_url=db, open_browser=False, lobby=True)
+        run_server(
+            host=host,
+            port=port,
+            database_url=db,
+            open_browser=False,
+            lobby=True,
+            log_level=level,
+            log_json=log_json,
+        )
     except OSError as exc:
         print(f"error: cannot serve on {host}:{port}: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -19,9 +19,22 @@ from websockets.sync.client import ClientConnection, connect
 
 from rebelote.server.app import create_app
 from rebelote.server.registry import TableManager
-from rebelote.server.run import bind, url_of
+from rebelote.server.run import bind, url_of, uvicorn_config
+from rebelote.server.settings import ServerSettings
 
 Message = dict[str, Any]
+
+TEST_SETTINGS = ServerSettings(
+    signup_rate="1000/minute",
+    guest_rate="1000/minute",
+    solo_table_rate="1000/minute",
+    login_pair_free=1000,
+    login_address_free=1000,
+    login_name_free=1000,
+)
+"""The limits of the tests' servers: the defaults but the throttles, which
+a test of many players from 127.0.0.1 would reach (``test_limits.py``
+checks them with the defaults)."""
 
 
 class LiveServer:
@@ -31,8 +44,10 @@ class LiveServer:
     table's own speed); ``static_dir``: the client's files (none by
     default); ``port``: listen there (default: a free port; a restart of
     the server reuses the stopped one's, so that its pages reconnect);
-    ``url`` has no trailing slash.  As a context manager: started on the
-    way in, stopped on the way out."""
+    ``settings``: the limits (default :data:`TEST_SETTINGS`); ``url`` has
+    no trailing slash.  uvicorn runs as ``rebelote serve`` runs it
+    (:func:`~rebelote.server.run.uvicorn_config`), logging aside.  As a
+    context manager: started on the way in, stopped on the way out."""
 
     def __init__(
         self,
@@ -42,19 +57,22 @@ class LiveServer:
         static_dir: Path | None = None,
         seed: int = 2024,
         port: int | None = None,
+        settings: ServerSettings = TEST_SETTINGS,
     ) -> None:
         self.database_url = database_url
+        self.settings = settings
         self.app: FastAPI = create_app(
             database_url,
             bot_delay=bot_delay,
             static_dir=static_dir or Path("/nonexistent"),
             seed=seed,
+            settings=settings,
         )
         self.sock = bind("127.0.0.1", port)
         self.url = url_of(self.sock).rstrip("/")
         self.ws_url = self.url.replace("http://", "ws://")
         self.port: int = self.sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", ws_max_size=65536)
+        config = uvicorn_config(self.app, settings, configure_logging=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True

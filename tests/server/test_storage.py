@@ -153,7 +153,7 @@ def test_migration_r0004_recomputes_the_name_keys(db_url: str) -> None:
     store.close()
 
 
-def test_migration_r0005_fills_in_the_unrated_reasons(db_url: str) -> None:
+def test_migration_r0006_fills_in_the_unrated_reasons(db_url: str) -> None:
     from alembic import command
     from sqlalchemy import text
 
@@ -163,7 +163,7 @@ def test_migration_r0005_fills_in_the_unrated_reasons(db_url: str) -> None:
     config = alembic_config(store.url)
     with store.engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "r0004")
+        command.upgrade(config, "r0005")
     for table_id in ("left", "friendly", "rated"):
         store.create_table(
             table_id=table_id,

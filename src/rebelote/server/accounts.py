@@ -25,6 +25,7 @@ import unicodedata
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from .names import hidden_characters
 from .people import NAME_KEY_LENGTH, PeopleStore, User, name_key
 
 __all__ = [
@@ -65,11 +66,20 @@ _HASHER = PasswordHasher()
 def clean_name(name: str) -> str:
     """``name`` in Unicode NFC (an accent typed as a combining mark joins
     its letter: ``"Zoe\u0301"`` is ``"Zo\u00e9"``) with its spaces
-    collapsed; ``ValueError`` if it is not a valid player name
+    collapsed; ``ValueError`` if it holds a character that cannot be seen
+    or that changes the direction of text
+    (:func:`~rebelote.server.names.hidden_characters`: NUL, right-to-left
+    override, zero-width space...), if it is not a valid player name
     (:data:`NAME_PATTERN`), or if its comparison key
     (:func:`~rebelote.server.people.name_key`) is longer than
     :data:`~rebelote.server.people.NAME_KEY_LENGTH` characters."""
     text = " ".join(unicodedata.normalize("NFC", name).split())
+    hidden = hidden_characters(text)
+    if hidden:
+        raise ValueError(
+            "a name may not hold invisible, control or direction characters "
+            f"({', '.join(hidden[:3])})"
+        )
     if not _NAME.match(text):
         raise ValueError(
             "a name is 1 to 40 letters, digits, spaces or . ' - _, starting with a letter or digit"

@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..seats import Seat
 from .accounts import (
@@ -39,31 +39,53 @@ from .accounts import (
     Session,
     check_csrf,
     clean_name,
-    hash_password,
     new_session,
     session_hash,
-    verify_password,
 )
 from .history import deal_record, match_record, replay_data
-from .people import NameTakenError, User
+from .names import plain_text
+from .passwords import MIN_PASSWORD, Busy, PasswordWork, password_problem
+from .people import NameTakenError, User, name_key
 from .protocol import BotLevel, ProtocolError, RoomData, SeatLetter, TableOptions
 from .ratings import level_of, level_threshold
 from .registry import TableManager, ws_path
 from .room import Room
+from .settings import ServerSettings
 from .storage import Store, hash_token
+from .throttle import RateLimited, Throttle, client_key
 
-__all__ = ["may_see", "optional_session", "router", "validation_error"]
+__all__ = [
+    "MIN_PASSWORD",
+    "USER_ID_MAX",
+    "may_see",
+    "optional_session",
+    "router",
+    "valid_table_id",
+    "validation_error",
+]
+
+USER_ID_MAX = 2**31 - 1
+"""The largest user id the database holds (a larger one is no user: 404)."""
 
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _encodable(text: str) -> str:
+    """A password that UTF-8 can encode (no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("holds a character that is not text (a lone surrogate)") from None
+    return text
+
+
 class Credentials(_Body):
     """``POST /api/auth/signup`` and ``/login``."""
 
     name: str = Field(min_length=1, max_length=40)
-    password: str = Field(min_length=1, max_length=200)
+    password: Annotated[str, AfterValidator(_encodable)] = Field(min_length=1, max_length=200)
 
 
 class GuestBody(_Body):
@@ -75,8 +97,8 @@ class GuestBody(_Body):
 class PasswordChange(_Body):
     """``POST /api/auth/password``."""
 
-    old: str = Field(min_length=1, max_length=200)
-    new: str = Field(min_length=1, max_length=200)
+    old: Annotated[str, AfterValidator(_encodable)] = Field(min_length=1, max_length=200)
+    new: Annotated[str, AfterValidator(_encodable)] = Field(min_length=1, max_length=200)
 
 
 class UserInfo(_Body):
@@ -114,7 +136,7 @@ class CreateLobbyTable(_Body):
     (the host) at ``seat``.  ``options.move_clock`` defaults to 60 seconds on
     a ranked table, off on a friendly one."""
 
-    name: str = Field(default="", max_length=60)
+    name: Annotated[str, AfterValidator(plain_text)] = Field(default="", max_length=60)
     preset: str = Field(default="ffb", max_length=40)
     target: StrictInt | None = Field(default=None, ge=1, le=100_000)
     visibility: Literal["public", "private"] = "public"
@@ -203,9 +225,6 @@ class History(_Body):
     results: list[ResultInfo]
 
 
-MIN_PASSWORD = 8
-"""The shortest password accepted at sign-up and change."""
-
 router = APIRouter(prefix="/api")
 
 
@@ -238,6 +257,36 @@ def _store(request: Request) -> Store:
 def _tables(request: Request) -> TableManager:
     tables: TableManager = request.app.state.tables
     return tables
+
+
+def _settings(request: Request) -> ServerSettings:
+    settings: ServerSettings = request.app.state.settings
+    return settings
+
+
+def _throttle(request: Request) -> Throttle:
+    throttle: Throttle = request.app.state.throttle
+    return throttle
+
+
+def _passwords(request: Request) -> PasswordWork:
+    work: PasswordWork = request.app.state.passwords
+    return work
+
+
+def _weak(password: str, name: str) -> None:
+    problem = password_problem(password, name)
+    if problem is not None:
+        reason, message = problem
+        raise HTTPException(400, {"code": "weak_password", "message": message, "reason": reason})
+
+
+def valid_table_id(table_id: str) -> bool:
+    """Whether ``table_id`` may name a table: 1 to 32 of ``A-Z a-z 0-9 _
+    -`` (anything else is no table, without asking the database)."""
+    return 0 < len(table_id) <= 32 and all(
+        c.isascii() and (c.isalnum() or c in "_-") for c in table_id
+    )
 
 
 def user_info(user: User) -> UserInfo:
@@ -325,10 +374,12 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
     his; his seats lose their guest mark and take the new name), and his
     session is replaced by a new one."""
     name = _name(body.name)
-    if len(body.password) < MIN_PASSWORD:
-        raise _err(400, "weak_password", f"a password has at least {MIN_PASSWORD} characters")
     store = _store(request)
-    digest = await asyncio.to_thread(hash_password, body.password)
+    if await asyncio.to_thread(store.account_like, name) is not None:
+        raise _err(409, "name_taken", f"the name {name!r} is taken, or reads like one taken")
+    _weak(body.password, name)
+    await _throttle(request).hit("signup", _settings(request).signup_rate, client_key(request))
+    digest = await _passwords(request).hash(body.password)
     current = await optional_session(request)
     try:
         user = None
@@ -347,20 +398,32 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
 
 @router.post("/auth/login")
 async def login(body: Credentials, request: Request, response: Response) -> Me:
-    """Log in to an account."""
+    """Log in to an account.  Throttled (429 ``rate_limited``) after wrong
+    passwords (:class:`~rebelote.server.throttle.Throttle`); a name with
+    no account takes as long to refuse as a wrong password."""
     store = _store(request)
-    candidates = await asyncio.to_thread(store.accounts_named, body.name)
+    throttle, work = _throttle(request), _passwords(request)
+    address = client_key(request)
+    try:
+        name = clean_name(body.name)
+    except ValueError:
+        name = None
+    key = name_key(name) if name is not None else body.name.casefold()
+    await throttle.login_allowed(key, address)
+    candidates = [] if name is None else await asyncio.to_thread(store.accounts_named, name)
     user: User | None = None
     rehashed: str | None = None
     for candidate in candidates:
-        ok, rehashed = await asyncio.to_thread(
-            verify_password, candidate.password_hash, body.password
-        )
+        ok, rehashed = await work.verify(candidate.password_hash, body.password)
         if ok:
             user = candidate
             break
+    if not candidates:
+        await work.verify_nobody(body.password)
     if user is None:
+        await throttle.login_failed(key, address)
         raise _err(401, "bad_credentials", "wrong name or password")
+    await throttle.login_succeeded(key, address)
     if rehashed is not None:
         await asyncio.to_thread(store.set_password, user.id, rehashed)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
@@ -373,12 +436,13 @@ async def guest(body: GuestBody, request: Request, response: Response) -> Me:
     casefolded, spaces collapsed), so that nobody passes for its owner."""
     name = _name(body.name)
     store = _store(request)
-    if await asyncio.to_thread(store.user_by_name, name) is not None:
+    if await asyncio.to_thread(store.account_like, name) is not None:
         raise _err(
             409,
             "name_taken",
             f"{name!r} is the name of an account: log in, or choose another name",
         )
+    await _throttle(request).hit("guest", _settings(request).guest_rate, client_key(request))
     user = await asyncio.to_thread(store.create_user, name, None, guest=True)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
@@ -402,12 +466,12 @@ async def change_password(body: PasswordChange, session: Changing, request: Requ
     assert user is not None
     if user.guest:
         raise _err(400, "guest", "a guest has no password")
-    ok, _ = await asyncio.to_thread(verify_password, user.password_hash, body.old)
+    work = _passwords(request)
+    ok, _ = await work.verify(user.password_hash, body.old)
     if not ok:
         raise _err(401, "bad_credentials", "the old password is wrong")
-    if len(body.new) < MIN_PASSWORD:
-        raise _err(400, "weak_password", f"a password has at least {MIN_PASSWORD} characters")
-    digest = await asyncio.to_thread(hash_password, body.new)
+    _weak(body.new, user.name)
+    digest = await work.hash(body.new)
     await asyncio.to_thread(store.set_password, user.id, digest)
     cookie = request.cookies.get(SESSION_COOKIE, "")
     await asyncio.to_thread(store.delete_sessions_of, user.id, session_hash(cookie))
@@ -426,11 +490,11 @@ async def me(session: Viewing) -> Me:
 
 
 async def _room(request: Request, table_id: str) -> Room:
-    if len(table_id) > 32:
+    if not valid_table_id(table_id):
         raise _err(404, "table_not_found", "no such table")
     table = await _tables(request).get(table_id)
     if table is None or not table.networked:
-        raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
+        raise _err(404, "table_not_found", "no such lobby table")
     return table
 
 
@@ -509,7 +573,7 @@ async def lobby_table(
     its players)."""
     table = await _room(request, table_id)
     if not may_see(table, session, invite):
-        raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
+        raise _err(404, "table_not_found", "no such lobby table")
     room = table.room_data()
     return room if table.meta.visibility == "private" else _public_room(table)
 
@@ -519,7 +583,7 @@ async def join(table_id: str, body: JoinBody, session: Changing, request: Reques
     """Take a free seat before the start."""
     table = await _room(request, table_id)
     if not may_see(table, session, body.invite):
-        raise _err(404, "table_not_found", f"no lobby table {table_id!r}")
+        raise _err(404, "table_not_found", "no such lobby table")
     try:
         token = await table.join(
             body.seat, user_id=session.user.id, name=session.user.name, guest=session.user.guest
@@ -658,7 +722,10 @@ def _reason(value: str | None) -> Literal["friendly", "left", "standins"] | None
 
 @router.get("/users/{user_id}")
 async def user_profile(user_id: int, request: Request) -> UserInfo:
-    """A player's public profile."""
+    """A player's public profile (404 for an id no user can have, however
+    large)."""
+    if not 1 <= user_id <= USER_ID_MAX:
+        raise _err(404, "user_not_found", f"no user {user_id}")
     user = await asyncio.to_thread(_store(request).user, user_id)
     if user is None:
         raise _err(404, "user_not_found", f"no user {user_id}")
@@ -681,11 +748,11 @@ async def _stored_for(
     """The stored table, if the requester may see its finished deals: any
     public or solo table (solo tables by their seat token or player), a
     private one to its players."""
-    if len(table_id) > 32:
+    if not valid_table_id(table_id):
         raise _err(404, "table_not_found", "no such table")
     stored = await asyncio.to_thread(_store(request).load, table_id)
     if stored is None:
-        raise _err(404, "table_not_found", f"no table {table_id!r}")
+        raise _err(404, "table_not_found", "no such table")
     if stored.meta.visibility == "public":
         return stored
     digest = hash_token(token) if token else None
@@ -698,7 +765,7 @@ async def _stored_for(
             and hmac.compare_digest(s.token_hash, digest)
         ):
             return stored
-    raise _err(404, "table_not_found", f"no table {table_id!r}")
+    raise _err(404, "table_not_found", "no such table")
 
 
 @router.get("/tables/{table_id}/replay")
@@ -790,8 +857,40 @@ def validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+def rate_limited(_request: Request, exc: Exception) -> JSONResponse:
+    """429 ``{"detail": {"code": "rate_limited", "message",
+    "retry_after"}}`` with ``Retry-After`` (seconds), for
+    :class:`~rebelote.server.throttle.RateLimited`."""
+    assert isinstance(exc, RateLimited)
+    return JSONResponse(
+        {
+            "detail": {
+                "code": "rate_limited",
+                "message": exc.message,
+                "retry_after": exc.retry_after,
+            }
+        },
+        status_code=429,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+def busy(_request: Request, exc: Exception) -> JSONResponse:
+    """503 ``{"detail": {"code": "busy", "message", "retry_after": 1}}``
+    when too many passwords wait to be checked."""
+    return JSONResponse(
+        {"detail": {"code": "busy", "message": str(exc), "retry_after": 1}},
+        status_code=503,
+        headers={"Retry-After": "1"},
+    )
+
+
 def install(app: FastAPI) -> None:
     """Add the network play endpoints to ``app``, and the 422 answer of
-    every endpoint (:func:`validation_error`)."""
+    every endpoint (:func:`validation_error`), the 429 of a throttle
+    (:func:`rate_limited`) and the 503 of too many passwords waiting
+    (:func:`busy`)."""
     app.include_router(router)
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(RateLimited, rate_limited)
+    app.add_exception_handler(Busy, busy)

@@ -25,6 +25,12 @@ REST errors are ``{"detail": {"code": ..., "message": ...}}`` with status
 400 or 404; a request that does not validate (body, query) gets 422 with
 code ``invalid``, the message naming the field and the problem, never the
 value sent (:func:`rebelote.server.api.validation_error`).
+
+Limits (:class:`~rebelote.server.settings.ServerSettings`, ``settings``):
+the edge (:class:`~rebelote.server.guard.Guard`: URL and body sizes, JSON
+depth, security headers on every response), throttles
+(:class:`~rebelote.server.throttle.Throttle`: 429 ``rate_limited``),
+bounded password work, idle tables leaving memory.
 """
 
 from __future__ import annotations
@@ -41,9 +47,11 @@ from fastapi.staticfiles import StaticFiles
 
 from . import api
 from .connection import serve_socket
+from .guard import Guard
 from .help import preset_infos
 from .hub import MemoryHub
 from .lobby import serve_lobby
+from .passwords import PasswordWork
 from .protocol import (
     CreatedTable,
     CreateTable,
@@ -54,7 +62,9 @@ from .protocol import (
     protocol_schema,
 )
 from .registry import TableManager
+from .settings import ServerSettings
 from .storage import Store, default_database_url
+from .throttle import Throttle, client_key
 
 __all__ = ["COOKIE", "WEB_DIR", "create_app"]
 
@@ -84,6 +94,7 @@ def create_app(
     migrate: bool = True,
     seed: int | None = None,
     warm_solver: bool = False,
+    settings: ServerSettings | None = None,
 ) -> FastAPI:
     """The application.
 
@@ -96,11 +107,13 @@ def create_app(
     compile the expert's numba kernel in a background thread at start
     (about 7 s of one core, once per process), so that the first expert
     move of a table does not wait for it (``rebelote serve`` and ``play``
-    do; tests need not).  The store,
-    the hub and the tables live in ``app.state`` (``store``, ``hub``,
-    ``tables``) while the app runs.
+    do; tests need not); ``settings``: the limits (default
+    :class:`ServerSettings`).  The settings, store, hub, tables, throttle
+    and password work live in ``app.state`` (``settings``, ``store``,
+    ``hub``, ``tables``, ``throttle``, ``passwords``) while the app runs.
     """
     url = database_url or default_database_url()
+    settings = settings or ServerSettings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -108,11 +121,14 @@ def create_app(
         if migrate:
             store.migrate()
         hub = MemoryHub()
-        manager = TableManager(store, hub, bot_delay=bot_delay, seed=seed)
+        manager = TableManager(store, hub, bot_delay=bot_delay, seed=seed, settings=settings)
         app.state.store = store
         app.state.hub = hub
         app.state.tables = manager
+        app.state.throttle = Throttle(settings)
+        app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
         await manager.restore_unfinished()
+        manager.start_sweeping()
         if warm_solver:
             threading.Thread(target=_warm_solver, name="solver-warm-up", daemon=True).start()
         try:
@@ -122,6 +138,7 @@ def create_app(
             store.close()
 
     app = FastAPI(title="rebelote", version="1", lifespan=lifespan)
+    app.state.settings = settings
 
     def manager_of(app: FastAPI) -> TableManager:
         manager: TableManager = app.state.tables
@@ -130,8 +147,12 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request, response: Response) -> CreatedTable:
         """Open a new table; the player sits at South (linked to the
-        logged-in user, if any, for his history)."""
+        logged-in user, if any, for his history).  Throttled per user, or
+        per address when anonymous (429 ``rate_limited``)."""
         session = await api.optional_session(request)
+        throttle: Throttle = app.state.throttle
+        who = client_key(request) if session is None else f"user {session.user.id}"
+        await throttle.hit("table", settings.solo_table_rate, who)
         try:
             created = await manager_of(app).create(
                 body, user_id=None if session is None else session.user.id
@@ -139,7 +160,12 @@ def create_app(
         except ProtocolError as exc:
             raise HTTPException(400, {"code": exc.code, "message": exc.message}) from None
         response.set_cookie(
-            COOKIE, created.token, max_age=365 * 24 * 3600, httponly=True, samesite="strict"
+            COOKIE,
+            created.token,
+            max_age=365 * 24 * 3600,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
         )
         return created
 
@@ -153,13 +179,11 @@ def create_app(
         """What anyone may know of a table: a solo or public one to anyone,
         a private one as ``/api/lobby/tables/{id}`` (its players, by their
         session or a seat's ``token``, or with its ``invite``), else 404."""
-        table = await manager_of(app).get(table_id)
+        table = await manager_of(app).get(table_id) if api.valid_table_id(table_id) else None
         if table is None or not api.may_see(
             table, await api.optional_session(request), invite, token
         ):
-            raise HTTPException(
-                404, {"code": "table_not_found", "message": f"no table {table_id!r}"}
-            )
+            raise HTTPException(404, {"code": "table_not_found", "message": "no such table"})
         async with table.lock:
             return table.public()
 
@@ -193,9 +217,10 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         """A seat's WebSocket (see :mod:`rebelote.server.connection`)."""
-        await serve_socket(websocket, manager_of(app), table_id)
+        await serve_socket(websocket, manager_of(app), table_id, settings.hello_timeout)
 
     api.install(app)
+    app.add_middleware(Guard, settings=settings)
 
     folder = static_dir or WEB_DIR
     if folder.is_dir():

@@ -59,8 +59,9 @@ from .storage import hash_token
 
 __all__ = ["HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
 
-HELLO_TIMEOUT = 15.0
-"""Seconds a connection without a token in its URL has to send ``hello``."""
+HELLO_TIMEOUT = 10.0
+"""Seconds a connection without a token in its URL has to send ``hello``
+(the default of ``ServerSettings.hello_timeout``)."""
 
 QUEUE_LIMIT = 4096
 """Messages waiting for a slow client before it is disconnected."""
@@ -126,8 +127,11 @@ def _error(exc: ProtocolError) -> str:
 
 
 class _Connection:
-    def __init__(self, ws: WebSocket, manager: TableManager, table_id: str) -> None:
+    def __init__(
+        self, ws: WebSocket, manager: TableManager, table_id: str, hello_timeout: float
+    ) -> None:
         self.ws = ws
+        self.hello_timeout = hello_timeout
         self.manager = manager
         self.table_id = table_id
         self.outbox = _Outbox()
@@ -175,7 +179,7 @@ class _Connection:
     async def _wait_hello(self) -> tuple[str, int | None] | None:
         """Read messages until a ``hello`` (errors for anything else)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + HELLO_TIMEOUT
+        deadline = loop.time() + self.hello_timeout
         while True:
             try:
                 raw = await asyncio.wait_for(self._receive(), deadline - loop.time())
@@ -224,11 +228,9 @@ class _Connection:
             token, last_v = hello
         table = await self.manager.get(self.table_id)
         if table is None:
-            await self._refuse(
-                ProtocolError("table_not_found", f"no table {self.table_id!r}"), 4404
-            )
+            await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
             return
-        seat = table.seat_of(token)
+        seat = table.seat_of(token) if len(token) <= 128 else None
         if seat is None:
             await self._refuse(
                 ProtocolError("bad_token", "this token holds no seat at this table"), 4403
@@ -246,9 +248,7 @@ class _Connection:
         """A spectator's connection."""
         table = await self.manager.get(self.table_id)
         if table is None:
-            await self._refuse(
-                ProtocolError("table_not_found", f"no table {self.table_id!r}"), 4404
-            )
+            await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
             return
         if table.meta.visibility != "public":
             await self._refuse(ProtocolError("private", "only public tables may be watched"), 4403)
@@ -371,11 +371,15 @@ class _Connection:
                 )
 
 
-async def serve_socket(ws: WebSocket, manager: TableManager, table_id: str) -> None:
-    """Serve one WebSocket of table ``table_id`` until it closes."""
+async def serve_socket(
+    ws: WebSocket, manager: TableManager, table_id: str, hello_timeout: float = HELLO_TIMEOUT
+) -> None:
+    """Serve one WebSocket of table ``table_id`` until it closes;
+    ``hello_timeout``: seconds a connection without a token in its URL has
+    to send ``hello`` (then closed with 4401)."""
     await ws.accept()
     try:
-        await _Connection(ws, manager, table_id).run()
+        await _Connection(ws, manager, table_id, hello_timeout).run()
     except WebSocketDisconnect:
         pass
     finally:

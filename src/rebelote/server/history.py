@@ -4,8 +4,11 @@ rules core's record format.
 Both are rebuilt from the stored log (the truth): the log is replayed and
 each finished deal's final :class:`~rebelote.state.State` kept.  Only
 finished deals are given, with every hand (they are over); the deal in
-progress never is.  An export is a deal record or a match record
-(:mod:`rebelote.record`, format 1) that ``rebelote replay`` reads.
+progress never is, and neither is, while its match goes on, a deal whose
+hands were never shown at the table: thrown in (everyone passed) or
+cancelled before its cards were played (:func:`shown_deals`).  An export
+is a deal record or a match record (:mod:`rebelote.record`, format 1) that
+``rebelote replay`` reads.
 """
 
 from __future__ import annotations
@@ -18,13 +21,31 @@ from ..state import State
 from .storage import StoredTable
 from .table import game_from_stored
 
-__all__ = ["deal_record", "finished_deals", "match_record", "replay_data"]
+__all__ = ["deal_record", "finished_deals", "match_record", "replay_data", "shown_deals"]
+
+HIDDEN_RESULTS = frozenset({"passed", "cancelled"})
+"""Deal results whose cards were not all played face up."""
 
 
 def finished_deals(stored: StoredTable) -> list[tuple[int, int, State]]:
     """``(match, deal, state)`` of every finished deal of the table."""
     game, _ = game_from_stored(stored, keep_deals=True)
     return list(game.finished or [])
+
+
+def shown_deals(stored: StoredTable) -> list[tuple[int, int, State]]:
+    """The finished deals anyone may read now: every deal of a match that
+    is over (or of a table everyone left), and of the match going on only
+    the deals played out (their cards were all seen at the table), not
+    one thrown in or cancelled (its hands, and the pack's order, were
+    never shown)."""
+    game, _ = game_from_stored(stored, keep_deals=True)
+    live = None if stored.status == "closed" or game.status != "playing" else game.match_number
+    return [
+        (m, d, state)
+        for m, d, state in game.finished or []
+        if m != live or state.result is None or state.result.result not in HIDDEN_RESULTS
+    ]
 
 
 def _hands(state: State) -> dict[str, list[str]]:
@@ -66,11 +87,10 @@ def _deal_view(match: int, deal: int, state: State) -> dict[str, Any]:
 
 
 def replay_data(stored: StoredTable, match: int | None = None) -> dict[str, Any]:
-    """The replay viewer's data: the table's seats and every finished deal
-    (of ``match`` only, when given) with all hands, bids and tricks."""
-    deals = [
-        _deal_view(m, d, s) for m, d, s in finished_deals(stored) if match is None or m == match
-    ]
+    """The replay viewer's data: the table's seats and every deal that may
+    be read now (:func:`shown_deals`; of ``match`` only, when given) with
+    all hands, bids and tricks."""
+    deals = [_deal_view(m, d, s) for m, d, s in shown_deals(stored) if match is None or m == match]
     return {
         "table_id": stored.id,
         "rules": stored.rules,
@@ -80,8 +100,9 @@ def replay_data(stored: StoredTable, match: int | None = None) -> dict[str, Any]
 
 
 def deal_record(stored: StoredTable, match: int, deal: int) -> dict[str, Any] | None:
-    """The record of one finished deal, or ``None``."""
-    for m, d, state in finished_deals(stored):
+    """The record of one finished deal that may be read now
+    (:func:`shown_deals`), or ``None``."""
+    for m, d, state in shown_deals(stored):
         if (m, d) == (match, deal):
             return state_to_record(state)
     return None
@@ -90,7 +111,7 @@ def deal_record(stored: StoredTable, match: int, deal: int) -> dict[str, Any] | 
 def match_record(stored: StoredTable, match: int) -> dict[str, Any] | None:
     """The match record of match ``match`` (its finished deals), or
     ``None`` when it has none."""
-    states = [s for m, _, s in finished_deals(stored) if m == match]
+    states = [s for m, _, s in shown_deals(stored) if m == match]
     if not states:
         return None
     deals = []

@@ -5,7 +5,9 @@ Five tables beside :mod:`rebelote.server.storage`'s (schema: migrations
 ``r0002``, ``r0003``):
 
 - ``users``: ``id``, ``name`` (NFC), ``name_key`` (:func:`name_key` of an
-  account's name, unique; null for a guest), ``password_hash`` (argon2id; null for a
+  account's name, unique; null for a guest), ``name_skeleton``
+  (:func:`~rebelote.server.names.skeleton` of an account's name, unique:
+  no two accounts' names read alike; null for a guest), ``password_hash`` (argon2id; null for a
   guest), ``guest``, ``created``, the rating ``mu`` / ``sigma`` (OpenSkill),
   ``rated`` (ranked matches counted), ``matches`` and ``xp``;
 - ``sessions``: ``id`` (SHA-256 of the session cookie; the cookie itself is
@@ -15,7 +17,7 @@ Five tables beside :mod:`rebelote.server.storage`'s (schema: migrations
 - ``mutes``: ``table_id``, ``user_id`` (the muting player), ``seat`` (the
   seat whose chat he does not read);
 - ``results``: one row per seat and finished (or left) match: the side, won,
-  left, ranked (rated), why not (``unrated_reason``, migration ``r0005``),
+  left, ranked (rated), why not (``unrated_reason``, migration ``r0006``),
   the rating (``mu``, ``sigma``) before and after, the experience gained.
 
 :class:`PeopleStore` is mixed into :class:`~rebelote.server.storage.Store`;
@@ -85,6 +87,9 @@ class UserRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str | None] = mapped_column(String(40), nullable=True, unique=True)
+    name_skeleton: Mapped[str | None] = mapped_column(
+        String(40), nullable=True, unique=True, index=True
+    )
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
@@ -163,7 +168,8 @@ class ResultRow(Base):
 
 
 class NameTakenError(ValueError):
-    """An account name already in use (names compare casefolded)."""
+    """An account name already in use (names compare casefolded), or one
+    that reads like an account's (:func:`~rebelote.server.names.skeleton`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,12 +286,18 @@ class PeopleStore:
     def create_user(self, name: str, password_hash: str | None, *, guest: bool) -> User:
         """A new account (``guest`` false: the name must be free, else
         :class:`NameTakenError`) or guest."""
+        from .names import skeleton
+
         key = None if guest else name_key(name)
+        look = None if guest else skeleton(name)
         try:
             with self._session() as session, session.begin():
+                if look is not None and self._skeleton_taken(session, look):
+                    raise NameTakenError(f"the name {name!r} reads like an account's")
                 row = UserRow(
                     name=name,
                     name_key=key,
+                    name_skeleton=look,
                     password_hash=password_hash,
                     guest=guest,
                     mu=DEFAULT_MU,
@@ -310,6 +322,28 @@ class PeopleStore:
         """The account named ``name`` (casefolded), or ``None``."""
         with self._session() as session:
             row = session.scalars(select(UserRow).where(UserRow.name_key == name_key(name))).first()
+            return None if row is None else user_of(row)
+
+    @staticmethod
+    def _skeleton_taken(session: Session, look: str, but: int | None = None) -> bool:
+        query = select(UserRow.id).where(UserRow.name_skeleton == look)
+        if but is not None:
+            query = query.where(UserRow.id != but)
+        return session.scalars(query.limit(1)).first() is not None
+
+    def account_like(self, name: str) -> User | None:
+        """The account named ``name`` (casefolded), else one whose name
+        reads like it (same :func:`~rebelote.server.names.skeleton`), or
+        ``None``."""
+        from .names import skeleton
+
+        found = self.user_by_name(name)
+        if found is not None:
+            return found
+        with self._session() as session:
+            row = session.scalars(
+                select(UserRow).where(UserRow.name_skeleton == skeleton(name))
+            ).first()
             return None if row is None else user_of(row)
 
     def accounts_named(self, name: str) -> list[User]:

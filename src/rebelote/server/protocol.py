@@ -58,6 +58,7 @@ import json
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -69,12 +70,16 @@ from pydantic import (
     ValidationError,
 )
 
+from .depth import json_too_deep
+from .names import plain_text
+
 __all__ = [
     "BOT_LEVELS",
     "CHAT_MAX_CHARS",
     "CLIENT_TYPES",
     "LOBBY_CLIENT_TYPES",
     "MAX_MESSAGE_BYTES",
+    "MAX_MESSAGE_DEPTH",
     "SPEED_DELAYS",
     "AckData",
     "ActData",
@@ -156,6 +161,10 @@ __all__ = [
 MAX_MESSAGE_BYTES = 4096
 """The largest client message the server reads (bytes of UTF-8 JSON)."""
 
+MAX_MESSAGE_DEPTH = 8
+"""The deepest nesting of arrays and objects in a client message (every
+message of the protocol nests 2 deep at most)."""
+
 CHAT_MAX_CHARS = 300
 """The longest chat line, in characters."""
 
@@ -215,7 +224,7 @@ class ActData(_Strict):
     """``act``: one action in record notation, at most 64 characters."""
 
     action: str = Field(min_length=1, max_length=64)
-    belote: bool | None = None
+    belote: StrictBool | None = None
     seat: SeatLetter | None = None
     id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
     """The client's id of this action: sent again (a retry), it is
@@ -237,7 +246,7 @@ class MuteData(_Strict):
     again)."""
 
     seat: SeatLetter
-    muted: bool = True
+    muted: StrictBool = True
 
 
 class ChatMessage(_Strict):
@@ -337,7 +346,8 @@ def parse_client_message(raw: str | bytes) -> AnyClientMessage:
     """Read one client message.
 
     Raises :class:`ProtocolError` with code ``too_large`` (over
-    :data:`MAX_MESSAGE_BYTES`), ``bad_json`` (not JSON, or not an object),
+    :data:`MAX_MESSAGE_BYTES`), ``bad_json`` (not JSON, not an object, or
+    nested deeper than :data:`MAX_MESSAGE_DEPTH`),
     ``unknown_type`` (``t`` missing or not one of :data:`CLIENT_TYPES`) or
     ``bad_message`` (fields missing, of the wrong type, or extra).
     """
@@ -359,9 +369,11 @@ def _json_object(raw: str | bytes) -> dict[str, Any]:
         raise ProtocolError(
             "too_large", f"message of {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
         )
+    if json_too_deep(raw, MAX_MESSAGE_DEPTH):
+        raise ProtocolError("bad_json", f"nested over {MAX_MESSAGE_DEPTH} levels")
     try:
         value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
     if not isinstance(value, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object {t, d, v}")
@@ -419,7 +431,9 @@ class CreateTable(_Strict):
 
     preset: str = Field(default="ffb", max_length=40)
     target: StrictInt | None = Field(default=None, ge=1, le=100_000)
-    name: str = Field(default="You", min_length=1, max_length=40)
+    name: Annotated[str, AfterValidator(plain_text)] = Field(
+        default="You", min_length=1, max_length=40
+    )
     levels: dict[SeatLetter, BotLevel] = Field(default_factory=dict)
     options: TableOptions = Field(default_factory=TableOptions)
 

@@ -4,17 +4,28 @@ and rebuilds them from storage.
 A server holds many tables (ids from ``secrets.token_urlsafe``, one secret
 token per human seat); ``rebelote play`` simply opens one (a ``solo`` table:
 the player at South, computer players elsewhere); the lobby opens tables that
-wait for their players (:meth:`TableManager.open_table`).  At start,
-:meth:`TableManager.restore_unfinished` rebuilds every unfinished table by
-replaying its event log (and refills each seat's stream buffer, so clients
-resume with their last version); any other table is loaded on first use.
+wait for their players (:meth:`TableManager.open_table`).
+
+Tables are loaded on first use (:meth:`TableManager.get`) by replaying
+their event log (which refills each seat's stream buffer, so that clients
+resume with their last version).  At start,
+:meth:`TableManager.restore_unfinished` rebuilds only the lobby's tables
+whose match is on (their clocks and stand-ins must run with nobody
+connected); a single player's table waits until its player comes back.  A
+table nobody used for ``settings.idle_table_seconds``, with no connection
+and nothing running (computer player, clock), leaves memory
+(:meth:`TableManager.evict_idle`, every ``settings.sweep_seconds``): it is
+stored, and loaded again when asked for.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import re
 import secrets
+import time
 
 from ..rules import PRESETS, Rules
 from ..seats import SEATS_3, SEATS_4, Seat
@@ -23,6 +34,7 @@ from .hub import BUFFER_SIZE, Fanout
 from .lobby import LobbyHub
 from .protocol import CreatedTable, CreateTable, ProtocolError, TableOptions
 from .room import Room
+from .settings import ServerSettings
 from .storage import Store, StoredSeat, StoredTable, TableMeta, hash_token
 from .table import game_from_stored, stored_event
 
@@ -35,6 +47,8 @@ HUMAN_SEAT = Seat.S
 
 SEAT_NAMES = {Seat.N: "North", Seat.W: "West", Seat.S: "South", Seat.E: "East"}
 
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
 
 def ws_path(table_id: str) -> str:
     """The WebSocket path of a table (add ``?token=...``)."""
@@ -45,7 +59,8 @@ class TableManager:
     """Every table this server process holds.  ``bot_delay`` (seconds)
     overrides each table's speed when given; ``seed``, when given, makes the
     tables' seeds (shuffles, computer decisions) reproducible: the n-th table
-    created gets the same deals on every run (for tests)."""
+    created gets the same deals on every run (for tests); ``settings``:
+    idle tables' eviction and spectators' batching."""
 
     def __init__(
         self,
@@ -54,17 +69,23 @@ class TableManager:
         *,
         bot_delay: float | None = None,
         seed: int | None = None,
+        settings: ServerSettings | None = None,
     ) -> None:
         self.store = store
         self.hub = hub
         self.bot_delay = bot_delay
         self.seed = seed
+        self.settings = settings or ServerSettings()
         self._created = 0
         self._tables: dict[str, Room] = {}
+        self._used: dict[str, float] = {}
         self._loading = asyncio.Lock()
         self.lobby_hub = LobbyHub()
         """The lobby sockets (:mod:`rebelote.server.lobby`), told of every
         change of a room."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self.evicted = 0
+        """Tables that left memory since the start (for tests and metrics)."""
 
     def _table(
         self,
@@ -84,7 +105,12 @@ class TableManager:
             closed=closed,
         )
         room.on_room = self.lobby_hub.room_changed
+        room.presence_interval = self.settings.presence_interval
         return room
+
+    def _keep(self, table: Room) -> None:
+        self._tables[table.id] = table
+        self._used[table.id] = time.monotonic()
 
     def _seed(self) -> int:
         self._created += 1
@@ -157,7 +183,7 @@ class TableManager:
             meta=meta,
         )
         table = self._table(game, seats, meta)
-        self._tables[table_id] = table
+        self._keep(table)
         self.lobby_hub.room_changed(table)
         return table, token
 
@@ -225,7 +251,7 @@ class TableManager:
             status=game.status,
         )
         table = self._table(game, seats)
-        self._tables[table_id] = table
+        self._keep(table)
         table.publish(outs)
         async with table.lock:
             table.kick()
@@ -238,16 +264,20 @@ class TableManager:
 
     async def get(self, table_id: str) -> Room | None:
         """The live table ``table_id``, loaded from storage if need be, or
-        ``None`` when there is no such table."""
+        ``None`` when there is no such table (an id that no table can have,
+        not 1 to 32 of ``A-Z a-z 0-9 _ -``, is not looked up)."""
         table = self._tables.get(table_id)
         if table is not None:
+            self._used[table_id] = time.monotonic()
             return table
-        if len(table_id) > 32:
+        if not _TABLE_ID.fullmatch(table_id):
             return None
         async with self._loading:
             table = self._tables.get(table_id)
             if table is None:
                 table = await self._load(table_id)
+        if table is not None:
+            self._used[table_id] = time.monotonic()
         return table
 
     async def _load(self, table_id: str) -> Room | None:
@@ -264,7 +294,7 @@ class TableManager:
             table.load_mutes(await asyncio.to_thread(self.store.mutes, table_id))
         self.hub.forget(table_id)
         table.publish(outs[-BUFFER_SIZE:])
-        self._tables[table_id] = table
+        self._keep(table)
         async with table.lock:
             table.kick()
             # nobody is connected yet: every human's seat is held
@@ -272,10 +302,12 @@ class TableManager:
         return table
 
     async def restore_unfinished(self) -> list[str]:
-        """Rebuild every unfinished table from its log and restart its
-        computer players; returns their ids.  A table whose log cannot be
-        replayed is logged and skipped."""
-        ids = await asyncio.to_thread(self.store.unfinished)
+        """Rebuild the lobby's tables whose match is on (public or private,
+        status ``playing``) from their logs and restart their computer
+        players and clocks; returns their ids.  Other tables are loaded when
+        asked for (:meth:`get`).  A table whose log cannot be replayed is
+        logged and skipped."""
+        ids = await asyncio.to_thread(self.store.unfinished, networked=True)
         restored = []
         for table_id in ids:
             try:
@@ -302,8 +334,59 @@ class TableManager:
         for table in list(self._tables.values()):
             await table.guest_upgraded(user_id, name)
 
+    def live(self) -> int:
+        """How many tables are in memory."""
+        return len(self._tables)
+
+    @staticmethod
+    def _idle(table: Room) -> bool:
+        """Whether ``table`` may leave memory: nobody connected, no driver,
+        clock or task running, not locked."""
+        return not any(table.connections.values()) and not table.busy() and not table.lock.locked()
+
+    async def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop from memory every table unused for
+        ``settings.idle_table_seconds`` (as of ``now``, monotonic seconds)
+        and idle; returns their ids.  They stay stored; :meth:`get` loads
+        them again."""
+        now = time.monotonic() if now is None else now
+        limit = self.settings.idle_table_seconds
+        gone = [
+            table
+            for table_id, table in self._tables.items()
+            if now - self._used.get(table_id, now) >= limit and self._idle(table)
+        ]
+        for table in gone:  # out of reach first: nobody gets a closing table
+            del self._tables[table.id]
+            self._used.pop(table.id, None)
+            self.hub.forget(table.id)
+        for table in gone:
+            await table.close()
+        self.evicted += len(gone)
+        return [t.id for t in gone]
+
+    def start_sweeping(self) -> None:
+        """Run :meth:`evict_idle` every ``settings.sweep_seconds`` until
+        :meth:`close`."""
+        if self._sweeper is None and self.settings.sweep_seconds > 0:
+            self._sweeper = asyncio.create_task(self._sweep(), name="table sweeper")
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.evict_idle()
+            except Exception:
+                log.exception("evicting idle tables failed")
+
     async def close(self) -> None:
-        """Stop every table's driver."""
+        """Stop the sweeper and every table's driver."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for table in list(self._tables.values()):
             await table.close()
         self._tables.clear()
+        self._used.clear()

@@ -12,6 +12,9 @@ presence and clocks, chat, leaving, results.
   connected, the table waits and the first human back takes it.  Seat
   changes before the start are stored in the ``seats`` rows; from the
   start on, every change is a log entry.
+- **Spectators**: their number is in the ``room``; their comings and
+  goings are told at most once per ``presence_interval`` seconds (one
+  ``room`` message for a crowd arriving, not one per spectator).
 - **Presence** (lobby tables only): a seat with no connection is held for
   ``options.hold`` seconds (the others see a countdown), then a computer
   player of intermediate level stands in for it until its player is back
@@ -107,6 +110,8 @@ class Room(Table):
         self.on_room: Callable[[Room], None] | None = None
         """Called after every change of the room (the lobby's listeners)."""
         self._host_away = False
+        self.presence_interval = 1.0
+        self._spectators_told: asyncio.TimerHandle | None = None
 
     # ---------------------------------------------------------------- room
 
@@ -178,20 +183,45 @@ class Room(Table):
     def broadcast_room(self) -> None:
         """Send the room to every listener (lobby tables only: a single
         player's table has no room)."""
+        if self._spectators_told is not None:  # this room tells the count too
+            self._spectators_told.cancel()
+            self._spectators_told = None
         if self.networked:
             self.hub.broadcast(self.id, self.room_text())
             if self.on_room is not None:
                 self.on_room(self)
+
+    def _spectators_changed(self) -> None:
+        """A spectator came or went: the room goes out within
+        ``presence_interval`` seconds, once for every change meanwhile."""
+        if not self.networked or self._spectators_told is not None:
+            return
+
+        def tell() -> None:
+            self._spectators_told = None
+            self.broadcast_room()
+
+        loop = asyncio.get_running_loop()
+        self._spectators_told = loop.call_later(self.presence_interval, tell)
+
+    def busy(self) -> bool:
+        """Whether the table does something by itself: a computer player's
+        move (the driver), a clock, a task, a room to send."""
+        return bool(
+            self._driver is not None or self._timers or self._tasks or self._spectators_told
+        )
 
     # ------------------------------------------------------------ presence
 
     def attach(self, key: StreamKey) -> None:
         """A connection of ``key`` (a seat, or a spectator) opened."""
         self.connections[key] = self.connections.get(key, 0) + 1
-        if key is not None:
-            self._cancel(key, "hold")
-            self.back(key, quiet=True)
-            self._host_back(key)
+        if key is None:
+            self._spectators_changed()
+            return
+        self._cancel(key, "hold")
+        self.back(key, quiet=True)
+        self._host_back(key)
         self.broadcast_room()
 
     def detach(self, key: StreamKey) -> None:
@@ -204,7 +234,10 @@ class Room(Table):
             if key is not None:
                 self._dropped(key)
                 self._host_gone(key)
-        self.broadcast_room()
+        if key is None:
+            self._spectators_changed()
+        else:
+            self.broadcast_room()
 
     def add_socket(
         self,
@@ -904,6 +937,9 @@ class Room(Table):
 
     async def close(self) -> None:
         """Stop the driver and the clocks."""
+        if self._spectators_told is not None:
+            self._spectators_told.cancel()
+            self._spectators_told = None
         for key in list(self._timers):
             self._cancel(*key)
         for task in list(self._tasks):

@@ -15,8 +15,14 @@ import threading
 import time
 import webbrowser
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["bind", "browser_available", "serve"]
+if TYPE_CHECKING:
+    import uvicorn
+
+    from .settings import ServerSettings
+
+__all__ = ["bind", "browser_available", "serve", "uvicorn_config"]
 
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame uvicorn accepts; the protocol's own limit
@@ -57,6 +63,42 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{host}:{port}/"
 
 
+def uvicorn_config(
+    app: Any,
+    settings: ServerSettings,
+    *,
+    log_level: str = "warning",
+    log_json: bool = False,
+    configure_logging: bool = True,
+) -> uvicorn.Config:
+    """uvicorn's configuration for ``app`` under ``settings``: the guarded
+    h11 protocol (:func:`~rebelote.server.guard.guarded_h11`: header-read
+    timeout, URL limit on WebSocket upgrades), the keep-alive timeout, the
+    header size limit, the WebSocket frame limit; logging at ``log_level``
+    (:func:`~rebelote.server.logs.log_config`, JSON lines with
+    ``log_json``), left alone when not ``configure_logging`` (tests).
+    Raises ``ValueError`` for an unknown level."""
+    import uvicorn
+
+    from .guard import guarded_h11
+    from .logs import log_config
+
+    logging_config = log_config(log_level, as_json=log_json) if configure_logging else None
+    return uvicorn.Config(
+        app,
+        http=guarded_h11(settings),
+        log_config=logging_config,
+        log_level=log_level if configure_logging else None,
+        lifespan="on",
+        ws_max_size=WS_MAX_SIZE,
+        # small JSON messages: compressing them costs more CPU than it saves
+        ws_per_message_deflate=False,
+        access_log=log_level in ("info", "debug"),
+        timeout_keep_alive=settings.keep_alive_timeout,
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+    )
+
+
 def serve(
     *,
     host: str = "127.0.0.1",
@@ -66,28 +108,28 @@ def serve(
     bot_delay: float | None = None,
     echo: Callable[[str], None] = print,
     lobby: bool = False,
+    log_level: str = "warning",
+    log_json: bool = False,
+    settings: ServerSettings | None = None,
 ) -> None:
     """Serve the game until interrupted (Ctrl-C).  ``echo`` receives the
     lines to show (the URL first; with ``lobby``, the lobby's URL next).
-    Raises ``OSError`` when the port cannot be bound."""
+    ``log_level`` / ``log_json``: see :func:`uvicorn_config`;
+    ``settings``: the limits (default :class:`ServerSettings`).  Raises
+    ``OSError`` when the port cannot be bound, ``ValueError`` for an
+    unknown log level."""
     import uvicorn
 
     from .app import create_app
+    from .settings import ServerSettings
     from .storage import default_database_url
 
+    settings = settings or ServerSettings()
     url_db = database_url or default_database_url()
+    app = create_app(url_db, bot_delay=bot_delay, warm_solver=True, settings=settings)
+    config = uvicorn_config(app, settings, log_level=log_level, log_json=log_json)
     sock = bind(host, port)
     url = url_of(sock)
-    app = create_app(url_db, bot_delay=bot_delay, warm_solver=True)
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        lifespan="on",
-        ws_max_size=WS_MAX_SIZE,
-        # small JSON messages: compressing them costs more CPU than it saves
-        ws_per_message_deflate=False,
-        access_log=False,
-    )
     server = uvicorn.Server(config)
     echo(f"rebelote is serving at {url}")
     if lobby:

@@ -351,13 +351,19 @@ class Store(PeopleStore):
         name.  :class:`~rebelote.server.people.NameTakenError` when an
         account has that name; ``ValueError`` when ``user_id`` is not a
         guest."""
+        from .names import skeleton
+
         try:
             with self._session() as session, session.begin():
                 row = session.get(UserRow, user_id)
                 if row is None or not row.guest:
                     raise ValueError(f"user {user_id} is not a guest")
+                look = skeleton(name)
+                if self._skeleton_taken(session, look, but=user_id):
+                    raise NameTakenError(f"the name {name!r} reads like an account's")
                 row.name = name
                 row.name_key = name_key(name)
+                row.name_skeleton = look
                 row.password_hash = password_hash
                 row.guest = False
                 session.flush()
@@ -471,17 +477,15 @@ class Store(PeopleStore):
                 ),
             )
 
-    def unfinished(self) -> list[str]:
+    def unfinished(self, *, networked: bool = False) -> list[str]:
         """The ids of the tables whose match is not over (or not started),
-        oldest first."""
+        oldest first; ``networked``: only the lobby's (not ``solo``) whose
+        match is on (``playing``)."""
+        query = select(TableRow.id).where(TableRow.status.in_(("playing", "open")))
+        if networked:
+            query = query.where(TableRow.visibility != "solo", TableRow.status == "playing")
         with self._session() as session:
-            return list(
-                session.scalars(
-                    select(TableRow.id)
-                    .where(TableRow.status.in_(("playing", "open")))
-                    .order_by(TableRow.created)
-                ).all()
-            )
+            return list(session.scalars(query.order_by(TableRow.created)).all())
 
     def seat_of_token(self, token_hash: str) -> tuple[str, str, str] | None:
         """``(table_id, seat, status)`` of the seat holding the token whose

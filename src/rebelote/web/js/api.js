@@ -5,16 +5,18 @@
 // language. The server's own `message` is English for developers: a
 // person never reads it.
 
-import { t } from './i18n.js';
+import { has, t } from './i18n.js';
 
 /** A refused request: the HTTP `status` (0: no answer), the server's
  * `code` and its (English) `message`, for logs only. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, detail = {}) {
     super(message || code);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.reason = typeof detail.reason === 'string' ? detail.reason : null; // e.g. weak_password's
+    this.retryAfter = Number.isFinite(detail.retry_after) ? detail.retry_after : null;
   }
 }
 
@@ -53,7 +55,7 @@ export async function api(path, { method = 'GET', body } = {}) {
   if (!r.ok) {
     const detail = data && data.detail;
     if (detail && typeof detail === 'object' && typeof detail.code === 'string') {
-      throw new ApiError(r.status, detail.code, detail.message);
+      throw new ApiError(r.status, detail.code, detail.message, detail);
     }
     throw new ApiError(r.status, statusCode(r.status), r.statusText);
   }
@@ -64,6 +66,8 @@ export async function api(path, { method = 'GET', body } = {}) {
 function statusCode(status) {
   if (status === 429) return 'rate_limited';
   if (status === 413) return 'too_large';
+  if (status === 414) return 'too_long';
+  if (status === 408) return 'timeout';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
   return status >= 500 ? 'server' : 'bad_request';
@@ -114,10 +118,22 @@ const ERROR_KEYS = {
   belote_choice_required: 'error.belote_choice_required',
   internal: 'error.internal',
   unavailable: 'error.unavailable',
+  busy: 'error.busy',
+  too_long: 'error.too_long',
+  timeout: 'error.timeout',
   stale: 'error.stale',
   spectator: 'error.spectator',
   left: 'error.left',
   not_started: 'error.not_started',
+};
+
+// Refusals that say why (`detail.reason`), each worded on its own.
+const REASON_KEYS = {
+  'weak_password.short': 'error.weak_password.short',
+  'weak_password.common': 'error.weak_password.common',
+  'weak_password.name': 'error.weak_password.name',
+  'weak_password.repeated': 'error.weak_password.repeated',
+  'weak_password.sequence': 'error.weak_password.sequence',
 };
 
 /** The catalog key of an error code (the generic one for a code the page
@@ -138,5 +154,9 @@ export function errorText(err) {
   else if (err && typeof err === 'object' && typeof err.code === 'string') code = err.code;
   else code = 'network';
   const key = errorKey(code);
-  return key === 'error.unknown' ? t('error.unknown', { code }) : t(key);
+  if (key === 'error.unknown') return t('error.unknown', { code });
+  // a refusal with a reason of its own (weak_password: short, common, name ...)
+  const reason = err && typeof err === 'object' ? err.reason : null;
+  const detailed = reason ? REASON_KEYS[`${code}.${reason}`] : null;
+  return t(detailed && has(detailed) ? detailed : key);
 }

@@ -1,7 +1,7 @@
 """Why a match changed no rating: ``results.unrated_reason``.
 
-Revision ID: r0005
-Revises: r0004
+Revision ID: r0006
+Revises: r0005
 Create Date: 2026-12-08
 
 ``results.unrated_reason`` (``friendly``, ``left``, ``standins`` or null
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "r0005"
-down_revision: str | None = "r0004"
+revision: str = "r0006"
+down_revision: str | None = "r0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,109 @@
+"""Logging of the server: configured by default (``rebelote serve
+--log-level LEVEL [--log-json]``), so that server errors are seen.
+
+Every line goes to standard error, as text (``time level logger:
+message``) or as JSON lines (``{"time", "level", "logger", "message"}``
+plus ``exc`` with the traceback), and never holds a secret: the values of
+``token`` and ``invite`` in a query string (:data:`SECRET_PARAMS`) are
+replaced by ``REDACTED`` in every message, uvicorn's access log (one line
+per request or WebSocket, at ``info``) included.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from typing import Any
+
+__all__ = ["LOG_LEVELS", "SECRET_PARAMS", "JsonFormatter", "Redact", "log_config", "redact"]
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+"""The levels ``--log-level`` takes."""
+
+SECRET_PARAMS = ("token", "invite")
+"""Query parameters whose values never reach a log."""
+
+_SECRET = re.compile(r"(?i)([?&;](?:" + "|".join(SECRET_PARAMS) + r")=)[^&\s\"']*")
+
+
+def redact(text: str) -> str:
+    """``text`` with the values of :data:`SECRET_PARAMS` in any query string
+    replaced by ``REDACTED``."""
+    return _SECRET.sub(r"\1REDACTED", text)
+
+
+class Redact(logging.Filter):
+    """A handler filter: the record's message, arguments merged, redacted
+    (:func:`redact`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message; never drops a record."""
+        try:
+            message = record.getMessage()
+        except Exception:  # pragma: no cover - a bad format: leave it to logging
+            return True
+        clean = redact(message)
+        if clean != message or record.args:
+            record.msg, record.args = clean, ()
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: ``time`` (ISO 8601, UTC), ``level``,
+    ``logger``, ``message``, and ``exc`` (the traceback) when there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The JSON line of ``record``."""
+        data: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            data["exc"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            data["exc"] = record.exc_text
+        return json.dumps(data, ensure_ascii=False)
+
+
+def log_config(level: str = "info", *, as_json: bool = False) -> dict[str, Any]:
+    """The ``logging.config.dictConfig`` of the server (give it to uvicorn
+    as ``log_config``): the root logger, ``rebelote`` and uvicorn's loggers
+    at ``level`` (one of :data:`LOG_LEVELS`) to standard error, redacted;
+    uvicorn's access log at ``info`` only when ``level`` is ``info`` or
+    ``debug``; Alembic's below ``warning`` only at ``debug``.  Raises
+    ``ValueError`` for an unknown level."""
+    if level not in LOG_LEVELS:
+        raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LOG_LEVELS)}")
+    upper = level.upper()
+    formatter: dict[str, Any] = (
+        {"()": f"{__name__}.JsonFormatter"}
+        if as_json
+        else {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    )
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"redact": {"()": f"{__name__}.Redact"}},
+        "formatters": {"main": formatter},
+        "handlers": {
+            "main": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "formatter": "main",
+                "filters": ["redact"],
+            }
+        },
+        "root": {"handlers": ["main"], "level": upper},
+        "loggers": {
+            "uvicorn": {"handlers": ["main"], "level": upper, "propagate": False},
+            "uvicorn.error": {"level": upper},
+            "uvicorn.access": {"handlers": ["main"], "level": upper, "propagate": False},
+            # the migrations' set-up chatter, a dozen lines at every start
+            "alembic": {"level": "DEBUG" if level == "debug" else "WARNING"},
+        },
+    }

@@ -1,0 +1,125 @@
+"""The server's limits, in one place: each a setting with a default meant
+for a public server, overridable (``create_app(settings=...)``; tests
+pass their own).
+
+Rates are `limits <https://limits.readthedocs.io>`_ strings (``"5/hour"``,
+several joined by ``;``: each must hold), counted per client address
+(IPv6: per /64 network) in a moving window; a request over a rate gets 429
+``rate_limited`` with ``retry_after`` (seconds).  The counters live in
+``throttle_storage`` (a ``limits`` storage URI: in memory by default; a
+shared one such as Redis when several processes serve the same tables).
+See ``docs/protocol.md`` ("Limits") for what each refusal looks like.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+__all__ = ["DEFAULT_CSP", "ServerSettings"]
+
+DEFAULT_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "style-src-elem 'self' 'unsafe-inline'; style-src-attr 'none'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The Content-Security-Policy of every response: scripts from the
+server's own files only (no inline ``<script>``, no event-handler
+attributes, no ``eval``), styles from its files and no ``style=""``
+attribute (set styles from scripts through ``element.style``), WebSockets
+to the page's own host (``ws:`` or ``wss:``), never framed.  One
+exception: ``<style>`` elements made by scripts (``style-src-elem
+'unsafe-inline'``), for the chat's shadow root (``chat/chat.js``); once
+its style sheet is a file, drop ``'unsafe-inline'`` there."""
+
+
+def _cores() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """Every limit of the server (sizes in bytes, durations in seconds).
+
+    HTTP and WebSocket:
+
+    - ``max_body_bytes``: the largest request body (413 ``too_large``, told
+      by ``Content-Length`` before reading, or counted while it streams);
+    - ``max_json_depth``: the deepest nesting of arrays and objects in a
+      JSON body or WebSocket message (422 ``invalid`` / ``bad_json``);
+    - ``max_url_bytes``: the longest request target, path and query
+      (414 ``too_long``; a WebSocket upgrade gets the same 414);
+    - ``max_header_bytes``: the request line and headers together (400);
+    - ``header_timeout``: time to send a request's line and headers once
+      its first byte came (or once the connection opened): the connection
+      is closed past it (slow or idle clients hold no socket);
+    - ``keep_alive_timeout``: an idle keep-alive connection is closed after
+      it (uvicorn's ``timeout_keep_alive``);
+    - ``body_timeout``: time to send a whole body (408 ``timeout``);
+    - ``hello_timeout``: a WebSocket without a token in its URL (nor
+      ``?watch=1``) must send ``hello`` within it (closed with 4401).
+
+    Throttles (per client address unless said):
+
+    - ``signup_rate``, ``guest_rate``: account and guest creations;
+    - ``solo_table_rate``: ``POST /api/tables`` (per logged-in user, or
+      per address when anonymous);
+    - login: failures are counted per (name, address) pair, per address and
+      per name; past ``login_*_free`` failures each further one locks that
+      key for ``login_delay`` seconds doubled at each failure, at most
+      ``login_*_cap`` (the name alone: at most ``login_name_cap``, so that
+      a stranger can delay an account's owner, never lock him out); a
+      count is forgotten ``login_forget_after`` seconds after its first
+      failure; a success clears its pair and name;
+    - ``password_workers``: argon2 hashes computed at once (each takes
+      64 MiB); ``password_queue``: logins and sign-ups waiting for one
+      beyond that are refused (503 ``busy``).
+
+    Tables:
+
+    - ``idle_table_seconds``: a table nobody used for that long, with no
+      connection, computer player or clock running, leaves memory (it stays
+      stored and is reloaded when asked for); checked every
+      ``sweep_seconds``;
+    - ``presence_interval``: spectators' comings and goings are told to a
+      table (its ``room``, with the ``spectators`` count) at most once per
+      that many seconds.
+
+    ``content_security_policy``: the CSP header of every response.
+    """
+
+    max_body_bytes: int = 64 * 1024
+    max_json_depth: int = 32
+    max_url_bytes: int = 8 * 1024
+    max_header_bytes: int = 16 * 1024
+    header_timeout: float = 10.0
+    keep_alive_timeout: int = 5
+    body_timeout: float = 30.0
+    hello_timeout: float = 10.0
+
+    signup_rate: str = "5/hour"
+    guest_rate: str = "10/hour"
+    solo_table_rate: str = "10/minute;60/hour"
+    login_pair_free: int = 5
+    login_address_free: int = 20
+    login_name_free: int = 50
+    login_delay: float = 1.0
+    login_pair_cap: float = 900.0
+    login_address_cap: float = 900.0
+    login_name_cap: float = 60.0
+    login_forget_after: float = 3600.0
+    password_workers: int = field(default_factory=_cores)
+    password_queue: int = 64
+    throttle_storage: str = "async+memory://"
+
+    idle_table_seconds: float = 600.0
+    sweep_seconds: float = 60.0
+    presence_interval: float = 1.0
+
+    content_security_policy: str = DEFAULT_CSP
+
+    def but(self, **changes: Any) -> ServerSettings:
+        """A copy with ``changes`` (e.g. ``settings.but(signup_rate="1/minute")``)."""
+        return replace(self, **changes)

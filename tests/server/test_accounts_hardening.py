@@ -1,0 +1,297 @@
+"""Accounts (issue 13, item 5): logins throttled with growing delays
+(never a lockout a stranger can cause), argon2 within bounds, weak
+passwords refused, names that read like an account's refused, invisible
+and direction characters refused."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from rebelote.server import passwords
+from rebelote.server.names import hidden_characters, skeleton
+from rebelote.server.passwords import Busy, PasswordWork, password_problem
+from rebelote.server.settings import ServerSettings
+from rebelote.server.throttle import RateLimited, Throttle
+
+from .live import TEST_SETTINGS, LiveServer
+from .net import Player
+
+PASS = "a fine passphrase"
+
+
+@pytest.fixture
+def strict(db_url: str) -> Iterator[LiveServer]:
+    """The default limits, on SQLite and PostgreSQL."""
+    with LiveServer(db_url, settings=ServerSettings()) as live:
+        yield live
+
+
+def _login(live: LiveServer, name: str, password: str, address: str | None = None) -> Any:
+    headers = {"X-Forwarded-For": address} if address else {}
+    with live.http() as http:
+        return http.post(
+            "/api/auth/login", json={"name": name, "password": password}, headers=headers
+        )
+
+
+def _detail(r: httpx.Response) -> dict[str, Any]:
+    detail: dict[str, Any] = r.json()["detail"]
+    return detail
+
+
+# ------------------------------------------------------------------ logins
+
+
+def test_wrong_passwords_bring_growing_delays_for_that_name_and_address(
+    strict: LiveServer,
+) -> None:
+    Player(strict).signup("Victim Name", PASS).close()
+    for _ in range(5):  # free tries
+        assert _login(strict, "Victim Name", "wrong password").status_code == 401
+    assert _login(strict, "Victim Name", "wrong password").status_code == 401  # the 6th: 1 s
+    r = _login(strict, "Victim Name", PASS)  # even the right one waits
+    assert r.status_code == 429
+    assert _detail(r) == {
+        "code": "rate_limited",
+        "message": "too many wrong passwords: wait before trying again",
+        "retry_after": 1,
+    }
+    assert r.headers["retry-after"] == "1"
+    # the owner, from elsewhere, logs in at once
+    r = _login(strict, "Victim Name", PASS, address="192.0.2.44")
+    assert r.status_code == 200 and r.json()["user"]["name"] == "Victim Name"
+    # once the delay is over, the right password works, and the count starts again
+    time.sleep(1.1)
+    assert _login(strict, "Victim Name", PASS).status_code == 200
+    for _ in range(5):
+        assert _login(strict, "Victim Name", "wrong password").status_code == 401
+
+
+def test_an_unknown_name_is_throttled_and_checked_like_a_known_one(strict: LiveServer) -> None:
+    work: PasswordWork = strict.app.state.passwords
+    calls: list[str] = []
+    verify = work.verify
+
+    async def counting(stored: str | None, password: str) -> tuple[bool, str | None]:
+        calls.append(password)
+        return await verify(stored, password)
+
+    work.verify = counting  # type: ignore[method-assign]
+    for _ in range(6):
+        r = _login(strict, "Nobody Here", "some password")
+        assert r.status_code == 401 and _detail(r)["code"] == "bad_credentials"
+    assert calls == ["some password"] * 6  # a dummy hash verified each time
+    assert _login(strict, "Nobody Here", "some password").status_code == 429
+    r = _login(strict, "bad\x00name", "some password")  # no valid name: no query at all
+    assert r.status_code == 401
+
+
+def test_the_backoff_doubles_up_to_its_caps() -> None:
+    async def run() -> tuple[list[float], list[float]]:
+        throttle = Throttle(ServerSettings())
+        pair = [await throttle.login_failed("alice", "192.0.2.1") for _ in range(16)]
+        with pytest.raises(RateLimited) as refused:
+            await throttle.login_allowed("alice", "192.0.2.1")
+        assert refused.value.retry_after == 900
+        # another address: only the name's small cap may apply (50 free failures)
+        await throttle.login_allowed("alice", "192.0.2.2")
+        name = [await throttle.login_failed("alice", f"198.51.100.{i}") for i in range(41)]
+        return pair, name
+
+    pair, name = asyncio.run(run())
+    assert pair == [0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900]
+    # failures 17..57 of the name, each from a new address: free until the 50th, then
+    # 1, 2, 4... up to the name's cap (60 s)
+    assert name[:34] == [0] * 34 and name[34:] == [1, 2, 4, 8, 16, 32, 60]
+
+
+def test_password_work_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def slow_hash(password: str) -> str:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)
+        with lock:
+            running -= 1
+        return "h:" + password
+
+    async def run() -> tuple[list[str | BaseException], int]:
+        work = PasswordWork(workers=2, queue=3)
+        results = await asyncio.gather(
+            *(work.hash(str(i)) for i in range(8)), return_exceptions=True
+        )
+        return results, most
+
+    monkeypatch.setattr(passwords, "hash_password", slow_hash)
+    results, peak = asyncio.run(run())
+    assert peak == 2
+    assert [r for r in results if isinstance(r, str)] == [f"h:{i}" for i in range(5)]
+    assert all(isinstance(r, Busy) for r in results[5:])
+
+
+# ------------------------------------------------------------------ passwords
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("short", "short"),
+        ("12345678", "common"),
+        ("PassWord1", "common"),
+        ("azertyuiop", "common"),
+        ("victor hugo", "name"),
+        ("hugo-2024-hugo", "name"),
+        ("zzzzzzzzzzzz", "repeated"),
+        ("abababababab", "repeated"),
+        ("9876543210987", "sequence"),
+        ("qsdfghjklm", "sequence"),
+        ("hgfedcbazyx", "sequence"),
+        ("correct horse battery", None),
+    ],
+)
+def test_weak_passwords(password: str, reason: str | None) -> None:
+    found = password_problem(password, "Victor Hugo")
+    assert (found and found[0]) == reason
+
+
+def test_signup_and_change_refuse_weak_passwords(server: LiveServer) -> None:
+    p = Player(server)
+    for password, reason in (("12345678", "common"), ("Ada Byron!", "name")):
+        r = p.http.post("/api/auth/signup", json={"name": "Ada Byron", "password": password})
+        assert r.status_code == 400
+        assert _detail(r)["code"] == "weak_password" and _detail(r)["reason"] == reason
+    p.signup("Ada Byron", PASS)
+    r = p.post("/api/auth/password", {"old": PASS, "new": "iloveyou"})
+    assert r.status_code == 400 and _detail(r) == {
+        "code": "weak_password",
+        "message": "that password is one of the most common ones: choose another",
+        "reason": "common",
+    }
+    lone = '{"name": "Ada Byron", "password": "\\ud800\\ud800\\ud800\\ud800x"}'  # JSON escapes
+    r = p.http.post("/api/auth/login", content=lone, headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and _detail(r)["field"] == "password"
+    p.close()
+
+
+# ------------------------------------------------------------------ names
+
+
+def test_skeletons_join_look_alikes_only() -> None:
+    assert skeleton("\u0410lice Smith") == skeleton("Alice Smith") == skeleton("ALICE SMITH")
+    assert skeleton("\u0420\u0430\u0443\u0440\u0430l") == skeleton(
+        "Paypal"
+    )  # Cyrillic Er, a, u, er, a
+    assert skeleton("Ali") != skeleton("All")
+    assert skeleton("Bob") != skeleton("Rob")
+    assert skeleton("Zo\u00e9") != skeleton("Zoe")
+
+
+def test_hidden_characters() -> None:
+    assert hidden_characters("Al\u200bice\u202e\x00\ufeff") == [
+        "U+200B",
+        "U+202E",
+        "U+0000",
+        "U+FEFF",
+    ]
+    assert hidden_characters("Ren\u00e9 O'Brien-\u674e") == []
+
+
+def test_a_name_that_reads_like_an_accounts_is_refused(server: LiveServer) -> None:
+    Player(server).signup("Alice Smith", PASS).close()
+    cyrillic = "\u0410lice Smith"
+    r = Player(server).http.post("/api/auth/signup", json={"name": cyrillic, "password": PASS})
+    assert r.status_code == 409
+    assert _detail(r) == {
+        "code": "name_taken",
+        "message": f"the name {cyrillic!r} is taken, or reads like one taken",
+    }
+    r = Player(server).http.post("/api/auth/guest", json={"name": cyrillic})
+    assert r.status_code == 409 and _detail(r)["code"] == "name_taken"
+    # a guest who signs up under it is refused too
+    gus = Player(server).guest("Gus")
+    r = gus.http.post("/api/auth/signup", json={"name": "A1ice Smith", "password": PASS})
+    assert r.status_code == 409
+    assert server.app.state.store.account_like("alice smith").name == "Alice Smith"
+    gus.close()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Alice\u202eSmith", "Al\u200bice", "Bob\u200d", "a\x00b", "\u2066Eve\u2069", "x\ufeffy"],
+)
+def test_invisible_and_direction_characters_are_refused_in_names(
+    server: LiveServer, name: str
+) -> None:
+    for path, body in (
+        ("/api/auth/signup", {"name": name, "password": PASS}),
+        ("/api/auth/guest", {"name": name}),
+    ):
+        r = Player(server).http.post(path, json=body)
+        assert r.status_code == 400 and _detail(r)["code"] == "bad_name", r.text
+    with server.http() as http:
+        r = http.post("/api/tables", json={"name": name})
+        assert r.status_code == 422 and _detail(r)["field"] == "name"
+    host = Player(server).guest("Table Host")
+    r = host.post("/api/lobby/tables", {"name": name})
+    assert r.status_code == 422 and _detail(r)["field"] == "name"
+    host.close()
+
+
+def test_the_migration_fills_the_skeletons_of_existing_accounts(tmp_path: Path) -> None:
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.storage import Store, alembic_config
+
+    store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0004")
+    with store.engine.begin() as connection:
+        for name, key in (("Alice", "alice"), ("\u0410lice", "\u0430lice"), ("Bob", "bob")):
+            connection.execute(
+                text(
+                    "INSERT INTO users (name, name_key, guest, created, mu, sigma, rated, "
+                    "matches, xp) VALUES (:n, :k, 0, '2026-12-01 00:00:00', 25, 8.3, 0, 0, 0)"
+                ),
+                {"n": name, "k": key},
+            )
+    store.migrate()
+    with store.engine.connect() as connection:
+        rows = connection.execute(text("SELECT name, name_skeleton FROM users ORDER BY id")).all()
+    assert [tuple(r) for r in rows] == [
+        ("Alice", skeleton("Alice")),
+        ("\u0410lice", None),
+        ("Bob", "bob"),
+    ]
+    store.close()
+
+
+def test_tests_servers_relax_only_the_throttles() -> None:
+    defaults = ServerSettings()
+    relaxed = {
+        "signup_rate",
+        "guest_rate",
+        "solo_table_rate",
+        "login_pair_free",
+        "login_address_free",
+        "login_name_free",
+    }
+    for field in dataclasses.fields(ServerSettings):
+        same = getattr(defaults, field.name) == getattr(TEST_SETTINGS, field.name)
+        assert same != (field.name in relaxed), field.name
