@@ -131,3 +131,16 @@ def test_the_command_and_the_function_take_the_same_worlds() -> None:
     from rebelote.cli import HINT_MAX_WORLDS
 
     assert HINT_MAX_WORLDS == MAX_WORLDS == 200
+
+
+def test_a_belote_choice_lists_both_texts_at_the_card_value() -> None:
+    """Seed 001 (belote must be said): W, at trick 4 of seed 36's deal,
+    holds the QS and KS of trump; each card is listed under both its texts
+    (``QS belote``, ``QS no-belote``) with the card's value, and the expert
+    says belote."""
+    report = hint(_record("seed001", 36), Seat.W, 17, worlds=2, seed=1)
+    values = {v["action"]: v["value"] for v in report["values"]}
+    assert sorted(values) == ["KS belote", "KS no-belote", "QS belote", "QS no-belote"]
+    assert values["QS belote"] == values["QS no-belote"] is not None
+    assert values["KS belote"] == values["KS no-belote"] is not None
+    assert report["expert"] in ("QS belote", "KS belote")

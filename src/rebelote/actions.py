@@ -8,6 +8,13 @@
   ``90TA`` (coinche), ``coinche``, ``surcoinche``.
 - :class:`Declare`: the declarations a player makes (possibly none).
 - :class:`Play`: a card, and whether its holder says belote with it.
+
+Every action has one text form (:attr:`text`), which
+:meth:`rebelote.state.State.parse_action` reads back to the same action:
+``cut 12``, ``deal 3-2``, the bids, ``declare tierce-KH carre-J`` or
+``declare none``, ``JS``, and where the player chooses whether to say belote
+(seed 001) ``QH belote`` or ``QH no-belote``.  Reading is case-insensitive
+and ignores extra spaces.
 """
 
 from __future__ import annotations
@@ -22,11 +29,13 @@ from .trump import Strain
 __all__ = [
     "CAPOT_VALUE",
     "Action",
+    "ActionError",
     "Bid",
     "BidKind",
     "ChoosePattern",
     "Cut",
     "Declare",
+    "InvalidActionError",
     "Play",
     "parse_bid",
 ]
@@ -35,6 +44,22 @@ CAPOT_VALUE = 250
 """The value of a capot contract in coinche (above 160)."""
 
 BidKind = Literal["pass", "take", "strain", "contract", "coinche", "surcoinche"]
+
+
+class ActionError(ValueError):
+    """An action refused or unreadable; the state is unchanged.  Base of
+    :class:`InvalidActionError` and of
+    :class:`~rebelote.state.IllegalActionError` and
+    :class:`~rebelote.state.AmbiguousActionError`."""
+
+
+class InvalidActionError(ActionError):
+    """A text that is no action of the game (``hello``, ``cut x``, ``85H``,
+    ``QH maybe``, ``declare sixte``).  ``text``: the text read."""
+
+    def __init__(self, message: str, *, text: str) -> None:
+        super().__init__(message)
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,24 +166,58 @@ class Declare:
         return f"declare {body}"
 
 
+BELOTE_WORDS: dict[str, bool] = {"belote": True, "no-belote": False}
+"""The words after a card that say whether its holder says belote."""
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play ``card``.  ``belote`` matters only for the king or queen of trump
-    of a player holding both where belote must be said (seed 001): whether he
-    says "Belote" (or "Rebelote") with it."""
+    """Play ``card``.
+
+    ``belote`` is the holder's choice to say belote with the first card he
+    plays of a king-queen pair of trump, where belote counts only if said
+    (``Rules.belote_must_be_said``, seed 001: "sans annonce la belote n'est
+    pas comptabilisée"): ``True`` says it (text ``QH belote``), ``False``
+    does not (``QH no-belote``).  Everywhere else there is no choice, and
+    the legal action is ``Play(card)`` (``belote`` ``None``, text ``QH``):
+    belote, where held, is then said as the rules read it (automatically, or
+    as decided with the first card of the pair).
+    """
 
     card: Card
-    belote: bool = True
+    belote: bool | None = None
 
     @property
     def text(self) -> str:
-        """The card's name (``JS``), followed by ``belote`` when said."""
-        return card_name(self.card)
+        """``JS``; ``QH belote`` or ``QH no-belote`` with a belote choice."""
+        if self.belote is None:
+            return card_name(self.card)
+        return f"{card_name(self.card)} {'belote' if self.belote else 'no-belote'}"
 
     @classmethod
     def parse(cls, text: str) -> Play:
-        """Read ``JS``.  Raises :class:`~rebelote.cards.CardParseError`."""
-        return cls(parse_card(text))
+        """Read ``JS``, ``QH belote`` or ``QH no-belote`` (case-insensitive),
+        whether legal or not.  Raises :class:`InvalidActionError`."""
+        words = text.split()
+        try:
+            card = parse_card(words[0]) if words else None
+        except ValueError:
+            card = None
+        if card is None or len(words) > 2:
+            raise InvalidActionError(
+                f"not a card: {text!r} (write rank then suit, e.g. 10H, JS; "
+                "then 'belote' or 'no-belote' where that is the choice)",
+                text=text,
+            )
+        if len(words) == 1:
+            return cls(card)
+        flag = BELOTE_WORDS.get(words[1].lower())
+        if flag is None:
+            raise InvalidActionError(
+                f"not a card: {text!r}: after the card, write 'belote' or 'no-belote'",
+                text=text,
+            )
+        return cls(card, flag)
 
 
 Action: TypeAlias = Cut | ChoosePattern | Bid | Declare | Play

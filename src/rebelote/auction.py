@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .actions import CAPOT_VALUE, Bid
+from .legality import RULES_DIGEST, SEED000, SEED002, Illegality, IllegalReason
 from .rules import Rules
 from .seats import Seat, next_seat
 from .trump import Strain
@@ -154,6 +155,60 @@ class Auction:
         if level < 2:
             out.append(Bid("strain", Strain.TA))
         return out
+
+    def illegality(self, bid: Bid) -> Illegality | None:
+        """Why the current speaker may not make ``bid``, or ``None`` when
+        :meth:`legal_bids` holds it.  The auction must be open.
+
+        Coinche (RULES.md, "Coinche"): only contracts, coinche and surcoinche;
+        a contract must beat the last (capot beats all), TA / SA only where
+        ``Rules.coinche_tout_atout``; after a coinche only a surcoinche; a
+        coinche by an opponent of the last bidder, once.  Classic (seed 002):
+        ``take`` in round one, a suit in round two, not the turned one unless
+        ``Rules.round_two_turned_suit``.  Tout Atout (seed 000): a suit or a
+        take only before any bid; SA over a suit, TA over SA.
+        """
+        if bid in self.legal_bids():
+            return None
+        R = IllegalReason
+        kind, strain, value = bid.kind, bid.strain, bid.value
+        if (
+            kind not in ("pass", "take", "strain", "contract", "coinche", "surcoinche")
+            or (kind in ("strain", "contract")) != (strain is not None)
+            or (kind == "contract") != (value is not None)
+            or (value is not None and value not in COINCHE_VALUES)
+        ):
+            return Illegality(R.NO_SUCH_ACTION, None, RULES_DIGEST)
+        bidding = self.rules.bidding
+        if bidding == "coinche":
+            if kind in ("take", "strain"):
+                return Illegality(R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
+            if kind == "surcoinche":
+                return Illegality(R.SURCOINCHE_NOT_ALLOWED, None, RULES_DIGEST)
+            if kind == "coinche":
+                return Illegality(R.COINCHE_NOT_ALLOWED, None, RULES_DIGEST)
+            assert kind == "contract" and strain is not None and value is not None
+            if self.coinched > 1:
+                return Illegality(R.BID_AFTER_COINCHE, None, RULES_DIGEST)
+            if not strain.is_suit and not self.rules.coinche_tout_atout:
+                return Illegality(R.STRAIN_NOT_ALLOWED, "coinche_tout_atout", RULES_DIGEST)
+            if self.high is not None and self.high.value == CAPOT_VALUE:
+                return Illegality(R.CAPOT_IS_HIGHEST, None, RULES_DIGEST)
+            return Illegality(R.BID_TOO_LOW, None, RULES_DIGEST)
+        if kind in ("contract", "coinche", "surcoinche"):
+            return Illegality(R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
+        assert kind in ("take", "strain")
+        if strain is not None and not strain.is_suit:
+            if bidding == "classic":
+                return Illegality(R.BID_NOT_IN_AUCTION, "bidding", SEED000)
+            return Illegality(R.BID_TOO_LOW, None, SEED000)
+        if bidding == "tout_atout" and self.high is not None:
+            return Illegality(R.BID_TOO_LOW, None, SEED000)
+        if kind == "take":
+            return Illegality(R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002)
+        if self.round == 1:
+            return Illegality(R.SUIT_ONLY_IN_ROUND_TWO, None, SEED002)
+        return Illegality(R.TURNED_SUIT_IN_ROUND_TWO, "round_two_turned_suit", SEED002)
 
     def bid(self, bid: Bid) -> AuctionStatus:
         """Apply the current speaker's ``bid`` (already checked legal)."""

@@ -226,18 +226,20 @@ def rules_command(
     name: Annotated[str | None, typer.Argument(help="One preset to show.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List the rule presets and their options."""
-    from .rules import PRESET_DESCRIPTIONS, PRESETS
+    """List the rule presets and their options (a preset named after its
+    source text shows its player's name too, e.g. ``belote-said`` for
+    ``seed001``; either name selects it)."""
+    from .rules import PRESET_DESCRIPTIONS, PRESET_NAMES, PRESETS
 
-    names = list(PRESETS) if name is None else [name]
-    if name is not None:
-        _rules_or_exit(name)
+    names = list(PRESETS) if name is None else [_rules_or_exit(name).preset]
     if as_json:
         print(json.dumps({n: PRESETS[n].options() for n in names}, ensure_ascii=False))
         return
     base = PRESETS["ffb"].options()
     for n in names:
         print(f"{n}: {PRESET_DESCRIPTIONS[n]}")
+        if n in PRESET_NAMES:
+            print(f"    also named: {PRESET_NAMES[n]}")
         options = PRESETS[n].options()
         for key, value in options.items():
             mark = "" if n == "ffb" or base[key] == value else "  *"

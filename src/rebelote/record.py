@@ -240,7 +240,9 @@ def replay_deal(record: Mapping[str, Any], rules: Rules | None = None) -> Replay
         try:
             state.apply(Play(card, _belote_flag(state, seat, card, belote_said)))
         except IllegalActionError as exc:
-            legal = list(dict.fromkeys(exc.legal))
+            # The record names cards: list each legal card once (not its
+            # belote choices, "QH belote" and "QH no-belote").
+            legal = list(dict.fromkeys(t.split()[0] for t in exc.legal))
             raise IllegalRecordError(
                 f"illegal card {card_name(card)} by {seat.letter} at trick {exc.trick}",
                 {
@@ -271,16 +273,17 @@ def _belote_flags(value: object, state: State) -> dict[Seat, list[bool]]:
     return out
 
 
-def _belote_flag(state: State, seat: Seat, card: Card, said: dict[Seat, list[bool]]) -> bool:
-    """Whether ``seat`` says belote with ``card``, as the record says."""
+def _belote_flag(state: State, seat: Seat, card: Card, said: dict[Seat, list[bool]]) -> bool | None:
+    """Whether ``seat`` says belote with ``card``, as the record says
+    (``None``: the record does not say; belote is then said)."""
     flags = said.get(seat)
     if not flags:
-        return True
+        return None
     pairs = sorted(p for p, s in state.belote_owners().items() if s == seat)
     for index, pair in enumerate(pairs):
         if pair >> card & 1:
             return flags[min(index, len(flags) - 1)]
-    return True
+    return None
 
 
 def _declaration_texts(value: object, state: State) -> dict[Seat, list[str]] | None:

@@ -4,8 +4,11 @@ source texts differ, and named presets that pin every option.
 The options follow the table "Where the texts differ" of ``docs/rules/RULES.md``;
 the presets follow its table "Presets" exactly.  ``ffb`` follows the rules of
 the Fédération Française de Belote (FFB) for belote classique; ``seed000`` to
-``seed003`` follow their source text literally (``seeds/000`` ... ``seeds/003``);
-``coinche`` follows the usual club rules as colver plays them.
+``seed003`` follow their source text literally (``seeds/000`` ... ``seeds/003``)
+and have names a player understands as well (:data:`PRESET_NAMES`:
+``declaration-turn``, ``tout-atout``, ``belote-said``, ``dealer-leads-501``,
+``auto-declarations-501``); ``coinche`` follows the usual club rules as colver
+plays them.
 
 Rule variants are data: the engine reads these options and never branches on a
 preset's name.
@@ -23,7 +26,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["PRESETS", "PRESET_DESCRIPTIONS", "Rules", "RulesError", "preset"]
+__all__ = [
+    "PRESETS",
+    "PRESET_DESCRIPTIONS",
+    "PRESET_NAMES",
+    "Rules",
+    "RulesError",
+    "canonical_preset",
+    "preset",
+    "preset_name",
+]
 
 Bidding = Literal["classic", "tout_atout", "coinche"]
 AllPass = Literal["redeal", "next_dealer", "dealer_left"]
@@ -230,11 +242,12 @@ class Rules:
     def to_record(self) -> str | dict[str, Any]:
         """The ``rules`` value of a record: the preset name, or
         ``{"preset": name, option: value, ...}`` for the options that differ."""
-        base = PRESETS.get(self.preset)
+        name = canonical_preset(self.preset)
+        base = PRESETS.get(name)
         if base is None:
             return {"preset": "ffb", **self.options()}
         diff = {k: v for k, v in self.options().items() if base.options()[k] != v}
-        return self.preset if not diff else {"preset": self.preset, **diff}
+        return name if not diff else {"preset": name, **diff}
 
     @classmethod
     def from_record(cls, value: object) -> Rules:
@@ -397,10 +410,57 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
 """One line per preset, for menus and ``rebelote rules``."""
 
 
+PRESET_NAMES: dict[str, str] = {
+    "seed000": "declaration-turn",
+    "seed000-tout-atout": "tout-atout",
+    "seed001": "belote-said",
+    "seed002": "dealer-leads-501",
+    "seed003": "auto-declarations-501",
+}
+"""The names a player understands for the presets named after their source
+text, from what each text makes distinctive:
+
+- ``declaration-turn`` (seed 000, a belote program's help): declarations in
+  a turn of their own before the first trick ("commence alors le tour des
+  annonces"), the first declared winning a tie, optional cut;
+- ``tout-atout`` (seed 000's Tout Atout / Sans Atout game): TA and SA bids
+  that overbid a suit, to 3000 points;
+- ``belote-said`` (seed 001, a guide to belote classique): belote counts only
+  if said ("sans annonce la belote n'est pas comptabilisée"), the takers must
+  exceed, a carré of 7s cancels the deal;
+- ``dealer-leads-501`` (seed 002, an online room): "le donneur entamera le
+  premier pli", no declarations, to 501 points;
+- ``auto-declarations-501`` (seed 003, an online game's rules): declarations
+  made for each player with his first card, no partner exemption, no
+  under-trumping, to 501 points.
+
+Both names work wherever a preset is named (:func:`preset`, records,
+``rebelote ... --rules``); records keep writing the ``seedNNN`` name, which
+every version reads."""
+
+_ALIASES: dict[str, str] = {alias: name for name, alias in PRESET_NAMES.items()}
+
+
+def canonical_preset(name: str) -> str:
+    """The preset's key in :data:`PRESETS` for either of its names (an
+    unknown name is returned unchanged)."""
+    return _ALIASES.get(name, name)
+
+
+def preset_name(name: str) -> str:
+    """The player's name of a preset (:data:`PRESET_NAMES`), or ``name``
+    itself where it is already clear (``ffb``, ``coinche``, ...)."""
+    return PRESET_NAMES.get(name, name)
+
+
 def preset(name: str) -> Rules:
-    """The rule set of a named preset.  Raises :class:`RulesError` if unknown."""
+    """The rule set of a named preset (its key in :data:`PRESETS` or its
+    player's name, :data:`PRESET_NAMES`).  Raises :class:`RulesError` if
+    unknown."""
     try:
-        return PRESETS[name]
+        return PRESETS[canonical_preset(name)]
     except KeyError:
-        known = ", ".join(PRESETS)
+        known = ", ".join(
+            n if n not in PRESET_NAMES else f"{PRESET_NAMES[n]} ({n})" for n in PRESETS
+        )
         raise RulesError(f"unknown preset {name!r}: known presets are {known}") from None

@@ -19,44 +19,97 @@ legal, and returns the events it caused.  Phases in order:
    card; ``automatic`` declares for him (seed 003).
 6. ``done``: :attr:`State.result` holds the :class:`DealResult`.
 
+The actions' text forms are read in the context of the deal by
+:meth:`State.parse_action`; :meth:`State.is_legal`, :attr:`State.legal` (a
+lazy view answering ``in``) and :meth:`State.why_illegal` (a typed
+:class:`~rebelote.legality.Illegality`) say whether an action is legal now
+and why not.  :meth:`State.apply` returns typed events
+(:mod:`rebelote.events`).
+
 Randomness never enters here: the pack is given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from enum import Enum
-from typing import NamedTuple
+from typing import Literal
 
-from .actions import Action, Bid, ChoosePattern, Cut, Declare, Play
+from .actions import (
+    Action,
+    ActionError,
+    Bid,
+    ChoosePattern,
+    Cut,
+    Declare,
+    InvalidActionError,
+    Play,
+    parse_bid,
+)
 from .auction import Auction, Contract
-from .cards import DECK_24, DECK_32, RANK_MASKS, Card, CardMask, Rank, card_name, cards_of
+from .cards import (
+    DECK_24,
+    DECK_32,
+    RANK_MASKS,
+    RANK_SYMBOLS,
+    Card,
+    CardMask,
+    Rank,
+    card_name,
+    cards_of,
+    parse_card,
+)
 from .declarations import (
+    KIND_NAMES,
     Declaration,
+    DeclarationError,
     belote_pairs,
     best_declaration,
     declaration_subsets,
     find_declarations,
     has_carre_of_sevens,
+    match_declarations,
 )
+from .events import (
+    AllPassed,
+    BeloteSaid,
+    BidMade,
+    CardPlayed,
+    CardTurned,
+    ContractMade,
+    DealCancelled,
+    DealCompleted,
+    DealScored,
+    Dealt,
+    Declared,
+    Declined,
+    Event,
+    PackCut,
+    PatternChosen,
+    TrickWon,
+)
+from .legality import RULES_DIGEST, SEED000, SEED001, SEED002, SEED003, Illegality, IllegalReason
 from .rules import Rules
 from .scoring import DealResult, score_deal, void_result
 from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
-from .tricks import Trick, beats, legal_play_mask
+from .tricks import Trick, beats, card_illegality, legal_play_mask
 from .trump import Strain, StrainTables, strain_tables
 
 __all__ = [
     "ActionError",
+    "AmbiguousActionError",
     "DealError",
     "Event",
     "IllegalActionError",
+    "InvalidActionError",
+    "LegalActions",
     "Phase",
     "State",
 ]
 
 
 _PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))
-"""One :class:`Play` per card (belote flag at its default)."""
+"""One :class:`Play` per card, without a belote choice."""
 
 
 class Phase(Enum):
@@ -75,17 +128,13 @@ class DealError(ValueError):
     a hand of the wrong size, an unknown pattern."""
 
 
-class ActionError(ValueError):
-    """An action refused; the state is unchanged.  Base of
-    :class:`IllegalActionError`."""
-
-
 class IllegalActionError(ActionError):
-    """An action that is not legal now.
+    """An action that is not legal now (python-chess's ``IllegalMoveError``).
 
-    ``seat``: who tried it (``None`` when no one is to act); ``action``: its
-    text; ``legal``: the texts of the legal actions; ``phase``: the phase;
-    ``trick``: the trick number 1-8 during play, else ``None``.
+    ``seat``: who is to act (``None`` when no one is); ``action``: the
+    action's text; ``legal``: the texts of the legal actions; ``phase``: the
+    phase; ``trick``: the trick number 1-8 during play, else ``None``;
+    ``reason``: why (:meth:`State.why_illegal`).
     """
 
     def __init__(
@@ -97,6 +146,7 @@ class IllegalActionError(ActionError):
         legal: list[str],
         phase: Phase,
         trick: int | None,
+        reason: Illegality | None = None,
     ) -> None:
         super().__init__(message)
         self.seat = seat
@@ -104,26 +154,58 @@ class IllegalActionError(ActionError):
         self.legal = legal
         self.phase = phase
         self.trick = trick
+        self.reason = reason
 
 
-class Event(NamedTuple):
-    """Something that happened, as the table would announce it.
+class AmbiguousActionError(ActionError):
+    """A card written without the belote choice where the player must make
+    it (``QH`` where ``QH belote`` and ``QH no-belote`` are legal; seed 001).
 
-    ``kind`` is one of ``cut``, ``pattern``, ``dealt`` (``cards`` to ``seat``:
-    private), ``turned``, ``bid``, ``all_passed``, ``contract``,
-    ``completed`` (the completion of the deal: ``cards`` to ``seat``, private),
-    ``cancelled``, ``declared`` (public), ``declined`` (private: the seat
-    chose not to declare), ``belote`` / ``rebelote``, ``card``,
-    ``trick`` (``seat`` won it, ``value`` its points), ``scored``.
-    ``private`` events may be shown to ``seat`` only.
+    ``seat``: who is to act; ``action``: the text read; ``candidates``: the
+    legal actions it may mean.
     """
 
-    kind: str
-    seat: Seat | None = None
-    text: str = ""
-    cards: CardMask = 0
-    value: int = 0
-    private: bool = False
+    def __init__(
+        self, message: str, *, seat: Seat | None, action: str, candidates: list[Action]
+    ) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.candidates = candidates
+
+
+class LegalActions:
+    """A lazy view of the legal actions of a :class:`State` (after
+    python-chess's ``LegalMoveGenerator``): ``action in state.legal`` asks
+    :meth:`State.is_legal` without listing anything; iterating, ``len`` and
+    ``bool`` list :meth:`State.legal_actions` when asked.  The view follows
+    the state as it changes."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, (Play, Bid, Declare, Cut, ChoosePattern)):
+            return False
+        return self._state.is_legal(action)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._state.legal_actions())
+
+    def __len__(self) -> int:
+        return len(self._state.legal_actions())
+
+    def __bool__(self) -> bool:
+        state = self._state
+        if state.phase is Phase.PLAYING and not state._must_declare():
+            return bool(state.legal_play_mask())
+        return bool(state.legal_actions())
+
+    def __repr__(self) -> str:
+        texts = ", ".join(a.text for a in self._state.legal_actions())
+        return f"<LegalActions ({texts})>"
 
 
 class State:
@@ -305,7 +387,7 @@ class State:
                     got |= 1 << c
                 self._pos += n
                 self.hands[seat] |= got
-                events.append(Event("dealt", seat, cards=got, private=True))
+                events.append(Dealt(seat, got))
                 seat = next_seat(seat, self.rules.players)
         return events
 
@@ -314,12 +396,12 @@ class State:
         first = [int(x) for x in pattern.split("-")]
         if not self.rules.turned_card:
             first.append(3)
-        events = [Event("pattern", self.dealer, pattern)]
+        events: list[Event] = [PatternChosen(self.dealer, pattern)]
         events += self._deal_round(first)
         if self.rules.turned_card:
             self.turned = self.deck[self._pos]
             self._pos += 1
-            events.append(Event("turned", None, card_name(self.turned), cards=1 << self.turned))
+            events.append(CardTurned(self.turned))
         self._start_bidding()
         return events
 
@@ -386,7 +468,7 @@ class State:
                 assert self.current is not None
                 return [Declare(s) for s in declaration_subsets(self.found[self.current])]
             mask = self.legal_play_mask()
-            if not mask & self._belote_cards:
+            if not mask & self._belote_cards or not self.rules.belote_must_be_said:
                 return [_PLAYS[c] for c in cards_of(mask)]
             out: list[Action] = []
             for c in cards_of(mask):
@@ -394,7 +476,7 @@ class State:
                     out.append(Play(c, True))
                     out.append(Play(c, False))
                 else:
-                    out.append(Play(c, self._belote_flag(c)))
+                    out.append(_PLAYS[c])
             return out
         if phase == Phase.BIDDING:
             assert self.auction is not None
@@ -430,51 +512,241 @@ class State:
         pair = self._belote_pair_of(card)
         return pair not in self.belote_said
 
-    def _belote_flag(self, card: Card) -> bool:
-        if self._belote_cards >> card & 1:
-            return self.belote_said.get(self._belote_pair_of(card), True)
-        return True
+    # ---------------------------------------------------------------- legality
 
-    def _normalize_play(self, action: Play) -> Play:
-        """The play with its belote flag as the rules read it (the flag is
-        free only on the first card of a belote that must be said)."""
-        if self._belote_cards >> action.card & 1 and not self._belote_choice(action.card):
-            flag = self._belote_flag(action.card)
-            if action.belote != flag:
-                return Play(action.card, flag)
-        return action
+    @property
+    def legal(self) -> LegalActions:
+        """The legal actions as a lazy view: ``action in state.legal`` checks
+        one action (:meth:`is_legal`) without listing them all."""
+        return LegalActions(self)
+
+    def is_legal(self, action: Action, seat: Seat | None = None) -> bool:
+        """Whether ``action`` (by ``seat``, when given) is legal now: exactly
+        ``action in self.legal_actions()``, without building the list for a
+        card.  A card's belote flag must be as :meth:`legal_actions` writes
+        it (:class:`~rebelote.actions.Play`)."""
+        if seat is not None and seat != self.current:
+            return False
+        if type(action) is Play:
+            card = action.card
+            if type(card) is not int or not 0 <= card < 32:
+                return False
+            if not self.legal_play_mask() >> card & 1:
+                return False
+            if self._belote_cards >> card & 1 and self._belote_choice(card):
+                return action.belote is not None
+            return action.belote is None
+        return action in self.legal_actions()
+
+    def why_illegal(self, action: Action, seat: Seat | None = None) -> Illegality | None:
+        """Why ``action`` (by ``seat``, when given) is not legal now, or
+        ``None`` when it is (exactly when :meth:`is_legal`).
+
+        The :class:`~rebelote.legality.Illegality` names the reason, the
+        :class:`~rebelote.rules.Rules` option behind it and the text the rule
+        comes from (see :class:`~rebelote.legality.IllegalReason`).  Checked in
+        this order: the deal over, the seat's turn, the phase, then the rules
+        of the action (the cut, the pattern, the auction, declarations, the
+        card and its belote word).
+        """
+        if self.is_legal(action, seat):
+            return None
+        return self._why(action, seat)
+
+    def _why(self, action: object, seat: Seat | None) -> Illegality:
+        R = IllegalReason
+        phase = self.phase
+        if not isinstance(action, (Play, Bid, Declare, Cut, ChoosePattern)):
+            return Illegality(R.NO_SUCH_ACTION, None, RULES_DIGEST)
+        if phase is Phase.DONE:
+            return Illegality(R.DEAL_OVER, None, RULES_DIGEST)
+        if seat is not None and seat != self.current:
+            return Illegality(R.NOT_YOUR_TURN, None, SEED000)
+        rules = self.rules
+        if isinstance(action, Declare):
+            if rules.declarations == "off":
+                return Illegality(R.DECLARATIONS_OFF, "declarations", SEED002)
+            if rules.declarations == "automatic":
+                return Illegality(R.DECLARATIONS_AUTOMATIC, "declarations", SEED003)
+            if not (phase is Phase.DECLARING or self._must_declare()):
+                return Illegality(R.WRONG_PHASE, None, RULES_DIGEST)
+            assert self.current is not None
+            found = self.found[self.current]
+            held = list(found)
+            for d in action.declarations:
+                if d not in held:
+                    return Illegality(R.DECLARATION_NOT_HELD, None, SEED000)
+                held.remove(d)
+            return Illegality(R.NO_SUCH_ACTION, None, RULES_DIGEST)  # out of order
+        if isinstance(action, Play):
+            if phase is not Phase.PLAYING:
+                return Illegality(R.WRONG_PHASE, None, RULES_DIGEST)
+            if self._must_declare():
+                return Illegality(R.DECLARE_FIRST, "declarations", SEED000)
+            card = action.card
+            if type(card) is not int or not 0 <= card < 32 or action.belote not in BELOTE_FLAGS:
+                return Illegality(R.NO_SUCH_ACTION, None, RULES_DIGEST)
+            assert self.current is not None
+            hand = self.hands[self.current]
+            if not hand >> card & 1:
+                return Illegality(R.NOT_IN_HAND, None, RULES_DIGEST)
+            if not self.legal_play_mask() >> card & 1:
+                cards = self.trick_cards
+                winning = self.winning
+                partner = self.players == 4 and (self.trick_seats[winning] ^ self.current) & 1 == 0
+                assert self.tables is not None and cards
+                why = card_illegality(
+                    card, hand, cards[0], cards[winning], partner, self.tables, rules
+                )
+                assert why is not None
+                return why
+            if not self._belote_cards >> card & 1:
+                return Illegality(R.BELOTE_NOT_HELD, None, SEED001)
+            if self._belote_choice(card):
+                return Illegality(R.BELOTE_CHOICE_NEEDED, "belote_must_be_said", SEED001)
+            if not rules.belote_must_be_said:
+                return Illegality(R.BELOTE_AUTOMATIC, "belote_must_be_said", SEED000)
+            return Illegality(R.BELOTE_DECIDED, "belote_must_be_said", SEED001)
+        if isinstance(action, Bid):
+            if phase is not Phase.BIDDING:
+                return Illegality(R.WRONG_PHASE, None, RULES_DIGEST)
+            assert self.auction is not None
+            why = self.auction.illegality(action)
+            assert why is not None
+            return why
+        if isinstance(action, Cut):
+            if phase is not Phase.CUT:
+                return Illegality(R.WRONG_PHASE, None, RULES_DIGEST)
+            if type(action.packet) is not int:
+                return Illegality(R.NO_SUCH_ACTION, None, RULES_DIGEST)
+            if action.packet == 0 and not rules.cut_optional:
+                return Illegality(R.CUT_REQUIRED, "cut_optional", SEED001)
+            return Illegality(R.CUT_OUT_OF_RANGE, "cut_min_packet", SEED001)
+        if phase is not Phase.PATTERN:
+            return Illegality(R.WRONG_PHASE, None, RULES_DIGEST)
+        # The dealer chooses only where both patterns are allowed.
+        return Illegality(R.NO_SUCH_ACTION, None, RULES_DIGEST)
+
+    def parse_action(self, text: str, seat: Seat | None = None) -> Action:
+        """Read an action's text form (:attr:`Action.text`, case-insensitive,
+        spaces free) in the context of the deal, as the current player's (or
+        ``seat``'s) action, and return the legal action it writes.
+
+        Raises :class:`~rebelote.actions.InvalidActionError` when the text is
+        no action of the game, :class:`AmbiguousActionError` for a card
+        without the belote choice the player must make (``QH`` where ``QH
+        belote`` and ``QH no-belote`` are legal), and
+        :class:`IllegalActionError` (with its ``reason``) for an action that
+        is not legal now.  Declarations are read against the player's hand
+        (``declare tierce-KH``, ``declare quarte``, ``declare none``).
+        """
+        words = text.split()
+        head = words[0].lower() if words else ""
+        action: Action
+        if head == "declare" and len(words) > 1:
+            action = self._parse_declare(text, words[1:], seat)
+        elif head in ("cut", "deal", "declare"):
+            action = _parse_setup(text, words)
+        elif len(words) == 1 and not _looks_like_card(words[0]):
+            try:
+                action = parse_bid(words[0])
+            except ValueError:
+                raise InvalidActionError(_not_an_action(text), text=text) from None
+        else:
+            action = Play.parse(text)
+        why = self.why_illegal(action, seat)
+        if why is None:
+            return action
+        if why.reason is IllegalReason.BELOTE_CHOICE_NEEDED:
+            assert isinstance(action, Play)
+            candidates: list[Action] = [Play(action.card, True), Play(action.card, False)]
+            raise AmbiguousActionError(
+                f"say whether you say belote with {action.text}: "
+                f"{' or '.join(a.text for a in candidates)}",
+                seat=self.current,
+                action=text,
+                candidates=candidates,
+            )
+        raise self._illegal(action, why.reason.value.replace("_", " "), why, text)
+
+    def _parse_declare(self, text: str, words: list[str], seat: Seat | None) -> Declare:
+        """The declarations ``words`` name (``none``, or kinds with an optional
+        top card or rank), matched against the player's hand when he is to
+        declare; otherwise the empty choice, refused by the caller."""
+        if [w.lower() for w in words] == ["none"]:
+            return Declare(())
+        for word in words:
+            kind, _, detail = word.lower().partition("-")
+            if kind not in KIND_NAMES or not _readable_detail(kind, detail):
+                raise InvalidActionError(
+                    f"not a declaration: {word!r} in {text!r} (tierce-KH, quarte, "
+                    "quinte-AS, carre-J, or none)",
+                    text=text,
+                )
+        current = self.current
+        due = self.phase is Phase.DECLARING or self._must_declare()
+        if not due or current is None or (seat is not None and seat != current):
+            return Declare(())  # refused for its phase or turn by the caller
+        found = self.found.get(current, ())
+        try:
+            chosen = match_declarations(found, words)
+        except DeclarationError as exc:
+            raise self._illegal(
+                Declare(()),
+                "declaration not held",
+                Illegality(IllegalReason.DECLARATION_NOT_HELD, None, SEED000),
+                text,
+                detail=str(exc),
+            ) from None
+        return Declare(tuple(d for d in found if d in chosen))
 
     # ---------------------------------------------------------------- applying
 
-    def _illegal(self, action: Action, why: str) -> IllegalActionError:
+    def _illegal(
+        self,
+        action: Action,
+        why: str,
+        reason: Illegality | None = None,
+        text: str | None = None,
+        detail: str = "",
+    ) -> IllegalActionError:
         legal = [a.text for a in self.legal_actions()]
         trick = self.trick_number if self.phase == Phase.PLAYING else None
         where = f" at trick {trick}" if trick else ""
         who = self.current.letter if self.current is not None else "nobody"
-        message = f"{why}: {who} cannot {action.text}{where}; legal: {' '.join(legal) or 'none'}"
+        written = action.text if text is None else " ".join(text.split())
+        message = f"{why}: {who} cannot {written}{where}; legal: {' '.join(legal) or 'none'}"
+        if detail:
+            message += f" ({detail})"
         return IllegalActionError(
             message,
             seat=self.current,
-            action=action.text,
+            action=written,
             legal=legal,
             phase=self.phase,
             trick=trick,
+            reason=reason,
         )
 
     def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
-        """Apply the current player's ``action`` and return the events it caused.
+        """Apply the current player's ``action`` and return the events it caused
+        (typed, :mod:`rebelote.events`).
 
         ``seat``, when given, must be the current player (a bid or card out of
         turn is refused).  Raises :class:`IllegalActionError` (nothing
-        changes) when the action is not among :meth:`legal_actions`.
+        changes; its ``reason`` is :meth:`why_illegal`'s) when the action is
+        not among :meth:`legal_actions`.  A card is accepted whatever its
+        belote flag where the rules fix whether belote is said, and a card
+        without the flag where the choice is open says belote (as before the
+        flag was written in the text).
         """
         if self.phase == Phase.DONE:
-            raise self._illegal(action, "the deal is over")
+            raise self._illegal(action, "the deal is over", self._why(action, seat))
         if seat is not None and seat != self.current:
-            raise self._illegal(action, f"not {Seat(seat).letter}'s turn")
+            raise self._illegal(action, f"not {Seat(seat).letter}'s turn", self._why(action, seat))
         if isinstance(action, Play):
             if self.phase is Phase.PLAYING and self.legal_play_mask() >> action.card & 1:
-                return self._play(self._normalize_play(action))
+                return self._play(action)
         elif action in self.legal_actions():
             return self._apply(action)
         kind = {
@@ -483,7 +755,7 @@ class State:
         }.get(self.phase, "illegal action")
         if self.phase == Phase.PLAYING and self._must_declare():
             kind = "declare first"
-        raise self._illegal(action, kind)
+        raise self._illegal(action, kind, self._why(action, seat))
 
     def _apply(self, action: Action) -> list[Event]:
         if isinstance(action, Play):
@@ -496,7 +768,7 @@ class State:
             assert self.current is not None
             n = action.packet
             self.deck = self.pack[n:] + self.pack[:n]
-            event = Event("cut", self.current, str(n), value=n)
+            event = PackCut(self.current, n)
             self.phase = Phase.PATTERN
             self.current = self.dealer
             if len(self.rules.patterns) == 1:
@@ -508,7 +780,7 @@ class State:
     def _bid(self, bid: Bid) -> list[Event]:
         auction = self.auction
         assert auction is not None and self.current is not None
-        events = [Event("bid", self.current, bid.text)]
+        events: list[Event] = [BidMade(self.current, bid)]
         saved = auction.copy()
         status = auction.bid(bid)
         taker = auction.contract.taker if auction.contract is not None else None
@@ -527,14 +799,14 @@ class State:
             self.current = auction.current
             return events
         if status == "all_pass":
-            events.append(Event("all_passed"))
+            events.append(AllPassed())
             self._finish(void_result("passed", len(self.side_names)))
             return events
         contract = auction.contract
         assert contract is not None
         self.contract = contract
         self.tables = strain_tables(contract.strain, self.rules.ta_points, self.rules.sa_points)
-        events.append(Event("contract", contract.taker, contract.text))
+        events.append(ContractMade(contract.taker, contract))
         events += self._complete(contract)
         return events
 
@@ -545,19 +817,17 @@ class State:
                 new = self.final_hands[seat] & ~self.hands[seat]
                 self.hands[seat] = self.final_hands[seat]
                 if new:
-                    events.append(Event("completed", seat, cards=new, private=True))
+                    events.append(DealCompleted(seat, new))
         elif self.turned is not None:
             self.hands[contract.taker] |= 1 << self.turned
-            events.append(Event("completed", contract.taker, cards=1 << self.turned, private=True))
+            events.append(DealCompleted(contract.taker, 1 << self.turned))
             events += self._deal_round([3], contract.taker)
         rules = self.rules
         if rules.declarations != "off":
             if rules.carre_of_seven_cancels:
                 for seat in self.seats:
                     if has_carre_of_sevens(self.hands[seat]):
-                        events.append(
-                            Event("cancelled", seat, "carre of 7s", cards=RANK_MASKS[Rank.SEVEN])
-                        )
+                        events.append(DealCancelled(seat, "carre of 7s", RANK_MASKS[Rank.SEVEN]))
                         self._finish(void_result("cancelled", len(self.side_names), contract))
                         return events
             for seat in self.seats:
@@ -603,18 +873,15 @@ class State:
         seat = self.current
         assert seat is not None
         self.to_declare.pop(0)
+        events: list[Event]
         if action.declarations:
             self.declared.append((seat, action.declarations))
-            mask = 0
-            for d in action.declarations:
-                mask |= d.cards
-            text = action.text.removeprefix("declare ")
-            events = [Event("declared", seat, text, cards=mask)]
+            events = [Declared(seat, action.declarations)]
         else:
             # Declining is private: telling the table would reveal that the
             # seat held something to declare.
             self.declined.append(seat)
-            events = [Event("declined", seat, private=True)]
+            events = [Declined(seat)]
         if self.phase == Phase.DECLARING:
             if self.to_declare:
                 self.current = self.to_declare[0]
@@ -641,14 +908,18 @@ class State:
             if self._belote_owner[pair] == seat:
                 first = pair not in self.belote_said
                 if first:
-                    self.belote_said[pair] = action.belote
+                    # Said unless the player chose not to, where it is his
+                    # choice (seed 001); automatic elsewhere.
+                    self.belote_said[pair] = (
+                        action.belote is not False or not self.rules.belote_must_be_said
+                    )
                 if self.belote_said[pair]:
-                    word = "belote" if first else "rebelote"
+                    word: Literal["belote", "rebelote"] = "belote" if first else "rebelote"
                     self.belotes.append((seat, card, word))
-                    events.append(Event(word, seat, card_name(card), cards=1 << card))
+                    events.append(BeloteSaid(seat, card, word))
         self.hands[seat] &= ~(1 << card)
         self.played |= 1 << card
-        events.append(Event("card", seat, card_name(card), cards=1 << card))
+        events.append(CardPlayed(seat, card))
         cards = self.trick_cards
         if cards and beats(card, cards[self.winning], self.tables):
             self.winning = len(cards)
@@ -664,10 +935,7 @@ class State:
         winner = self.trick_seats[self.winning]
         trick = Trick(self.leader, tuple(cards), tuple(self.trick_seats), winner, points)
         self.tricks.append(trick)
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        events.append(Event("trick", winner, str(len(self.tricks)), mask, points))
+        events.append(TrickWon(winner, len(self.tricks), trick.cards, points))
         self.trick_cards = []
         self.trick_seats = []
         self.winning = 0
@@ -679,10 +947,7 @@ class State:
 
     def _declare_auto(self, seat: Seat) -> Event:
         self.declared.append((seat, self.found[seat]))
-        mask = 0
-        for d in self.found[seat]:
-            mask |= d.cards
-        return Event("declared", seat, " ".join(d.text for d in self.found[seat]), cards=mask)
+        return Declared(seat, self.found[seat])
 
     def counted_declarations(self) -> tuple[tuple[Declaration, ...], ...]:
         """Per side, the declarations that count: only the side holding the
@@ -718,7 +983,7 @@ class State:
             belote_said=said,
         )
         self._finish(result)
-        return [Event("scored", None, result.result)]
+        return [DealScored(result)]
 
     def _finish(self, result: DealResult) -> None:
         self.result = result
@@ -740,3 +1005,44 @@ class State:
         if self.auction is not None:
             other.auction = self.auction.copy()
         return other
+
+
+BELOTE_FLAGS: tuple[bool | None, ...] = (None, True, False)
+"""The values of :attr:`Play.belote`."""
+
+
+def _looks_like_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _not_an_action(text: str) -> str:
+    return (
+        f"not an action: {text!r} (a card like JS or 'QH belote', a bid like pass, take, "
+        "H, TA, 80H, capotS, coinche, or 'cut 12', 'deal 3-2', 'declare tierce-KH')"
+    )
+
+
+def _parse_setup(text: str, words: list[str]) -> Action:
+    """``cut N``, ``deal 3-2`` / ``deal 2-3``; ``declare`` alone is no action."""
+    head = words[0].lower()
+    if len(words) == 2:
+        arg = words[1]
+        if head == "cut" and arg.isascii() and arg.isdigit():
+            return Cut(int(arg))
+        if head == "deal" and arg in ("3-2", "2-3"):
+            return ChoosePattern(arg)
+    raise InvalidActionError(_not_an_action(text), text=text)
+
+
+def _readable_detail(kind: str, detail: str) -> bool:
+    """Whether a declaration's detail (after the dash) reads: none, a rank
+    for a carré, a card for a sequence."""
+    if not detail:
+        return True
+    if KIND_NAMES[kind] == "carre":
+        return detail.upper() in RANK_SYMBOLS
+    return _looks_like_card(detail)

@@ -22,11 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import SUIT_MASKS, Card, CardMask
+from .legality import FFB, SEED000, SEED003, Illegality, IllegalReason
 from .rules import Rules
 from .seats import Seat
 from .trump import StrainTables
 
-__all__ = ["Trick", "beats", "legal_play_mask", "trick_winner"]
+__all__ = ["Trick", "beats", "card_illegality", "legal_play_mask", "trick_winner"]
 
 
 def legal_play_mask(
@@ -66,6 +67,56 @@ def legal_play_mask(
             return over
         return trumps if rules.must_undertrump else hand
     return trumps
+
+
+def card_illegality(
+    card: Card,
+    hand: CardMask,
+    led: Card | None,
+    winning: Card | None,
+    partner_winning: bool,
+    tables: StrainTables,
+    rules: Rules,
+) -> Illegality | None:
+    """Why ``card`` of ``hand`` may not be played now, or ``None`` when
+    :func:`legal_play_mask` allows it (same arguments).
+
+    The reasons follow :func:`legal_play_mask` branch by branch: must follow
+    suit (seed 000 "On est obligé de fournir à la couleur demandée"); trump
+    led, must go higher (seed 000 "on doit, si possible, jouer un atout plus
+    fort", option ``overtrump_partner_on_trump_lead`` when the partner wins);
+    void, must trump, must overtrump, may not undertrump (seed 000 "on doit
+    couper avec de l'atout", "si on surcoupe"), must undertrump
+    (``Rules.must_undertrump``, FFB).  When the partner wins, these last four
+    name ``partner_winning_exemption`` and seed 003, whose list has no
+    exemption.  Raises ``ValueError`` when ``card`` is not in ``hand``.
+    """
+    bit = 1 << card
+    if not hand & bit:
+        raise ValueError("the card is not in the hand")
+    if legal_play_mask(hand, led, winning, partner_winning, tables, rules) & bit:
+        return None
+    assert led is not None and winning is not None
+    follow = hand & SUIT_MASKS[led >> 3]
+    trumps_all = tables.trumps
+    if trumps_all >> led & 1:
+        if not follow & bit:
+            return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000)
+        option = "overtrump_partner_on_trump_lead" if partner_winning else None
+        return Illegality(IllegalReason.MUST_GO_HIGHER, option, SEED000)
+    if follow:
+        return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000)
+    exemption = "partner_winning_exemption" if partner_winning else None
+    source = SEED003 if partner_winning else SEED000
+    if trumps_all >> winning & 1:
+        if hand & trumps_all & tables.higher[winning]:
+            if trumps_all & bit:
+                return Illegality(IllegalReason.MAY_NOT_UNDERTRUMP, exemption, source)
+            return Illegality(IllegalReason.MUST_OVERTRUMP, exemption, source)
+        if partner_winning:
+            return Illegality(IllegalReason.MUST_UNDERTRUMP, exemption, source)
+        return Illegality(IllegalReason.MUST_UNDERTRUMP, "must_undertrump", FFB)
+    return Illegality(IllegalReason.MUST_TRUMP, exemption, source)
 
 
 def beats(card: Card, best: Card, tables: StrainTables) -> bool:

@@ -115,14 +115,17 @@ def hint(
     budget = Budget(worlds=worlds, time_ms=HINT_TIME_MS)
     decision = bot.decide(view, legal, seed=seed, budget=budget)
     texts = [a.text for a in legal]
-    values = {t: round(v, 2) for t, v in decision.values.items() if t in texts}
+    # The expert values cards by name; a card with a belote choice ("QH
+    # belote", "QH no-belote") has its card's value under both texts.
+    keys = {a.text: card_name(a.card) if isinstance(a, Play) else a.text for a in legal}
+    values = {t: round(decision.values[k], 2) for t, k in keys.items() if k in decision.values}
     solved, basis = decision.worlds, decision.basis
     if decision.basis == "only" and isinstance(decision.action, Play):
         # A forced card: its value is the deal's expected score.
         card = decision.action.card
         found, solved = bot.card_values(view, 1 << card, seed=seed, budget=budget)
         if solved:
-            values[card_name(card)] = round(found[card], 2)
+            values[decision.action.text] = round(found[card], 2)
             basis = "worlds"
     choice = decision.action.text
     valued = sorted(values, key=lambda t: (-values[t], t != choice, texts.index(t)))

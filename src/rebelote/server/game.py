@@ -82,7 +82,15 @@ from .protocol import (
     TurnEvent,
     Waiting,
 )
-from .redact import check_visible, event_data, last_trick, public_view, turn_data, view_json
+from .redact import (
+    check_visible,
+    event_data,
+    last_trick,
+    public_view,
+    turn_data,
+    view_json,
+    wire_text,
+)
 
 __all__ = [
     "SPECTATORS",
@@ -369,8 +377,10 @@ class TableGame:
 
     def action_entry(self, seat: Seat, action: Action, by: str) -> Entry:
         """The ``act`` entry of ``action`` by ``seat``."""
-        belote = action.belote if isinstance(action, Play) else None
-        return Entry("act", seat, {"action": action.text, "belote": belote, "by": by})
+        # The log keeps a card's name and a belote flag (true where the card
+        # has no belote choice), as the protocol does.
+        belote = (action.belote is not False) if isinstance(action, Play) else None
+        return Entry("act", seat, {"action": wire_text(action), "belote": belote, "by": by})
 
     def _deal_entry(self, match_number: int, deal_number: int, dealer: Seat) -> Entry:
         """The ``deal`` entry of deal ``deal_number`` of match ``match_number``:
@@ -460,7 +470,7 @@ class TableGame:
             return [] if seat in self.agreed else [waiting]
         if self.state is None or self.state.current != seat:
             return []
-        return list(dict.fromkeys(a.text for a in self.state.legal_actions()))
+        return list(dict.fromkeys(wire_text(a) for a in self.state.legal_actions()))
 
     def _resolve(self, seat: Seat, text: str, belote: bool | None) -> Action:
         state = self.state
@@ -472,8 +482,8 @@ class TableGame:
             )
         legal = state.legal_actions()
         norm = _normalize(text)
-        found = [a for a in legal if _normalize(a.text) == norm]
-        texts = list(dict.fromkeys(a.text for a in legal))
+        found = [a for a in legal if _normalize(wire_text(a)) == norm]
+        texts = list(dict.fromkeys(wire_text(a) for a in legal))
         if not found:
             if not _looks_like_action(text):
                 raise ProtocolError(
@@ -493,7 +503,8 @@ class TableGame:
         if belote is None:
             raise ProtocolError(
                 "belote_choice_required",
-                f"say whether you announce belote with {found[0].text}: send belote true or false",
+                f"say whether you announce belote with {wire_text(found[0])}: "
+                "send belote true or false",
                 legal=texts,
             )
         return next(a for a in found if isinstance(a, Play) and a.belote == belote)

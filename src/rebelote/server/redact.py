@@ -20,10 +20,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from .. import events as ev
+from ..actions import Action, Play
 from ..cards import CardMask, bit, card_name, cards_of, parse_card
 from ..observation import PlayerView, observe
 from ..seats import Seat
-from ..state import Event, State
+from ..state import State
 from .protocol import (
     AllPassedEvent,
     BeloteEvent,
@@ -54,6 +56,7 @@ __all__ = [
     "turn_data",
     "view_json",
     "visible_mask",
+    "wire_text",
 ]
 
 log = logging.getLogger(__name__)
@@ -121,6 +124,12 @@ def _names(mask: CardMask) -> list[str]:
     return [card_name(c) for c in cards_of(mask)]
 
 
+def wire_text(action: Action) -> str:
+    """An action's text in the protocol: a card's name alone (its belote
+    choice travels in ``belote``), else the action's text."""
+    return card_name(action.card) if isinstance(action, Play) else action.text
+
+
 def legal_texts(view: PlayerView) -> tuple[list[str], list[str]]:
     """The seat's legal actions as texts, each once, and the cards that may
     be played with or without belote (both ``Play`` flags legal)."""
@@ -128,7 +137,7 @@ def legal_texts(view: PlayerView) -> tuple[list[str], list[str]]:
     seen: set[str] = set()
     doubled: list[str] = []
     for action in view.legal:
-        text = action.text
+        text = wire_text(action)
         if text in seen:
             doubled.append(text)
             continue
@@ -197,7 +206,7 @@ def turn_data(
 
 
 def event_data(
-    event: Event, view: PlayerView, *, match: int, deal: int, spectator: bool = False
+    event: ev.Event, view: PlayerView, *, match: int, deal: int, spectator: bool = False
 ) -> BaseModel | None:
     """The protocol form of one engine ``event`` for ``view``'s seat (the
     view taken after the action), or ``None`` when the seat is not told
@@ -205,28 +214,28 @@ def event_data(
     ``deal_end``).  The cards dealt to a seat go to that seat only; the
     other seats learn how many.  ``spectator``: the view is
     :func:`public_view`'s, and no event is the viewer's own."""
-    kind = event.kind
     seat = "" if event.seat is None else event.seat.letter  # "" fails validation
     common: dict[str, Any] = {"match": match, "deal": deal}
     mine = event.seat == view.seat and not spectator
-    if event.private and not mine and kind not in ("dealt", "completed"):
+    dealing = isinstance(event, (ev.Dealt, ev.DealCompleted))
+    if event.private and not mine and not dealing:
         return None
-    if kind == "cut":
-        return CutEvent(**common, seat=seat, packet=event.value)
-    if kind == "pattern":
-        return PatternEvent(**common, seat=seat, pattern=event.text)
-    if kind in ("dealt", "completed"):
+    if isinstance(event, ev.PackCut):
+        return CutEvent(**common, seat=seat, packet=event.packet)
+    if isinstance(event, ev.PatternChosen):
+        return PatternEvent(**common, seat=seat, pattern=event.pattern)
+    if isinstance(event, (ev.Dealt, ev.DealCompleted)):
         cards = _names(event.cards) if mine else None
-        model = DealtEvent if kind == "dealt" else CompletedEvent
+        model = DealtEvent if isinstance(event, ev.Dealt) else CompletedEvent
         return model(**common, seat=seat, count=event.cards.bit_count(), cards=cards)
-    if kind == "turned":
+    if isinstance(event, ev.CardTurned):
         assert view.turned is not None
         return TurnedEvent(**common, card=card_name(view.turned))
-    if kind == "bid":
-        return BidEvent(**common, seat=seat, bid=event.text)
-    if kind == "all_passed":
+    if isinstance(event, ev.BidMade):
+        return BidEvent(**common, seat=seat, bid=event.bid.text)
+    if isinstance(event, ev.AllPassed):
         return AllPassedEvent(**common)
-    if kind == "contract":
+    if isinstance(event, ev.ContractMade):
         contract = view.contract
         assert contract is not None
         return ContractEvent(
@@ -237,21 +246,21 @@ def event_data(
             multiplier=contract.multiplier,
             text=contract.text,
         )
-    if kind == "cancelled":
-        return CancelledEvent(**common, seat=seat, reason=event.text)
-    if kind == "declared":
-        texts = [] if event.text == "none" else event.text.split()
+    if isinstance(event, ev.DealCancelled):
+        return CancelledEvent(**common, seat=seat, reason=event.reason)
+    if isinstance(event, ev.Declared):
+        texts = [d.text for d in event.declarations]
         return DeclaredEvent(**common, seat=seat, declarations=texts, cards=_names(event.cards))
-    if kind in ("belote", "rebelote"):
-        word: Literal["belote", "rebelote"] = "belote" if kind == "belote" else "rebelote"
-        return BeloteEvent(**common, seat=seat, card=event.text, word=word)
-    if kind == "card":
-        return CardEvent(**common, seat=seat, card=event.text)
-    if kind == "trick":
-        return TrickEvent(**common, trick=trick_data(view, int(event.text) - 1))
-    if kind == "declined":
+    if isinstance(event, ev.BeloteSaid):
+        word: Literal["belote", "rebelote"] = event.word
+        return BeloteEvent(**common, seat=seat, card=card_name(event.card), word=word)
+    if isinstance(event, ev.CardPlayed):
+        return CardEvent(**common, seat=seat, card=card_name(event.card))
+    if isinstance(event, ev.TrickWon):
+        return TrickEvent(**common, trick=trick_data(view, event.number - 1))
+    if isinstance(event, ev.Declined):
         return DeclinedEvent(**common, seat=seat)
-    if kind == "scored":
+    if isinstance(event, ev.DealScored):
         return None
-    log.warning("engine event %r is not part of the protocol; not sent", kind)
+    log.warning("engine event %r is not part of the protocol; not sent", event.kind)
     return None
