@@ -7,6 +7,7 @@ reconnecting after a dropped connection, and the page's timings."""
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import time
 from pathlib import Path
@@ -404,9 +405,16 @@ def test_belote_choice_asks_the_player(browser: Browser, web: LiveServer) -> Non
     page.wait_for_selector('#actions [data-belote="yes"]')
     assert "Belote" in page.locator("#actions").inner_text()
     assert page.evaluate("() => window.rebelote.sent.length") == 0  # nothing sent yet
+    seen = page.evaluate("() => window.rebelote.appliedV")
     page.click('#actions [data-belote="yes"]')
     page.wait_for_selector(f'#trick [data-trick-seat="S"][data-card="{card}"]')
     sent = page.evaluate("() => window.rebelote.sent")
-    assert sent == [{"t": "act", "d": {"action": card, "belote": True}}]
+    # the action with its id (the page's prefix, then its count) and the
+    # version it was chosen at (docs/protocol.md)
+    assert len(sent) == 1 and re.fullmatch(r"[a-z0-9]+-[0-9]+", sent[0]["d"]["id"])
+    assert sent == [
+        {"t": "act", "d": {"action": card, "belote": True, "id": sent[0]["d"]["id"]}, "v": seen}
+    ]
+    assert isinstance(seen, int) and seen > 0
     no_errors(page)
     page.context.close()
