@@ -42,35 +42,9 @@ const ERROR_KEYS = {
 };
 const PENDING_KEYS = { queued: 'chat.queued', sent: 'chat.sending', failed: 'chat.notSent' };
 
-const STYLE = `
-:host { display: flex; flex-direction: column; font: 14px system-ui, sans-serif;
-  background: rgba(0, 0, 0, 0.55); color: #fff; border-radius: 8px; min-width: 220px;
-  max-height: 320px; }
-.head { display: flex; justify-content: space-between; align-items: center; padding: 4px 8px;
-  font-weight: 600; }
-.head button { font: inherit; background: none; color: inherit; border: 0; cursor: pointer; }
-ol { list-style: none; margin: 0; padding: 4px 8px; overflow-y: auto; flex: 1; min-height: 60px; }
-li { margin: 2px 0; overflow-wrap: anywhere; }
-.who { font-weight: 600; margin-right: 4px; }
-.muted { padding: 0 8px 4px; font-size: 12px; display: flex; flex-wrap: wrap; gap: 4px 8px;
-  align-items: center; opacity: 0.85; }
-.muted[hidden] { display: none; }
-.mute, .unmute { font-size: 11px; margin-left: 4px; opacity: 0.7; cursor: pointer; background: none;
-  border: 1px solid #fff6; color: inherit; border-radius: 4px; }
-.unmute { margin-left: 2px; opacity: 1; }
-form { display: flex; gap: 4px; padding: 4px 8px 8px; }
-form[hidden] { display: none; }
-input { flex: 1; font: inherit; padding: 4px; border-radius: 4px; border: 0; }
-.err { color: #ffb4b4; padding: 0 8px; font-size: 12px; min-height: 14px; }
-li.pending { opacity: 0.75; font-style: italic; }
-li.pending .state { font-size: 11px; margin-left: 6px; color: #ffcf4a; font-style: normal; }
-li.pending[data-pending="failed"] .state { color: #ffb4b4; }
-.retry { font-size: 11px; margin-left: 4px; cursor: pointer; background: none; color: inherit;
-  border: 1px solid #fff6; border-radius: 4px; }
-:host([hidden]) { display: none; }
-:host([collapsed]) ol, :host([collapsed]) form, :host([collapsed]) .err,
-:host([collapsed]) .muted { display: none; }
-`;
+// the element's styles: a file (no <style> made here, so the pages'
+// Content-Security-Policy needs no 'unsafe-inline'), resolved from this module
+const STYLESHEET = new URL('./chat.css', import.meta.url).href;
 
 export class RebeloteChat extends HTMLElement {
   constructor() {
@@ -86,8 +60,17 @@ export class RebeloteChat extends HTMLElement {
   }
 
   connectedCallback() {
-    const style = document.createElement('style');
-    style.textContent = STYLE;
+    // the styles, from chat.css; the parts stay hidden until it is in (no
+    // flash of an unstyled chat), or shown plain should it fail to load
+    const sheet = document.createElement('link');
+    sheet.rel = 'stylesheet';
+    sheet.href = STYLESHEET;
+    const body = document.createElement('div');
+    body.className = 'chat'; // display: contents: its parts are the host's flex items
+    body.hidden = true;
+    const shown = () => { body.hidden = false; };
+    sheet.addEventListener('load', shown, { once: true });
+    sheet.addEventListener('error', shown, { once: true });
     const head = document.createElement('div');
     head.className = 'head';
     const title = document.createElement('span');
@@ -121,7 +104,8 @@ export class RebeloteChat extends HTMLElement {
       this.input.value = '';
       this.flush();
     });
-    this.root.append(style, head, this.mutedBar, this.list, this.error, this.form);
+    body.append(head, this.mutedBar, this.list, this.error, this.form);
+    this.root.append(sheet, body);
     this.onLang = () => this.relabel();
     document.addEventListener('rebelote:lang', this.onLang);
     whenLoaded().then(this.onLang);
