@@ -146,7 +146,7 @@ def test_the_pages_pass_the_content_security_policy(browser: Any, pages: LiveSer
         "() => { const s = document.createElement('style');"
         " s.textContent = 'body { color: red }'; document.head.append(s); }"
     )
-    page.wait_for_function("(window.__csp || []).length > 0")
+    page.wait_for_function("() => (window.__csp || []).length > 0")
     assert [v.split(" ")[0] for v in _csp(page)] == ["style-src-elem"]
     friend.close()
     ctx.close()
