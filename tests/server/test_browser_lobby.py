@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
+CARDS = "(cs) => cs.map((c) => c.dataset.card)"
+"""The cards of a locator's elements (``data-card``)."""
 
 
 @pytest.fixture
@@ -332,3 +334,105 @@ def test_the_list_is_pushed_a_guest_becomes_an_account_errors_in_french_on_a_pho
     assert errors == [], errors
     for ctx in (eve_ctx, ana_ctx, carla_ctx, bob_ctx):
         ctx.close()
+
+
+def test_the_seat_token_stays_out_of_websocket_urls_and_a_restart_resumes(
+    browser: object, db: str
+) -> None:
+    """The main table opens ``/ws/ID`` and says its seat's token in its first
+    message (``hello``, with ``last_v``), never in a URL; after a server
+    restart the page comes back by itself with the version it holds and the
+    same hand, and plays on."""
+    from playwright.sync_api import Browser, WebSocket, expect
+
+    assert isinstance(browser, Browser)
+    live = LiveServer(db, bot_delay=0.05, static_dir=WEB_DIR).start()
+    port = live.port
+    try:
+        ctx = _context(browser)
+        r = ctx.request.post(live.url + "/api/auth/guest", data={"name": "Ana"})
+        assert r.ok, r.text()
+        made = _post(
+            ctx,
+            live.url + "/api/lobby/tables",
+            {"name": "Sans jeton", "seat": "S", "options": {"speed": "instant"}},
+        )
+        tid, token = made["table_id"], made["token"]
+        _post(ctx, f"{live.url}/api/lobby/tables/{tid}/fill", {"level": "random"})
+        _post(ctx, f"{live.url}/api/lobby/tables/{tid}/start")
+        ctx.add_init_script(
+            f"localStorage.setItem('rebelote.tables', JSON.stringify({{{tid!r}: {token!r}}}))"
+        )
+        page = ctx.new_page()
+        errors = _errors(page)
+        sockets: list[tuple[str, list[Any]]] = []  # every socket: its URL, what it sent
+
+        def opened(ws: WebSocket) -> None:
+            sent: list[Any] = []
+            sockets.append((ws.url, sent))
+            ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+        page.on("websocket", opened)
+        page.goto(f"{live.url}/#/table/{tid}")
+        table_page = page.locator("#table-page")
+        expect(table_page).to_have_attribute("data-my-turn", "true")
+        hand = page.locator("#hand [data-card]").evaluate_all(CARDS)
+        before = page.evaluate("window.rebelote.conn.lastV")
+        assert isinstance(before, int) and before > 0
+
+        # the server stops, and comes back on the same database and port
+        live.stop()
+        expect(page.locator("#offline-banner")).to_be_visible()
+        live = LiveServer(db, bot_delay=0.05, static_dir=WEB_DIR, port=port).start()
+        expect(page.locator("#offline-banner")).to_be_hidden(timeout=20_000)
+        expect(table_page).to_have_attribute("data-my-turn", "true")
+        expect(page.locator("#hand [data-card]")).to_have_count(len(hand))
+        after = page.locator("#hand [data-card]").evaluate_all(CARDS)
+        assert after == hand
+
+        table_url = f"ws://127.0.0.1:{port}/ws/{tid}"
+        table_sockets = [(url, sent) for url, sent in sockets if "/ws/lobby" not in url]
+        assert [url for url, _ in table_sockets] == [table_url] * len(table_sockets)
+        assert len(table_sockets) >= 2
+        assert not [url for url, _ in sockets if "token=" in url]
+        hellos = [sent[0] for _, sent in table_sockets if sent]  # those that opened
+        assert hellos[0] == {"t": "hello", "d": {"token": token, "last_v": None}}
+        # the first socket after the restart resumes from the version held
+        assert hellos[1] == {"t": "hello", "d": {"token": token, "last_v": before}}
+        assert all(h == {"t": "hello", "d": {"token": token, "last_v": before}} for h in hellos[1:])
+
+        # and the table plays on: the page's choice goes on the new socket
+        # and is taken (the stream moves past the version it resumed from)
+        choice = page.locator("#actions button[data-act]").first
+        action = choice.get_attribute("data-act")
+        choice.click()
+        page.wait_for_function("(v) => window.rebelote.conn.lastV > v", arg=before)
+        acts = [m["d"]["action"] for m in table_sockets[-1][1] if m["t"] == "act"]
+        assert acts == [action]
+
+        # the seat's token is replaced elsewhere (another device): the next
+        # connection's hello is refused (bad_token), and the page asks for a
+        # token of its own, once, and is back at its seat
+        elsewhere = _post(ctx, f"{live.url}/api/lobby/tables/{tid}/token")["token"]
+        count = len(sockets)
+        page.evaluate("window.rebelote.conn.reconnectNow()")
+        page.wait_for_function(
+            "(old) => window.rebelote.conn && !old.includes(window.rebelote.conn.token)",
+            arg=[token, elsewhere],
+        )
+        expect(table_page).to_have_attribute("data-ready", "1")
+        expect(table_page).to_have_attribute("data-mode", "play")
+        expect(page.locator("#hand [data-card]").first).to_be_visible()
+        fresh = page.evaluate("window.rebelote.conn.token")
+        stored = page.evaluate("JSON.parse(localStorage.getItem('rebelote.tables'))")
+        assert stored == {tid: fresh}
+        later = [(url, sent) for url, sent in sockets[count:] if sent]
+        assert [url for url, _ in later] == [table_url, table_url]
+        refused, welcome = (sent[0] for _, sent in later)
+        assert (refused["t"], refused["d"]["token"]) == ("hello", token)
+        assert refused["d"]["last_v"] > before
+        assert welcome == {"t": "hello", "d": {"token": fresh, "last_v": None}}
+        assert errors == [], errors
+        ctx.close()
+    finally:
+        live.stop()

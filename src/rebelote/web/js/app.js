@@ -266,17 +266,6 @@ async function startNewGame(event) {
 
 // ------------------------------------------------------------------- table
 
-/** A spectator's connection (`/ws/ID?watch=1`): the seat's connection with
- * another address; a spectator's stream is numbered like a seat's. */
-class WatchConnection extends Connection {
-  url() {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = new URLSearchParams({ watch: '1' });
-    if (this.lastV !== null) q.set('last_v', String(this.lastV));
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}?${q}`;
-  }
-}
-
 /** Open a table: `mode` "play" (this browser's seat: its token kept here,
  * the cookie's solo table, or a new token for a lobby seat held elsewhere;
  * with none, the table is watched) or "watch" (a spectator). */
@@ -312,8 +301,9 @@ async function openTable(tableId, mode) {
   const page = $('#table-page');
   page.dataset.mode = mode;
   delete page.dataset.ready;
-  const Conn = mode === 'watch' ? WatchConnection : Connection;
-  app.conn = new Conn({ tableId, token, onMessage, onStatus });
+  // a seat: `/ws/ID`, its token in the first message (`hello`), never in
+  // the URL; a spectator: `/ws/ID?watch=1` (js/net.js)
+  app.conn = new Connection({ tableId, token, watch: mode === 'watch', onMessage, onStatus });
   attachChat(null); // read only until the snapshot names our seat
   app.conn.connect();
 }
