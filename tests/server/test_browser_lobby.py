@@ -436,3 +436,81 @@ def test_the_seat_token_stays_out_of_websocket_urls_and_a_restart_resumes(
         ctx.close()
     finally:
         live.stop()
+
+
+def test_a_line_said_before_the_chat_history_arrives_is_said_once(
+    browser: object, live: LiveServer
+) -> None:
+    """A line typed on a connection whose ``chat_history`` has not come yet
+    is not sent again when that history (made before the server read the
+    line) arrives without it: it is said once."""
+    from playwright.sync_api import Browser, WebSocketRoute, expect
+
+    assert isinstance(browser, Browser)
+    ctx = _context(browser)
+    r = ctx.request.post(live.url + "/api/auth/guest", data={"name": "Ana"})
+    assert r.ok, r.text()
+    made = _post(
+        ctx,
+        live.url + "/api/lobby/tables",
+        {"name": "Une fois", "seat": "S", "options": {"speed": "instant"}},
+    )
+    tid, token = made["table_id"], made["token"]
+    _post(ctx, f"{live.url}/api/lobby/tables/{tid}/fill", {"level": "random"})
+    _post(ctx, f"{live.url}/api/lobby/tables/{tid}/start")
+    ctx.add_init_script(
+        f"localStorage.setItem('rebelote.tables', JSON.stringify({{{tid!r}: {token!r}}}))"
+    )
+    page = ctx.new_page()
+    errors = _errors(page)
+    # the first socket's messages from its chat_history on are held (in
+    # order) until the line is typed: the server sent the history first
+    held: list[str | bytes] = []
+    holding = [True]
+    routes: list[WebSocketRoute] = []
+
+    def table_socket(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        routes.append(ws)
+        first = len(routes) == 1
+
+        def to_page(message: str | bytes) -> None:
+            if first and holding[0] and (held or '"t":"chat_history"' in str(message)):
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(to_page)
+
+    page.route_web_socket(re.compile(rf"/ws/{tid}$"), table_socket)
+    page.goto(f"{live.url}/#/table/{tid}")
+    expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+    chat = page.locator("#table-chat")
+    chat.locator("input").fill("une seule fois")
+    chat.locator("input").press("Enter")
+    expect(chat.locator('li.pending[data-pending="sent"] .text')).to_have_text("une seule fois")
+    # its echo comes after the history, which does not have the line
+
+    def echoed() -> bool:
+        return any('"t":"chat"' in str(m) and "une seule fois" in str(m) for m in held)
+
+    for _ in range(200):
+        if echoed():
+            break
+        page.wait_for_timeout(50)
+    assert echoed()
+    holding[0] = False
+    for message in held:
+        routes[0].send(message)
+    expect(chat.locator('li[data-seat="S"] .text')).to_have_text("une seule fois")
+    expect(chat.locator("li.pending")).to_have_count(0)
+    expect(chat.locator('li[data-seat="S"]')).to_have_count(1)
+    # the server has it once: a new page's history
+    other = ctx.new_page()
+    other.goto(f"{live.url}/#/table/{tid}")
+    expect(other.locator('#table-chat li[data-seat="S"] .text')).to_have_text("une seule fois")
+    page.wait_for_timeout(500)  # a second line would have come back by now
+    expect(other.locator('#table-chat li[data-seat="S"]')).to_have_count(1)
+    expect(chat.locator('li[data-seat="S"]')).to_have_count(1)
+    assert errors == [], errors
+    ctx.close()

@@ -26,8 +26,11 @@
 // connexion…", and sent when the page's socket is back (the server sends
 // `chat_history` on every new connection: that is the signal). A line sent
 // is kept until the server echoes it back; a connection that drops first
-// sends it again, unless the history shows it arrived. A line the server
-// refuses (too fast, ...) is shown "non envoyé" with "réessayer".
+// sends it again, unless the history shows it arrived. A line sent on the
+// connection whose `chat_history` arrives is not checked against it: the
+// server reads it after making that history (it was not lost, its echo is
+// on the way). A line the server refuses (too fast, ...) is shown "non
+// envoyé" with "réessayer".
 //
 // Labels come from the table's catalogs (js/i18n.js), in the language the
 // player chose there; they follow a change of language.
@@ -56,7 +59,8 @@ export class RebeloteChat extends HTMLElement {
     this.sendFn = null;
     this.socket = null;
     this.names = {};
-    this.outbox = []; // {text, state: "queued" | "sent" | "failed", afterId}
+    this.connection = () => 0; // the number of the page's current connection
+    this.outbox = []; // {text, state: "queued" | "sent" | "failed", afterId, connection}
   }
 
   connectedCallback() {
@@ -130,9 +134,13 @@ export class RebeloteChat extends HTMLElement {
     this.redraw();
   }
 
-  /** Use the page's socket: `send(msg)` sends one client message. */
-  attach(send, seat) {
+  /** Use the page's socket: `send(msg)` sends one client message (false
+   * when the socket is not open); `connection()`, the number of its current
+   * connection (js/net.js's `Socket.opens`), tells which lines were sent on
+   * the connection whose `chat_history` arrives. */
+  attach(send, seat, connection) {
     this.sendFn = send;
+    if (connection) this.connection = connection;
     this.seat = seat;
     this.form.hidden = seat == null; // spectators read only
     this.redraw();
@@ -150,6 +158,7 @@ export class RebeloteChat extends HTMLElement {
       if (line.state !== 'queued') continue;
       if (this.sendFn({ t: 'chat', d: { text: line.text } }) === false) break; // still offline
       line.state = 'sent';
+      line.connection = this.connection();
     }
     this.redraw();
   }
@@ -168,10 +177,12 @@ export class RebeloteChat extends HTMLElement {
       this.delivered(msg.d);
       this.add(msg.d);
     } else if (msg.t === 'chat_history') {
-      // a new connection: lines sent but not echoed arrived if the history
-      // has them, else they go again with those still waiting
+      // a new connection: lines sent on an older one but not echoed arrived
+      // if the history has them, else they go again with those still
+      // waiting; those sent on this one are read after it (echo to come)
+      const current = this.connection();
       for (const o of this.outbox) {
-        if (o.state !== 'sent') continue;
+        if (o.state !== 'sent' || (current && o.connection === current)) continue;
         const there = msg.d.lines.some((l) => l.seat === this.seat && l.text === o.text && l.id > o.afterId);
         o.state = there ? 'done' : 'queued';
       }
@@ -318,11 +329,11 @@ export class RebeloteChat extends HTMLElement {
       tableId,
       token,
       onMessage: (msg) => {
-        if (msg.t === 'snapshot') this.attach((m) => conn.send(m), msg.d.table.you);
+        if (msg.t === 'snapshot') this.attach((m) => conn.send(m), msg.d.table.you, () => conn.opens);
         this.receive(msg);
       },
       onOpen: () => {
-        if (token && !this.sendFn) this.attach((m) => conn.send(m), null);
+        if (token && !this.sendFn) this.attach((m) => conn.send(m), null, () => conn.opens);
       },
     });
     this.socket = conn;

@@ -512,7 +512,7 @@ function onRoom(room) {
 function attachChat(seat) {
   const chat = $('#table-chat');
   const conn = app.conn;
-  if (chat && conn) chat.attach((m) => conn.send(m), seat);
+  if (chat && conn) chat.attach((m) => conn.send(m), seat, () => conn.opens);
 }
 
 function chatError(msg) {

@@ -63,6 +63,7 @@ export class Socket {
     this.timer = null;
     this.pinger = null;
     this.lastHeard = 0;
+    this.opens = 0; // the number of the current connection (1, 2, ...; 0 before the first)
     this.status = 'idle';
     this.wake = () => {
       if (!this.closed && document.visibilityState !== 'hidden' && (!this.ws || this.ws.readyState > 1)) {
@@ -99,6 +100,7 @@ export class Socket {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
       this.retries = 0;
+      this.opens += 1;
       this.greet(); // the first message, before anything the page sends
       this.setStatus('open');
       clearInterval(this.pinger);

@@ -463,7 +463,7 @@ async function openChat(tableId, seat) {
     },
   });
   state.chatConn = conn;
-  chat.attach((m) => conn.send(m), seat);
+  chat.attach((m) => conn.send(m), seat, () => conn.opens);
   chat.addEventListener('unmuted', () => conn.refresh());
   conn.connect();
 }
