@@ -746,9 +746,13 @@ function drawReplay() {
     prevDeal: $('[data-action="replay-prev-deal"]'), prev: $('[data-action="replay-prev"]'),
     next: $('[data-action="replay-next"]'), nextDeal: $('[data-action="replay-next-deal"]'),
   };
+  const exportDeal = $('#export-deal');
+  const exportMatch = $('#export-match');
   if (!deals.length) {
     where.textContent = t('replay.noDeal');
     for (const b of Object.values(controls)) b.disabled = true;
+    exportDeal.hidden = true;
+    exportMatch.hidden = true;
     $('#replay-auction').replaceChildren();
     $('#replay-summary').hidden = true;
     app.model = null;
@@ -772,6 +776,19 @@ function drawReplay() {
   where.textContent = t('replay.where', {
     match: d.match, deal: d.deal, i: r.index + 1, n: deals.length, card: r.step, cards: steps,
   });
+  // the records of this deal and of its match (`GET .../record`), as the
+  // replay reads them: with the seat's token kept here (a private table's)
+  const record = (q) => {
+    const token = load(TOKENS_KEY, {})[r.tableId];
+    if (token) q.token = token;
+    return `/api/tables/${encodeURIComponent(r.tableId)}/record?${new URLSearchParams(q)}`;
+  };
+  exportDeal.href = record({ match: d.match, deal: d.deal });
+  exportDeal.download = `rebelote-${r.tableId}-m${d.match}-d${d.deal}.json`;
+  exportMatch.href = record({ match: d.match });
+  exportMatch.download = `rebelote-${r.tableId}-m${d.match}.json`;
+  exportDeal.hidden = false;
+  exportMatch.hidden = false;
   controls.prevDeal.disabled = r.index === 0;
   controls.nextDeal.disabled = r.index === deals.length - 1;
   controls.prev.disabled = r.index === 0 && r.step === 0;

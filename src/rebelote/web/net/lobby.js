@@ -191,7 +191,7 @@ async function join(tableId, seat, invite, errorBox) {
   state.joining = tableId;
   try {
     const seatToken = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}/join`, { method: 'POST', body: { seat, invite } });
-    rememberToken(tableId, seatToken.token, seatToken.seat);
+    rememberToken(tableId, seatToken.token);
     errorBox.textContent = '';
     state.mine.add(tableId);
     drawTables();
@@ -515,7 +515,7 @@ async function setupCreate() {
     else if (d.move_clock) body.options.move_clock = Number(d.move_clock);
     try {
       const created = await api('/api/lobby/tables', { method: 'POST', body });
-      rememberToken(created.table_id, created.token, created.seat);
+      rememberToken(created.table_id, created.token);
       $('#create-error').textContent = '';
       state.mine.add(created.table_id);
       openRoom(created.table_id, created.invite);
