@@ -514,3 +514,64 @@ def test_a_line_said_before_the_chat_history_arrives_is_said_once(
     expect(chat.locator('li[data-seat="S"]')).to_have_count(1)
     assert errors == [], errors
     ctx.close()
+
+
+def test_a_player_on_the_lobby_list_goes_to_his_table_when_it_starts(
+    browser: object, live: LiveServer
+) -> None:
+    """Ana waits on the lobby's list (no room open) for her private table,
+    Bob for Carla's public one: each is sent to the main table the moment
+    it starts (the lobby socket's ``seated``), Eve, who sits at neither,
+    stays; back on the list while his match goes on, Bob stays too."""
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    ctxs = {name: _context(browser, PHONE) for name in ("ana", "bob", "carla", "eve")}
+    for name, ctx in ctxs.items():
+        r = ctx.request.post(live.url + "/api/auth/guest", data={"name": name.title()})
+        assert r.ok, r.text()
+    private = _post(
+        ctxs["ana"],
+        live.url + "/api/lobby/tables",
+        {"name": "Chez Ana", "visibility": "private", "options": {"speed": "instant"}},
+    )
+    aid = private["table_id"]
+    public = _post(
+        ctxs["carla"],
+        live.url + "/api/lobby/tables",
+        {"name": "Chez Carla", "options": {"speed": "instant"}},
+    )
+    cid = public["table_id"]
+    _post(ctxs["bob"], f"{live.url}/api/lobby/tables/{cid}/join", {"seat": "N"})
+    pages = {name: ctxs[name].new_page() for name in ("ana", "bob", "eve")}
+    errors = [e for page in pages.values() for e in _errors(page)]
+    for page in pages.values():
+        page.goto(live.url + "/lobby.html")
+    card = f'#tables [data-table="{cid}"]'
+    expect(pages["bob"].locator(card)).to_contain_text("Vous avez une place à cette table.")
+    expect(pages["eve"].locator(card)).to_be_visible()
+    for page in pages.values():
+        expect(page.locator("#room")).to_be_hidden()
+    # Ana's private table starts (from her other device): she goes to it
+    for path in ("fill", "start"):
+        _post(ctxs["ana"], f"{live.url}/api/lobby/tables/{aid}/{path}", {"level": "random"})
+    pages["ana"].wait_for_url(f"{live.url}/#/table/{aid}")
+    expect(pages["ana"].locator("#table-page")).to_have_attribute("data-ready", "1")
+    assert pages["ana"].evaluate("window.rebelote.model.you") == "S"
+    # Carla's public table starts: Bob goes to it, Eve sees it playing and stays
+    for path in ("fill", "start"):
+        _post(ctxs["carla"], f"{live.url}/api/lobby/tables/{cid}/{path}", {"level": "random"})
+    pages["bob"].wait_for_url(f"{live.url}/#/table/{cid}")
+    expect(pages["bob"].locator("#table-page")).to_have_attribute("data-ready", "1")
+    assert pages["bob"].evaluate("window.rebelote.model.you") == "N"
+    expect(pages["eve"].locator(card)).to_have_attribute("data-status", "playing")
+    # back on the list while his match goes on: Bob stays, the banner says so
+    pages["bob"].goto(live.url + "/lobby.html")
+    expect(pages["bob"].locator(card)).to_have_attribute("data-status", "playing")
+    expect(pages["bob"].locator("#current-game")).to_contain_text("Partie en cours : Chez Carla")
+    pages["bob"].wait_for_timeout(500)  # time for a wrong move to the table
+    for name in ("bob", "eve"):
+        expect(pages[name]).to_have_url(f"{live.url}/lobby.html")
+    assert errors == [], errors
+    for ctx in ctxs.values():
+        ctx.close()
