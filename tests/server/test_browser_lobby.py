@@ -520,9 +520,11 @@ def test_a_player_on_the_lobby_list_goes_to_his_table_when_it_starts(
     browser: object, live: LiveServer
 ) -> None:
     """Ana waits on the lobby's list (no room open) for her private table,
-    Bob for Carla's public one: each is sent to the main table the moment
-    it starts (the lobby socket's ``seated``), Eve, who sits at neither,
-    stays; back on the list while his match goes on, Bob stays too."""
+    Bob for Carla's public one, each having sat down in this browser: each
+    is sent to the main table the moment it starts (the lobby socket's
+    ``seated``); Eve, who sits at neither, stays, and when her own table,
+    opened on another device, starts, she is not taken from it: the banner
+    says so; back on the list while his match goes on, Bob stays too."""
     from playwright.sync_api import Browser, expect
 
     assert isinstance(browser, Browser)
@@ -542,7 +544,19 @@ def test_a_player_on_the_lobby_list_goes_to_his_table_when_it_starts(
         {"name": "Chez Carla", "options": {"speed": "instant"}},
     )
     cid = public["table_id"]
-    _post(ctxs["bob"], f"{live.url}/api/lobby/tables/{cid}/join", {"seat": "N"})
+    joined = _post(ctxs["bob"], f"{live.url}/api/lobby/tables/{cid}/join", {"seat": "N"})
+    # Eve's own table, opened on another device: her seat's token is not here
+    eid = _post(
+        ctxs["eve"],
+        live.url + "/api/lobby/tables",
+        {"name": "Chez Eve", "visibility": "private", "options": {"speed": "instant"}},
+    )["table_id"]
+    # Ana and Bob sat down in these browsers: their seats' tokens are kept
+    # there, as the lobby keeps them
+    for name, table_id, token in (("ana", aid, private["token"]), ("bob", cid, joined["token"])):
+        ctxs[name].add_init_script(
+            f"localStorage.setItem('rebelote.tables', JSON.stringify({{{table_id!r}: {token!r}}}))"
+        )
     pages = {name: ctxs[name].new_page() for name in ("ana", "bob", "eve")}
     errors = [e for page in pages.values() for e in _errors(page)]
     for page in pages.values():
@@ -565,6 +579,10 @@ def test_a_player_on_the_lobby_list_goes_to_his_table_when_it_starts(
     expect(pages["bob"].locator("#table-page")).to_have_attribute("data-ready", "1")
     assert pages["bob"].evaluate("window.rebelote.model.you") == "N"
     expect(pages["eve"].locator(card)).to_have_attribute("data-status", "playing")
+    # Eve's table starts: her seat is played elsewhere, the banner says so
+    for path in ("fill", "start"):
+        _post(ctxs["eve"], f"{live.url}/api/lobby/tables/{eid}/{path}", {"level": "random"})
+    expect(pages["eve"].locator("#current-game")).to_contain_text("Partie en cours : Chez Eve")
     # back on the list while his match goes on: Bob stays, the banner says so
     pages["bob"].goto(live.url + "/lobby.html")
     expect(pages["bob"].locator(card)).to_have_attribute("data-status", "playing")

@@ -480,14 +480,14 @@ function closeChat() {
 /** One of the player's tables (`seated`: on each connection, and at each
  * change of its status or of his seat; `you` null once he holds none):
  * the moment it goes from open to playing he goes to it, from the list as
- * from the waiting room; otherwise the list's "your table" and the banner
- * follow. */
-async function seated({ room, you }) {
+ * from the waiting room, when this browser keeps the seat's token (he sat
+ * down here); a seat taken on another device is not taken back from it:
+ * the banner says "Reprendre" instead. The list's "your table" follows. */
+function seated({ room, you }) {
   const before = state.mine.get(room.id);
   if (you && (room.status === 'open' || room.status === 'playing')) state.mine.set(room.id, room.status);
   else state.mine.delete(room.id);
-  if (you && before === 'open' && room.status === 'playing' && !state.leaving) {
-    if (!tokenOf(room.id)) await fetchToken(room.id);
+  if (you && before === 'open' && room.status === 'playing' && !state.leaving && tokenOf(room.id)) {
     goToTable(room.id);
     return;
   }
