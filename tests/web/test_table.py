@@ -404,9 +404,14 @@ def test_belote_choice_asks_the_player(browser: Browser, web: LiveServer) -> Non
     page.wait_for_selector('#actions [data-belote="yes"]')
     assert "Belote" in page.locator("#actions").inner_text()
     assert page.evaluate("() => window.rebelote.sent.length") == 0  # nothing sent yet
+    # the act carries its id (this page's next one) and the version it was chosen at
+    session, actions, version = page.evaluate(
+        "() => [window.rebelote.session, window.rebelote.actions, window.rebelote.appliedV]"
+    )
     page.click('#actions [data-belote="yes"]')
     page.wait_for_selector(f'#trick [data-trick-seat="S"][data-card="{card}"]')
     sent = page.evaluate("() => window.rebelote.sent")
-    assert sent == [{"t": "act", "d": {"action": card, "belote": True}}]
+    act = {"action": card, "belote": True, "id": f"{session}-{actions + 1}"}
+    assert sent == [{"t": "act", "d": act, "v": version}]
     no_errors(page)
     page.context.close()
