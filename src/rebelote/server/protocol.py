@@ -1067,7 +1067,8 @@ class SeatedRoom(_Strict):
     seat changes; ``you`` null, once, when he no longer holds a seat there.
     The room has no invitation code and no countdowns.  When
     ``room.status`` goes from ``open`` to ``playing``, the page sends its
-    player to the table, wherever he is in the lobby."""
+    player to the table, wherever he is in the lobby (the browser client
+    does when it keeps that seat's token)."""
 
     room: RoomData
     you: SeatLetter | None
