@@ -2,8 +2,9 @@
 // dialoguer avec les autres joueurs").
 //
 // Two ways to use it:
-// - fed by a page that already holds the table's WebSocket:
-//     chat.attach((msg) => socket.send(JSON.stringify(msg)), mySeat);
+// - fed by a page that already holds the table's WebSocket (js/net.js's
+//   Connection `conn`):
+//     chat.attach((msg) => conn.send(msg), mySeat, () => conn.opens);
 //     chat.receive(msg)            // for every server message
 // - on its own (`auto` attribute): it reads the table id from the page's
 //   `#/table/ID` (or `?table=ID`) and the seat token from localStorage
