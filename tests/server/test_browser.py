@@ -162,16 +162,33 @@ def test_two_people_chat_and_play_a_deal_in_the_browser(
         expect(page.locator("#deal-end[open] table.summary")).to_be_visible()
     assert ana.evaluate("() => window.rebelote.model.deal.trickNumber") == 8
     ana.screenshot(path=str(shots / "net-table.png"))
-    # the replay viewer: the finished deal, every hand, trick by trick
+    # the replay at the main table (an old history.html?table=ID link leads
+    # there): the finished deal, every hand, card by card, its records
     table_id = ana.url.split("/#/table/")[1]
     ana.goto(f"{live.url}/history.html?table={table_id}")
-    expect(ana.locator("#where")).to_contain_text("trick 0/8")
-    assert ana.locator("#hands [data-hand]").count() == 4
-    assert ana.locator("#hands .card").count() == 32
-    ana.locator("#next").click()
-    expect(ana.locator("#where")).to_contain_text("trick 1/8")
-    assert ana.locator("#hands .card").count() == 28
-    expect(ana.locator("#export-match")).to_have_attribute("href", re.compile("record"))
+    ana.wait_for_url(f"{live.url}/#/replay/{table_id}")
+    replay = ana.locator("#replay")
+    expect(replay).to_have_attribute("data-step", "0")
+    expect(replay).to_have_attribute("data-steps", "32")
+    expect(ana.locator("#hand button.card")).to_have_count(8)
+    for seat in "NWE":
+        expect(ana.locator(f'[data-open-hand="{seat}"] [data-card]')).to_have_count(8)
+    ana.locator('[data-action="replay-next"]').click()
+    expect(replay).to_have_attribute("data-step", "1")
+    expect(ana.locator("#trick [data-trick-seat]")).to_have_count(1)
+    token = _stored_token(ana, table_id)
+    deal = replay.get_attribute("data-deal")  # the first deal may have been thrown in
+    expect(replay).to_have_attribute("data-match", "1")
+    record = f"/api/tables/{table_id}/record?match=1"
+    expect(ana.locator("#export-match")).to_have_attribute("href", f"{record}&token={token}")
+    expect(ana.locator("#export-deal")).to_have_attribute(
+        "href", f"{record}&deal={deal}&token={token}"
+    )
+    expect(ana.locator("#export-deal")).to_have_attribute(
+        "download", f"rebelote-{table_id}-m1-d{deal}.json"
+    )
+    exported = ana_ctx.request.get(f"{live.url}{record}&deal={deal}&token={token}")
+    assert exported.ok and exported.headers["content-type"] == "application/json"
     ana.screenshot(path=str(shots / "net-replay.png"))
     bob.goto(live.url + "/lobby.html")
     bob.screenshot(path=str(shots / "net-lobby.png"))
@@ -611,33 +628,51 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     replay = ana_ctx.request.get(f"{live.url}/api/tables/{tid}/replay").json()
     deal = replay["deals"][0]
 
-    # the replay in words
-    ana.goto(f"{live.url}/history.html?table={tid}")
-    bids = ana.locator("#bids")
-    expect(bids).to_contain_text(f"Donneur : {FRENCH_SEATS[deal['dealer']]}")
-    expect(bids.locator(".bid")).to_have_count(len(deal["bids"]))
+    # the replay in words, at the main table (the players by their names)
+    ana.goto(f"{live.url}/#/replay/{tid}")
+    replay_box = ana.locator("#replay")
+    expect(replay_box).to_have_attribute("data-step", "0")
+    names = {"N": "Bobby (ordinateur)", "W": "Ouest (ordinateur)", "S": "Ana (invité)"}
+    names["E"] = "Est (ordinateur)"
+    for seat, name in names.items():
+        expect(ana.locator(f'.seat[data-seat="{seat}"] .plate .name')).to_have_text(name)
+    expect(ana.locator("[data-dealer]")).to_have_attribute("data-dealer", deal["dealer"])
+    auction = ana.locator("#replay-auction")
+    expect(auction.locator(".replay-bid")).to_have_count(len(deal["bids"]))
     words = {"pass": "Passe", "take": "Prend"}
     for i, (seat, bid) in enumerate(deal["bids"]):
-        said = bids.locator(".bid").nth(i)
+        said = auction.locator(".replay-bid").nth(i)
         expect(said).to_have_attribute("data-seat", seat)
-        expect(said).to_contain_text(f"{FRENCH_SEATS[seat]} {words.get(bid, '')}".strip())
-    text = bids.inner_text()
+        expect(said.locator(".who")).to_have_text(f"{names[seat]} :")
+        if bid in words:
+            expect(said).to_contain_text(words[bid])
+    text = auction.inner_text()
     assert not re.search(r"\b(pass|take|by)\b", text), text
     if deal["contract"]:
         taker = deal["contract"].split(" by ")[1]
-        expect(bids.locator(".contract-label")).to_contain_text(f"par {FRENCH_SEATS[taker]}")
-    ana.locator("#next").click()
+        expect(auction.locator(".replay-contract")).to_contain_text(f"par {names[taker]}")
     first = deal["tricks"][0]
-    expect(ana.locator("#replay-trick > div")).to_have_count(4)
-    for i, seat in enumerate(first["seats"]):
-        expect(ana.locator("#replay-trick > div").nth(i).locator("div")).to_have_text(
-            FRENCH_SEATS[seat]
+    for _ in range(4):
+        ana.locator('[data-action="replay-next"]').click()
+    expect(ana.locator("#trick [data-trick-seat]")).to_have_count(4)
+    seats = ana.locator("#trick [data-trick-seat]").evaluate_all(
+        "(cs) => cs.map((c) => c.dataset.trickSeat)"
+    )
+    assert sorted(seats) == sorted(first["seats"])
+    for seat, card in zip(first["seats"], first["cards"], strict=True):
+        expect(ana.locator(f'#trick [data-trick-seat="{seat}"]')).to_have_attribute(
+            "data-card", card
         )
-    ana.locator("#next-deal").click()  # one deal only: stays on it
-    for _ in range(len(deal["tricks"])):
-        ana.locator("#next").click()
-    expect(ana.locator("#deal-result")).to_contain_text("Nord\u2013Sud")
-    expect(ana.locator("#deal-result")).to_contain_text("Est\u2013Ouest")
+    # one deal only: no next deal
+    expect(ana.locator('[data-action="replay-next-deal"]')).to_be_disabled()
+    expect(replay_box).to_have_attribute("data-index", "0")
+    cards = sum(len(t["cards"]) for t in deal["tricks"])
+    for _ in range(cards - 4):
+        ana.locator('[data-action="replay-next"]').click()
+    expect(replay_box).to_have_attribute("data-step", str(cards))
+    summary = ana.locator("#replay-summary")
+    expect(summary).to_contain_text("Nord\u2013Sud")
+    expect(summary).to_contain_text("Est\u2013Ouest")
 
     # Bobby's history: the date in French
     history = bob_ctx.request.get(live.url + "/api/me/history").json()

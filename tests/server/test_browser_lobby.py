@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
+CARDS = "(cs) => cs.map((c) => c.dataset.card)"
+"""The cards of a locator's elements (``data-card``)."""
 
 
 @pytest.fixture
@@ -331,4 +333,263 @@ def test_the_list_is_pushed_a_guest_becomes_an_account_errors_in_french_on_a_pho
     assert polled == [], polled
     assert errors == [], errors
     for ctx in (eve_ctx, ana_ctx, carla_ctx, bob_ctx):
+        ctx.close()
+
+
+def test_the_seat_token_stays_out_of_websocket_urls_and_a_restart_resumes(
+    browser: object, db: str
+) -> None:
+    """The main table opens ``/ws/ID`` and says its seat's token in its first
+    message (``hello``, with ``last_v``), never in a URL; after a server
+    restart the page comes back by itself with the version it holds and the
+    same hand, and plays on."""
+    from playwright.sync_api import Browser, WebSocket, expect
+
+    assert isinstance(browser, Browser)
+    live = LiveServer(db, bot_delay=0.05, static_dir=WEB_DIR).start()
+    port = live.port
+    try:
+        ctx = _context(browser)
+        r = ctx.request.post(live.url + "/api/auth/guest", data={"name": "Ana"})
+        assert r.ok, r.text()
+        made = _post(
+            ctx,
+            live.url + "/api/lobby/tables",
+            {"name": "Sans jeton", "seat": "S", "options": {"speed": "instant"}},
+        )
+        tid, token = made["table_id"], made["token"]
+        _post(ctx, f"{live.url}/api/lobby/tables/{tid}/fill", {"level": "random"})
+        _post(ctx, f"{live.url}/api/lobby/tables/{tid}/start")
+        ctx.add_init_script(
+            f"localStorage.setItem('rebelote.tables', JSON.stringify({{{tid!r}: {token!r}}}))"
+        )
+        page = ctx.new_page()
+        errors = _errors(page)
+        sockets: list[tuple[str, list[Any]]] = []  # every socket: its URL, what it sent
+
+        def opened(ws: WebSocket) -> None:
+            sent: list[Any] = []
+            sockets.append((ws.url, sent))
+            ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+        page.on("websocket", opened)
+        page.goto(f"{live.url}/#/table/{tid}")
+        table_page = page.locator("#table-page")
+        expect(table_page).to_have_attribute("data-my-turn", "true")
+        hand = page.locator("#hand [data-card]").evaluate_all(CARDS)
+        before = page.evaluate("window.rebelote.conn.lastV")
+        assert isinstance(before, int) and before > 0
+
+        # the server stops, and comes back on the same database and port
+        live.stop()
+        expect(page.locator("#offline-banner")).to_be_visible()
+        live = LiveServer(db, bot_delay=0.05, static_dir=WEB_DIR, port=port).start()
+        expect(page.locator("#offline-banner")).to_be_hidden(timeout=20_000)
+        expect(table_page).to_have_attribute("data-my-turn", "true")
+        expect(page.locator("#hand [data-card]")).to_have_count(len(hand))
+        after = page.locator("#hand [data-card]").evaluate_all(CARDS)
+        assert after == hand
+
+        table_url = f"ws://127.0.0.1:{port}/ws/{tid}"
+        table_sockets = [(url, sent) for url, sent in sockets if "/ws/lobby" not in url]
+        assert [url for url, _ in table_sockets] == [table_url] * len(table_sockets)
+        assert len(table_sockets) >= 2
+        assert not [url for url, _ in sockets if "token=" in url]
+        hellos = [sent[0] for _, sent in table_sockets if sent]  # those that opened
+        assert hellos[0] == {"t": "hello", "d": {"token": token, "last_v": None}}
+        # the first socket after the restart resumes from the version held
+        assert hellos[1] == {"t": "hello", "d": {"token": token, "last_v": before}}
+        assert all(h == {"t": "hello", "d": {"token": token, "last_v": before}} for h in hellos[1:])
+
+        # and the table plays on: the page's choice goes on the new socket
+        # and is taken (the stream moves past the version it resumed from)
+        choice = page.locator("#actions button[data-act]").first
+        action = choice.get_attribute("data-act")
+        choice.click()
+        page.wait_for_function("(v) => window.rebelote.conn.lastV > v", arg=before)
+        acts = [m["d"]["action"] for m in table_sockets[-1][1] if m["t"] == "act"]
+        assert acts == [action]
+
+        # the seat's token is replaced elsewhere (another device): the next
+        # connection's hello is refused (bad_token), and the page asks for a
+        # token of its own, once, and is back at its seat
+        elsewhere = _post(ctx, f"{live.url}/api/lobby/tables/{tid}/token")["token"]
+        count = len(sockets)
+        page.evaluate("window.rebelote.conn.reconnectNow()")
+        page.wait_for_function(
+            "(old) => window.rebelote.conn && !old.includes(window.rebelote.conn.token)",
+            arg=[token, elsewhere],
+        )
+        expect(table_page).to_have_attribute("data-ready", "1")
+        expect(table_page).to_have_attribute("data-mode", "play")
+        expect(page.locator("#hand [data-card]").first).to_be_visible()
+        fresh = page.evaluate("window.rebelote.conn.token")
+        stored = page.evaluate("JSON.parse(localStorage.getItem('rebelote.tables'))")
+        assert stored == {tid: fresh}
+        later = [(url, sent) for url, sent in sockets[count:] if sent]
+        assert [url for url, _ in later] == [table_url, table_url]
+        refused, welcome = (sent[0] for _, sent in later)
+        assert (refused["t"], refused["d"]["token"]) == ("hello", token)
+        assert refused["d"]["last_v"] > before
+        assert welcome == {"t": "hello", "d": {"token": fresh, "last_v": None}}
+        assert errors == [], errors
+        ctx.close()
+    finally:
+        live.stop()
+
+
+def test_a_line_said_before_the_chat_history_arrives_is_said_once(
+    browser: object, live: LiveServer
+) -> None:
+    """A line typed on a connection whose ``chat_history`` has not come yet
+    is not sent again when that history (made before the server read the
+    line) arrives without it: it is said once."""
+    from playwright.sync_api import Browser, WebSocketRoute, expect
+
+    assert isinstance(browser, Browser)
+    ctx = _context(browser)
+    r = ctx.request.post(live.url + "/api/auth/guest", data={"name": "Ana"})
+    assert r.ok, r.text()
+    made = _post(
+        ctx,
+        live.url + "/api/lobby/tables",
+        {"name": "Une fois", "seat": "S", "options": {"speed": "instant"}},
+    )
+    tid, token = made["table_id"], made["token"]
+    _post(ctx, f"{live.url}/api/lobby/tables/{tid}/fill", {"level": "random"})
+    _post(ctx, f"{live.url}/api/lobby/tables/{tid}/start")
+    ctx.add_init_script(
+        f"localStorage.setItem('rebelote.tables', JSON.stringify({{{tid!r}: {token!r}}}))"
+    )
+    page = ctx.new_page()
+    errors = _errors(page)
+    # the first socket's messages from its chat_history on are held (in
+    # order) until the line is typed: the server sent the history first
+    held: list[str | bytes] = []
+    holding = [True]
+    routes: list[WebSocketRoute] = []
+
+    def table_socket(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        routes.append(ws)
+        first = len(routes) == 1
+
+        def to_page(message: str | bytes) -> None:
+            if first and holding[0] and (held or '"t":"chat_history"' in str(message)):
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(to_page)
+
+    page.route_web_socket(re.compile(rf"/ws/{tid}$"), table_socket)
+    page.goto(f"{live.url}/#/table/{tid}")
+    expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+    chat = page.locator("#table-chat")
+    chat.locator("input").fill("une seule fois")
+    chat.locator("input").press("Enter")
+    expect(chat.locator('li.pending[data-pending="sent"] .text')).to_have_text("une seule fois")
+    # its echo comes after the history, which does not have the line
+
+    def echoed() -> bool:
+        return any('"t":"chat"' in str(m) and "une seule fois" in str(m) for m in held)
+
+    for _ in range(200):
+        if echoed():
+            break
+        page.wait_for_timeout(50)
+    assert echoed()
+    holding[0] = False
+    for message in held:
+        routes[0].send(message)
+    expect(chat.locator('li[data-seat="S"] .text')).to_have_text("une seule fois")
+    expect(chat.locator("li.pending")).to_have_count(0)
+    expect(chat.locator('li[data-seat="S"]')).to_have_count(1)
+    # the server has it once: a new page's history
+    other = ctx.new_page()
+    other.goto(f"{live.url}/#/table/{tid}")
+    expect(other.locator('#table-chat li[data-seat="S"] .text')).to_have_text("une seule fois")
+    page.wait_for_timeout(500)  # a second line would have come back by now
+    expect(other.locator('#table-chat li[data-seat="S"]')).to_have_count(1)
+    expect(chat.locator('li[data-seat="S"]')).to_have_count(1)
+    assert errors == [], errors
+    ctx.close()
+
+
+def test_a_player_on_the_lobby_list_goes_to_his_table_when_it_starts(
+    browser: object, live: LiveServer
+) -> None:
+    """Ana waits on the lobby's list (no room open) for her private table,
+    Bob for Carla's public one, each having sat down in this browser: each
+    is sent to the main table the moment it starts (the lobby socket's
+    ``seated``); Eve, who sits at neither, stays, and when her own table,
+    opened on another device, starts, she is not taken from it: the banner
+    says so; back on the list while his match goes on, Bob stays too."""
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    ctxs = {name: _context(browser, PHONE) for name in ("ana", "bob", "carla", "eve")}
+    for name, ctx in ctxs.items():
+        r = ctx.request.post(live.url + "/api/auth/guest", data={"name": name.title()})
+        assert r.ok, r.text()
+    private = _post(
+        ctxs["ana"],
+        live.url + "/api/lobby/tables",
+        {"name": "Chez Ana", "visibility": "private", "options": {"speed": "instant"}},
+    )
+    aid = private["table_id"]
+    public = _post(
+        ctxs["carla"],
+        live.url + "/api/lobby/tables",
+        {"name": "Chez Carla", "options": {"speed": "instant"}},
+    )
+    cid = public["table_id"]
+    joined = _post(ctxs["bob"], f"{live.url}/api/lobby/tables/{cid}/join", {"seat": "N"})
+    # Eve's own table, opened on another device: her seat's token is not here
+    eid = _post(
+        ctxs["eve"],
+        live.url + "/api/lobby/tables",
+        {"name": "Chez Eve", "visibility": "private", "options": {"speed": "instant"}},
+    )["table_id"]
+    # Ana and Bob sat down in these browsers: their seats' tokens are kept
+    # there, as the lobby keeps them
+    for name, table_id, token in (("ana", aid, private["token"]), ("bob", cid, joined["token"])):
+        ctxs[name].add_init_script(
+            f"localStorage.setItem('rebelote.tables', JSON.stringify({{{table_id!r}: {token!r}}}))"
+        )
+    pages = {name: ctxs[name].new_page() for name in ("ana", "bob", "eve")}
+    errors = [e for page in pages.values() for e in _errors(page)]
+    for page in pages.values():
+        page.goto(live.url + "/lobby.html")
+    card = f'#tables [data-table="{cid}"]'
+    expect(pages["bob"].locator(card)).to_contain_text("Vous avez une place à cette table.")
+    expect(pages["eve"].locator(card)).to_be_visible()
+    for page in pages.values():
+        expect(page.locator("#room")).to_be_hidden()
+    # Ana's private table starts (from her other device): she goes to it
+    for path in ("fill", "start"):
+        _post(ctxs["ana"], f"{live.url}/api/lobby/tables/{aid}/{path}", {"level": "random"})
+    pages["ana"].wait_for_url(f"{live.url}/#/table/{aid}")
+    expect(pages["ana"].locator("#table-page")).to_have_attribute("data-ready", "1")
+    assert pages["ana"].evaluate("window.rebelote.model.you") == "S"
+    # Carla's public table starts: Bob goes to it, Eve sees it playing and stays
+    for path in ("fill", "start"):
+        _post(ctxs["carla"], f"{live.url}/api/lobby/tables/{cid}/{path}", {"level": "random"})
+    pages["bob"].wait_for_url(f"{live.url}/#/table/{cid}")
+    expect(pages["bob"].locator("#table-page")).to_have_attribute("data-ready", "1")
+    assert pages["bob"].evaluate("window.rebelote.model.you") == "N"
+    expect(pages["eve"].locator(card)).to_have_attribute("data-status", "playing")
+    # Eve's table starts: her seat is played elsewhere, the banner says so
+    for path in ("fill", "start"):
+        _post(ctxs["eve"], f"{live.url}/api/lobby/tables/{eid}/{path}", {"level": "random"})
+    expect(pages["eve"].locator("#current-game")).to_contain_text("Partie en cours : Chez Eve")
+    # back on the list while his match goes on: Bob stays, the banner says so
+    pages["bob"].goto(live.url + "/lobby.html")
+    expect(pages["bob"].locator(card)).to_have_attribute("data-status", "playing")
+    expect(pages["bob"].locator("#current-game")).to_contain_text("Partie en cours : Chez Carla")
+    pages["bob"].wait_for_timeout(500)  # time for a wrong move to the table
+    for name in ("bob", "eve"):
+        expect(pages[name]).to_have_url(f"{live.url}/lobby.html")
+    assert errors == [], errors
+    for ctx in ctxs.values():
         ctx.close()

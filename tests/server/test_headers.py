@@ -21,7 +21,7 @@ from rebelote.server.logs import log_config, redact
 from rebelote.server.settings import DEFAULT_CSP
 
 from .live import LiveServer
-from .net import Seated, lobby_table
+from .net import Player, Seated, lobby_table
 from .test_browser import REMEMBER
 
 HEADERS = {
@@ -73,10 +73,26 @@ document.addEventListener('securitypolicyviolation', (e) => {
 """
 
 
+CHAT_STYLED = """(sel) => {
+  const host = document.querySelector(sel);
+  const list = host.shadowRoot.querySelector('ol');
+  return [getComputedStyle(host).display, getComputedStyle(list).listStyleType];
+}"""
+"""What the chat's style sheet (``chat/chat.css``) does to the element:
+refused by the policy, the host would be ``inline`` and its list numbered."""
+
+
+def _csp(page: Any) -> list[str]:
+    violations: list[str] = page.evaluate("window.__csp || []")
+    return violations
+
+
 def test_the_pages_pass_the_content_security_policy(browser: Any, pages: LiveServer) -> None:
-    """Every page, and a table being played, without a single violation
-    (a violation is also a console error, which the other browser tests
-    refuse)."""
+    """Every page, a solo table being played, a lobby table's waiting room
+    and the same table at the main table, both with their chat shown and
+    styled, without a single violation (a violation is also a console
+    error, which the other browser tests refuse); a ``<style>`` element
+    made by a script is refused (the spy sees it)."""
     from playwright.sync_api import Browser, expect
 
     assert isinstance(browser, Browser)
@@ -86,21 +102,53 @@ def test_the_pages_pass_the_content_security_policy(browser: Any, pages: LiveSer
     for path in ("/lobby.html", "/history.html", "/leaderboard.html"):
         page.goto(pages.url + path)
         page.wait_for_load_state("networkidle")
-        assert page.evaluate("window.__csp || []") == [], path
+        assert _csp(page) == [], path
     created = pages.create()
     page.goto(f"{pages.url}/")
     page.evaluate(REMEMBER, [created["table_id"], created["token"]])
     page.goto(f"{pages.url}/#/table/{created['table_id']}")
     expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
     expect(page.locator("#hand [data-card]").first).to_be_visible()
-    assert page.evaluate("window.__csp || []") == []
-    table_id, players = lobby_table(pages, ["Csp Host"], bots="random")
-    page.goto(f"{pages.url}/net/table.html?table={table_id}")
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(500)
-    assert page.evaluate("window.__csp || []") == []
-    for p in players:
-        p.close()
+    assert _csp(page) == []
+    # a lobby table: this browser's guest hosts it, another guest sits at N
+    guest = ctx.request.post(pages.url + "/api/auth/guest", data={"name": "Csp Host"})
+    csrf = {"X-CSRF-Token": guest.json()["csrf"]}
+    table = ctx.request.post(
+        pages.url + "/api/lobby/tables",
+        data={"name": "Csp", "preset": "ffb", "seat": "S", "options": {"speed": "instant"}},
+        headers=csrf,
+    ).json()
+    table_id = table["table_id"]
+    friend = Player(pages).guest("Csp Friend")
+    friend.join(table_id, "N")
+    # the waiting room and its chat (the seat's token kept, as the lobby keeps it)
+    page.evaluate(REMEMBER, [table_id, table["token"]])
+    page.goto(f"{pages.url}/lobby.html?table={table_id}")
+    chat = page.locator("#room-chat rebelote-chat")
+    chat.locator("input").fill("la salle")
+    chat.locator("input").press("Enter")
+    expect(chat.locator('li[data-seat="S"] .text')).to_have_text("la salle")
+    assert page.evaluate(CHAT_STYLED, "#room-chat rebelote-chat") == ["flex", "none"]
+    assert _csp(page) == []
+    # the host starts: the waiting room sends him to the main table, its
+    # chat beside the felt
+    ctx.request.post(f"{pages.url}/api/lobby/tables/{table_id}/fill", data={}, headers=csrf)
+    ctx.request.post(f"{pages.url}/api/lobby/tables/{table_id}/start", data={}, headers=csrf)
+    page.wait_for_url(f"{pages.url}/#/table/{table_id}")
+    expect(page.locator("#table-page")).to_have_attribute("data-ready", "1")
+    chat = page.locator("#table-chat")
+    expect(chat).to_be_visible()
+    expect(chat.locator('li[data-seat="S"] .text')).to_have_text("la salle")
+    assert page.evaluate(CHAT_STYLED, "#table-chat") == ["flex", "none"]
+    assert _csp(page) == []
+    # the spy sees what the policy refuses: a <style> made by a script
+    page.evaluate(
+        "() => { const s = document.createElement('style');"
+        " s.textContent = 'body { color: red }'; document.head.append(s); }"
+    )
+    page.wait_for_function("() => (window.__csp || []).length > 0")
+    assert [v.split(" ")[0] for v in _csp(page)] == ["style-src-elem"]
+    friend.close()
     ctx.close()
 
 

@@ -13,7 +13,14 @@ from typing import Any
 from pydantic import BaseModel
 from websockets.sync.client import ClientConnection, connect
 
-from rebelote.server.protocol import ErrorData, LobbyList, RoomData, TableGone, WaitingRoom
+from rebelote.server.protocol import (
+    ErrorData,
+    LobbyList,
+    RoomData,
+    SeatedRoom,
+    TableGone,
+    WaitingRoom,
+)
 
 from .live import LiveServer
 from .net import Player, seat_of
@@ -25,6 +32,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "table": RoomData,
     "table_gone": TableGone,
     "waiting": WaitingRoom,
+    "seated": SeatedRoom,
 }
 
 
@@ -283,4 +291,60 @@ def test_any_lobby_page_keeps_a_waiting_seat_connected_until_the_start(
     assert sorted(c["reason"] for c in south["countdowns"]) == ["hold", "leave"]
     page.close()
     for p in (ada, bob):
+        p.close()
+
+
+def test_a_player_is_told_of_his_own_tables(server: LiveServer) -> None:
+    """``seated``: each lobby table where the socket's player holds a seat,
+    private ones too, on connection and at each change of its status or of
+    his seat (null once he holds none); nobody else hears of it."""
+    ada, bob, eve = (Player(server).guest(n) for n in ("Ada", "Bob", "Eve"))
+    made = ada.open_table(name="chez Ada", visibility="private")
+    tid = made["table_id"]
+    bob.join(tid, "N", made["invite"])
+    other = eve.open_table(name="chez Eve")["table_id"]
+    bob.join(other, "N")
+    pages = {name: LobbyClient(server, p) for name, p in (("ada", ada), ("bob", bob))}
+    stranger = LobbyClient(server, eve)
+    nobody = LobbyClient(server)
+    for c in (*pages.values(), stranger, nobody):
+        assert c.recv()["t"] == "lobby"
+
+    def told(c: LobbyClient) -> list[tuple[str, str, str | None]]:
+        return [
+            (m["d"]["room"]["id"], m["d"]["room"]["status"], m["d"]["you"])
+            for m in c.quiet()
+            if m["t"] == "seated"
+        ]
+
+    assert told(pages["ada"]) == [(tid, "open", "S")]
+    assert sorted(told(pages["bob"])) == sorted([(tid, "open", "N"), (other, "open", "N")])
+    assert told(stranger) == [(other, "open", "S")]
+    # Bob leaves Eve's table before its start: told once, seat null
+    bob.ok(f"/api/lobby/tables/{other}/leave")
+    assert told(pages["bob"]) == [(other, "open", None)]
+    # the private table starts: both players, once; the room as the list has it
+    ada.ok(f"/api/lobby/tables/{tid}/fill", {"level": "random"})
+    ada.ok(f"/api/lobby/tables/{tid}/start")
+    msg = pages["ada"].until("seated")
+    room = msg["d"]["room"]
+    assert (room["id"], room["status"], room["visibility"], msg["d"]["you"]) == (
+        tid,
+        "playing",
+        "private",
+        "S",
+    )
+    assert room["invite"] is None and all(s["countdowns"] == [] for s in room["seats"])
+    assert told(pages["bob"]) == [(tid, "playing", "N")]
+    assert told(pages["ada"]) == []  # presence and countdowns change: nothing more
+    # Eve heard nothing of Ada's table, a page not logged in nothing at all
+    assert told(stranger) == []
+    assert [m for m in nobody.quiet() if m["t"] == "seated"] == []
+    # a new socket is told again of the table playing
+    again = LobbyClient(server, bob)
+    assert again.recv()["t"] == "lobby"
+    assert told(again) == [(tid, "playing", "N")]
+    for c in (*pages.values(), stranger, nobody, again):
+        c.close()
+    for p in (ada, bob, eve):
         p.close()

@@ -182,7 +182,9 @@ def test_protocol_schema(server: LiveServer) -> None:
         "table",
         "table_gone",
         "waiting",
+        "seated",
     }
+    assert set(schema["seated"]["properties"]) == {"room", "you"}
     assert set(schema["lobby_client"]["discriminator"]["mapping"]) == {
         "watch_room",
         "unwatch_room",

@@ -46,6 +46,7 @@ def test_the_client_is_served_with_its_types(web: LiveServer) -> None:
     for path, kind in (
         ("/js/app.js", "javascript"),
         ("/css/style.css", "text/css"),
+        ("/chat/chat.css", "text/css"),
         ("/i18n/fr.json", "application/json"),
         ("/favicon.svg", "image/svg+xml"),
     ):

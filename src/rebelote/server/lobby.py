@@ -17,6 +17,13 @@ without its code looks like no table).  ``unwatch_room`` stops it.  The
 player is known by his session cookie (sent with the WebSocket's opening
 request); a page that logs in or out opens a new socket.
 
+Every table where the socket's player holds a seat, public or private,
+is told to him alone: ``seated`` (:class:`~.protocol.SeatedRoom`: the room
+without invitation code nor countdowns, and ``you``) on connection for
+those open or playing, then whenever its status or his seat changes (``you``
+null once he holds none there), so that a page on the list sends him to
+his table the moment it starts.
+
 Presence: while a player has a lobby socket open (any lobby page), his
 seat at every table that has not started counts as connected (as a table
 socket would), so that the room shows who waits and a host who closed his
@@ -47,6 +54,7 @@ from .protocol import (
     PingMessage,
     ProtocolError,
     RoomData,
+    SeatedRoom,
     TableGone,
     UnwatchRoomMessage,
     WaitingRoom,
@@ -76,6 +84,11 @@ def listed_room(table: Room) -> RoomData | None:
     does not list it (private, solo, finished, closed)."""
     if table.meta.visibility != "public" or table.status not in LISTED:
         return None
+    return _bare_room(table)
+
+
+def _bare_room(table: Room) -> RoomData:
+    """``table``'s room without invitation code nor countdowns."""
     room = table.room_data()
     seats = [s.model_copy(update={"countdowns": []}) for s in room.seats]
     return room.model_copy(update={"invite": None, "seats": seats})
@@ -96,8 +109,10 @@ def may_follow(table: Room, user_id: int | None, invite: str | None) -> bool:
 
 class LobbySocket:
     """One lobby socket: its outgoing queue, its player (``user_id``, or
-    ``None`` when not logged in), the room it follows, and the seats it
-    keeps connected (``present``: table id -> the table and the seat)."""
+    ``None`` when not logged in), the room it follows, the seats it keeps
+    connected (``present``: table id -> the table and the seat), and what
+    it was told of its player's tables (``seated``: table id -> the
+    status and the seat last sent)."""
 
     def __init__(self, hub: LobbyHub, user_id: int | None) -> None:
         self.hub = hub
@@ -107,6 +122,7 @@ class LobbySocket:
         self.watching: Room | None = None
         self.invite: str | None = None
         self.present: dict[str, tuple[Room, Seat]] = {}
+        self.seated: dict[str, tuple[str, str]] = {}
         self.last_room: str | None = None
 
     def put(self, text: str) -> None:
@@ -150,6 +166,26 @@ class LobbySocket:
             self.hub.mark(self, table.id, True)
             table.attach(you)
 
+    def sync_seated(self, table: Room) -> None:
+        """Tell the player of his seat at ``table`` (``seated``) when its
+        status or his seat changed since he was last told; ``you`` null,
+        once, when he no longer holds one there."""
+        if self.user_id is None or not table.networked:
+            return
+        you = table.seat_of_user(self.user_id)
+        told = self.seated.get(table.id)
+        if you is None:
+            if told is None:
+                return
+            del self.seated[table.id]
+        else:
+            now = (table.status, you.letter)
+            if told == now:
+                return
+            self.seated[table.id] = now
+        letter = None if you is None else you.letter
+        self.put(envelope("seated", SeatedRoom(room=_bare_room(table), you=letter)))
+
     def release(self) -> None:
         """The socket closed: its seats are no longer kept connected."""
         self.unwatch()
@@ -190,14 +226,17 @@ class LobbyHub:
         self._followers: dict[str, set[LobbySocket]] = {}
 
     def add(self, socket: LobbySocket, tables: Iterable[Room]) -> None:
-        """A socket opened: it gets the changes from now on, and keeps its
-        player's seats connected at the ``tables`` not started."""
+        """A socket opened: it gets the changes from now on, keeps its
+        player's seats connected at the ``tables`` not started, and is told
+        of his seats at those open or playing."""
         self.sockets.add(socket)
         if socket.user_id is not None:
             self._by_user.setdefault(socket.user_id, set()).add(socket)
             for table in tables:
                 if table.networked and table.status == "open":
                     socket.sync_presence(table)
+                if table.networked and table.status in LISTED:
+                    socket.sync_seated(table)
 
     def remove(self, socket: LobbySocket) -> None:
         """A socket closed."""
@@ -251,16 +290,19 @@ class LobbyHub:
 
     def room_changed(self, table: Room) -> None:
         """``table``'s room changed (:attr:`Room.on_room`): its players'
-        presence, the list's entry (``table`` or ``table_gone``, only when
-        it changed) to every socket, the room to its followers."""
+        presence and ``seated``, the list's entry (``table`` or
+        ``table_gone``, only when it changed) to every socket, the room to
+        its followers."""
         if self._by_user:
             # the sockets of the players seated here, and of those who were
+            # (one who leaves an open table was kept present there)
             sockets = set(self._present.get(table.id, ()))
             for row in table.seat_rows.values():
                 if row.user_id is not None:
                     sockets |= self._by_user.get(row.user_id, set())
             for socket in sockets:
                 socket.sync_presence(table)
+                socket.sync_seated(table)
         room = listed_room(table)
         text: str | None = None
         if room is None:

@@ -45,7 +45,8 @@ The lobby socket (``/ws/lobby``, :mod:`rebelote.server.lobby`) has its own
 messages: ``watch_room`` (:class:`WatchRoomMessage`), ``unwatch_room`` and
 ``ping`` from the client; ``lobby`` (:class:`LobbyList`), ``table``
 (:class:`RoomData`), ``table_gone`` (:class:`TableGone`), ``waiting``
-(:class:`WaitingRoom`), ``error`` and ``pong`` from the server.
+(:class:`WaitingRoom`), ``seated`` (:class:`SeatedRoom`), ``error`` and
+``pong`` from the server.
 
 :func:`parse_client_message` (and :func:`parse_lobby_message`) validates
 everything at the edge and raises :class:`ProtocolError` with a stable
@@ -134,6 +135,7 @@ __all__ = [
     "SeatEvent",
     "SeatInfo",
     "SeatLetter",
+    "SeatedRoom",
     "SheetLine",
     "Snapshot",
     "SnapshotTable",
@@ -1058,6 +1060,20 @@ class WaitingRoom(_Strict):
     you: SeatLetter | None
 
 
+class SeatedRoom(_Strict):
+    """``seated``: a lobby table, public or private, where the socket's
+    player (by his session) holds a seat, ``you``.  Sent on connection for
+    each such table open or playing, then whenever its ``status`` or his
+    seat changes; ``you`` null, once, when he no longer holds a seat there.
+    The room has no invitation code and no countdowns.  When
+    ``room.status`` goes from ``open`` to ``playing``, the page sends its
+    player to the table, wherever he is in the lobby (the browser client
+    does when it keeps that seat's token)."""
+
+    room: RoomData
+    you: SeatLetter | None
+
+
 _EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(EventData)
 
 
@@ -1086,4 +1102,5 @@ def protocol_schema() -> dict[str, Any]:
         "table": RoomData.model_json_schema(),
         "table_gone": TableGone.model_json_schema(),
         "waiting": WaitingRoom.model_json_schema(),
+        "seated": SeatedRoom.model_json_schema(),
     }

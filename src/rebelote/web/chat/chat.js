@@ -2,8 +2,9 @@
 // dialoguer avec les autres joueurs").
 //
 // Two ways to use it:
-// - fed by a page that already holds the table's WebSocket:
-//     chat.attach((msg) => socket.send(JSON.stringify(msg)), mySeat);
+// - fed by a page that already holds the table's WebSocket (js/net.js's
+//   Connection `conn`):
+//     chat.attach((msg) => conn.send(msg), mySeat, () => conn.opens);
 //     chat.receive(msg)            // for every server message
 // - on its own (`auto` attribute): it reads the table id from the page's
 //   `#/table/ID` (or `?table=ID`) and the seat token from localStorage
@@ -26,8 +27,11 @@
 // connexion…", and sent when the page's socket is back (the server sends
 // `chat_history` on every new connection: that is the signal). A line sent
 // is kept until the server echoes it back; a connection that drops first
-// sends it again, unless the history shows it arrived. A line the server
-// refuses (too fast, ...) is shown "non envoyé" with "réessayer".
+// sends it again, unless the history shows it arrived. A line sent on the
+// connection whose `chat_history` arrives is not checked against it: the
+// server reads it after making that history (it was not lost, its echo is
+// on the way). A line the server refuses (too fast, ...) is shown "non
+// envoyé" with "réessayer".
 //
 // Labels come from the table's catalogs (js/i18n.js), in the language the
 // player chose there; they follow a change of language.
@@ -42,35 +46,9 @@ const ERROR_KEYS = {
 };
 const PENDING_KEYS = { queued: 'chat.queued', sent: 'chat.sending', failed: 'chat.notSent' };
 
-const STYLE = `
-:host { display: flex; flex-direction: column; font: 14px system-ui, sans-serif;
-  background: rgba(0, 0, 0, 0.55); color: #fff; border-radius: 8px; min-width: 220px;
-  max-height: 320px; }
-.head { display: flex; justify-content: space-between; align-items: center; padding: 4px 8px;
-  font-weight: 600; }
-.head button { font: inherit; background: none; color: inherit; border: 0; cursor: pointer; }
-ol { list-style: none; margin: 0; padding: 4px 8px; overflow-y: auto; flex: 1; min-height: 60px; }
-li { margin: 2px 0; overflow-wrap: anywhere; }
-.who { font-weight: 600; margin-right: 4px; }
-.muted { padding: 0 8px 4px; font-size: 12px; display: flex; flex-wrap: wrap; gap: 4px 8px;
-  align-items: center; opacity: 0.85; }
-.muted[hidden] { display: none; }
-.mute, .unmute { font-size: 11px; margin-left: 4px; opacity: 0.7; cursor: pointer; background: none;
-  border: 1px solid #fff6; color: inherit; border-radius: 4px; }
-.unmute { margin-left: 2px; opacity: 1; }
-form { display: flex; gap: 4px; padding: 4px 8px 8px; }
-form[hidden] { display: none; }
-input { flex: 1; font: inherit; padding: 4px; border-radius: 4px; border: 0; }
-.err { color: #ffb4b4; padding: 0 8px; font-size: 12px; min-height: 14px; }
-li.pending { opacity: 0.75; font-style: italic; }
-li.pending .state { font-size: 11px; margin-left: 6px; color: #ffcf4a; font-style: normal; }
-li.pending[data-pending="failed"] .state { color: #ffb4b4; }
-.retry { font-size: 11px; margin-left: 4px; cursor: pointer; background: none; color: inherit;
-  border: 1px solid #fff6; border-radius: 4px; }
-:host([hidden]) { display: none; }
-:host([collapsed]) ol, :host([collapsed]) form, :host([collapsed]) .err,
-:host([collapsed]) .muted { display: none; }
-`;
+// the element's styles: a file (no <style> made here, so the pages'
+// Content-Security-Policy needs no 'unsafe-inline'), resolved from this module
+const STYLESHEET = new URL('./chat.css', import.meta.url).href;
 
 export class RebeloteChat extends HTMLElement {
   constructor() {
@@ -82,12 +60,22 @@ export class RebeloteChat extends HTMLElement {
     this.sendFn = null;
     this.socket = null;
     this.names = {};
-    this.outbox = []; // {text, state: "queued" | "sent" | "failed", afterId}
+    this.connection = () => 0; // the number of the page's current connection
+    this.outbox = []; // {text, state: "queued" | "sent" | "failed", afterId, connection}
   }
 
   connectedCallback() {
-    const style = document.createElement('style');
-    style.textContent = STYLE;
+    // the styles, from chat.css; the parts stay hidden until it is in (no
+    // flash of an unstyled chat), or shown plain should it fail to load
+    const sheet = document.createElement('link');
+    sheet.rel = 'stylesheet';
+    sheet.href = STYLESHEET;
+    const body = document.createElement('div');
+    body.className = 'chat'; // display: contents: its parts are the host's flex items
+    body.hidden = true;
+    const shown = () => { body.hidden = false; };
+    sheet.addEventListener('load', shown, { once: true });
+    sheet.addEventListener('error', shown, { once: true });
     const head = document.createElement('div');
     head.className = 'head';
     const title = document.createElement('span');
@@ -121,7 +109,8 @@ export class RebeloteChat extends HTMLElement {
       this.input.value = '';
       this.flush();
     });
-    this.root.append(style, head, this.mutedBar, this.list, this.error, this.form);
+    body.append(head, this.mutedBar, this.list, this.error, this.form);
+    this.root.append(sheet, body);
     this.onLang = () => this.relabel();
     document.addEventListener('rebelote:lang', this.onLang);
     whenLoaded().then(this.onLang);
@@ -146,9 +135,13 @@ export class RebeloteChat extends HTMLElement {
     this.redraw();
   }
 
-  /** Use the page's socket: `send(msg)` sends one client message. */
-  attach(send, seat) {
+  /** Use the page's socket: `send(msg)` sends one client message (false
+   * when the socket is not open); `connection()`, the number of its current
+   * connection (js/net.js's `Socket.opens`), tells which lines were sent on
+   * the connection whose `chat_history` arrives. */
+  attach(send, seat, connection) {
     this.sendFn = send;
+    if (connection) this.connection = connection;
     this.seat = seat;
     this.form.hidden = seat == null; // spectators read only
     this.redraw();
@@ -166,6 +159,7 @@ export class RebeloteChat extends HTMLElement {
       if (line.state !== 'queued') continue;
       if (this.sendFn({ t: 'chat', d: { text: line.text } }) === false) break; // still offline
       line.state = 'sent';
+      line.connection = this.connection();
     }
     this.redraw();
   }
@@ -184,10 +178,12 @@ export class RebeloteChat extends HTMLElement {
       this.delivered(msg.d);
       this.add(msg.d);
     } else if (msg.t === 'chat_history') {
-      // a new connection: lines sent but not echoed arrived if the history
-      // has them, else they go again with those still waiting
+      // a new connection: lines sent on an older one but not echoed arrived
+      // if the history has them, else they go again with those still
+      // waiting; those sent on this one are read after it (echo to come)
+      const current = this.connection();
       for (const o of this.outbox) {
-        if (o.state !== 'sent') continue;
+        if (o.state !== 'sent' || (current && o.connection === current)) continue;
         const there = msg.d.lines.some((l) => l.seat === this.seat && l.text === o.text && l.id > o.afterId);
         o.state = there ? 'done' : 'queued';
       }
@@ -334,11 +330,11 @@ export class RebeloteChat extends HTMLElement {
       tableId,
       token,
       onMessage: (msg) => {
-        if (msg.t === 'snapshot') this.attach((m) => conn.send(m), msg.d.table.you);
+        if (msg.t === 'snapshot') this.attach((m) => conn.send(m), msg.d.table.you, () => conn.opens);
         this.receive(msg);
       },
       onOpen: () => {
-        if (token && !this.sendFn) this.attach((m) => conn.send(m), null);
+        if (token && !this.sendFn) this.attach((m) => conn.send(m), null, () => conn.opens);
       },
     });
     this.socket = conn;

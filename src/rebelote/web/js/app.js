@@ -266,17 +266,6 @@ async function startNewGame(event) {
 
 // ------------------------------------------------------------------- table
 
-/** A spectator's connection (`/ws/ID?watch=1`): the seat's connection with
- * another address; a spectator's stream is numbered like a seat's. */
-class WatchConnection extends Connection {
-  url() {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = new URLSearchParams({ watch: '1' });
-    if (this.lastV !== null) q.set('last_v', String(this.lastV));
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}?${q}`;
-  }
-}
-
 /** Open a table: `mode` "play" (this browser's seat: its token kept here,
  * the cookie's solo table, or a new token for a lobby seat held elsewhere;
  * with none, the table is watched) or "watch" (a spectator). */
@@ -312,8 +301,9 @@ async function openTable(tableId, mode) {
   const page = $('#table-page');
   page.dataset.mode = mode;
   delete page.dataset.ready;
-  const Conn = mode === 'watch' ? WatchConnection : Connection;
-  app.conn = new Conn({ tableId, token, onMessage, onStatus });
+  // a seat: `/ws/ID`, its token in the first message (`hello`), never in
+  // the URL; a spectator: `/ws/ID?watch=1` (js/net.js)
+  app.conn = new Connection({ tableId, token, watch: mode === 'watch', onMessage, onStatus });
   attachChat(null); // read only until the snapshot names our seat
   app.conn.connect();
 }
@@ -522,7 +512,7 @@ function onRoom(room) {
 function attachChat(seat) {
   const chat = $('#table-chat');
   const conn = app.conn;
-  if (chat && conn) chat.attach((m) => conn.send(m), seat);
+  if (chat && conn) chat.attach((m) => conn.send(m), seat, () => conn.opens);
 }
 
 function chatError(msg) {
@@ -756,9 +746,13 @@ function drawReplay() {
     prevDeal: $('[data-action="replay-prev-deal"]'), prev: $('[data-action="replay-prev"]'),
     next: $('[data-action="replay-next"]'), nextDeal: $('[data-action="replay-next-deal"]'),
   };
+  const exportDeal = $('#export-deal');
+  const exportMatch = $('#export-match');
   if (!deals.length) {
     where.textContent = t('replay.noDeal');
     for (const b of Object.values(controls)) b.disabled = true;
+    exportDeal.hidden = true;
+    exportMatch.hidden = true;
     $('#replay-auction').replaceChildren();
     $('#replay-summary').hidden = true;
     app.model = null;
@@ -782,6 +776,19 @@ function drawReplay() {
   where.textContent = t('replay.where', {
     match: d.match, deal: d.deal, i: r.index + 1, n: deals.length, card: r.step, cards: steps,
   });
+  // the records of this deal and of its match (`GET .../record`), as the
+  // replay reads them: with the seat's token kept here (a private table's)
+  const record = (q) => {
+    const token = load(TOKENS_KEY, {})[r.tableId];
+    if (token) q.token = token;
+    return `/api/tables/${encodeURIComponent(r.tableId)}/record?${new URLSearchParams(q)}`;
+  };
+  exportDeal.href = record({ match: d.match, deal: d.deal });
+  exportDeal.download = `rebelote-${r.tableId}-m${d.match}-d${d.deal}.json`;
+  exportMatch.href = record({ match: d.match });
+  exportMatch.download = `rebelote-${r.tableId}-m${d.match}.json`;
+  exportDeal.hidden = false;
+  exportMatch.hidden = false;
   controls.prevDeal.disabled = r.index === 0;
   controls.nextDeal.disabled = r.index === deals.length - 1;
   controls.prev.disabled = r.index === 0 && r.step === 0;

@@ -13,7 +13,10 @@
 // event at or below it is a repeat and is ignored; an event past the next
 // one means we missed some: we ask for a snapshot (`sync`) and apply
 // nothing until it comes.  When the socket drops, we reconnect with
-// `last_v`; the server then sends what we missed, or a snapshot.
+// `last_v`; the server then sends what we missed, or a snapshot.  A seat's
+// token never goes in the URL (URLs end up in logs and histories): the
+// socket opens `/ws/ID` and its first message is `hello` with the token and
+// `last_v`; a spectator opens `/ws/ID?watch=1[&last_v=N]` (no secret).
 //
 // `LobbyConnection` (`/ws/lobby`): the public tables and the waiting room
 // followed; on each (re)connection the server sends the whole list, and
@@ -60,6 +63,7 @@ export class Socket {
     this.timer = null;
     this.pinger = null;
     this.lastHeard = 0;
+    this.opens = 0; // the number of the current connection (1, 2, ...; 0 before the first)
     this.status = 'idle';
     this.wake = () => {
       if (!this.closed && document.visibilityState !== 'hidden' && (!this.ws || this.ws.readyState > 1)) {
@@ -96,6 +100,8 @@ export class Socket {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
       this.retries = 0;
+      this.opens += 1;
+      this.greet(); // the first message, before anything the page sends
       this.setStatus('open');
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.heartbeat(), PING_EVERY);
@@ -131,6 +137,9 @@ export class Socket {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), backoff(this.retries));
   }
+
+  /** The socket is open: what must be sent first (subclasses). */
+  greet() {}
 
   /** A parsed message: to the page (subclasses filter). */
   receive(msg) {
@@ -227,15 +236,25 @@ export class Connection extends Socket {
     this.syncing = false;
   }
 
+  /** The path the next connection opens: `/ws/ID` for a seat (its token
+   * goes in `hello`), `/ws/ID?watch=1[&last_v=N]` for a spectator. */
   pathWithVersion() {
-    const q = new URLSearchParams(this.watch ? { watch: '1' } : { token: this.token });
+    const path = `/ws/${encodeURIComponent(this.tableId)}`;
+    if (!this.watch) return path;
+    const q = new URLSearchParams({ watch: '1' });
     if (this.lastV !== null) q.set('last_v', String(this.lastV));
-    return `/ws/${encodeURIComponent(this.tableId)}?${q}`;
+    return `${path}?${q}`;
   }
 
   /** The URL the next connection opens. */
   url() {
     return wsUrl(this.pathWithVersion());
+  }
+
+  /** A seat's first message: `hello` with its token and the last version
+   * applied (null: a snapshot), docs/protocol.md. */
+  greet() {
+    if (!this.watch) this.send({ t: 'hello', d: { token: this.token, last_v: this.lastV } });
   }
 
   connect() {

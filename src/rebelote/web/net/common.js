@@ -9,9 +9,9 @@
 
 import { lang, preferredLang, setLang, t } from '../js/i18n.js';
 import { playerLabel } from '../js/labels.js';
-import { ApiError, api, errorText } from '../js/api.js';
+import { api, errorText } from '../js/api.js';
 
-export { ApiError, api, errorText, t };
+export { api, errorText, t };
 
 /** A rating as every page shows it: a whole number ("1512"), followed by
  * " ?" while it is provisional (too few rated matches to trust it). */
@@ -26,24 +26,12 @@ export function dateText(at) {
   return new Date(at * 1000).toLocaleString(lang() === 'en' ? 'en-GB' : 'fr-FR');
 }
 
-/** A label with placeholders filled by text or by DOM nodes (cards, bids):
- * the parts to append. */
-export function tn(key, params) {
-  const marks = {};
-  for (const k of Object.keys(params)) marks[k] = `\u0001${k}\u0001`;
-  return t(key, marks).split('\u0001').map((part, i) => {
-    if (i % 2 === 0) return part;
-    const v = params[part];
-    return v instanceof Node ? v : String(v);
-  });
-}
-
 /** Load the labels in the player's language and fill the page's data-i18n. */
 export async function initPage() {
   await setLang(preferredLang()).catch(() => setLang('fr'));
 }
 
-export const TOKENS_KEY = 'rebelote.tables'; // the table page reads seat tokens here too
+const TOKENS_KEY = 'rebelote.tables'; // the table page (js/app.js) reads seat tokens here too
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -65,34 +53,19 @@ export async function currentUser() {
   return me.user;
 }
 
-const SEATS_KEY = 'rebelote.netseats';
-
-function remember(key, tableId, value) {
-  let values = {};
+/** Keep a seat's token for the table pages. */
+export function rememberToken(tableId, token) {
+  let tokens = {};
   try {
-    values = JSON.parse(localStorage.getItem(key) || '{}');
+    tokens = JSON.parse(localStorage.getItem(TOKENS_KEY) || '{}');
   } catch { /* ignore */ }
-  values[tableId] = value;
+  tokens[tableId] = token;
   try {
-    localStorage.setItem(key, JSON.stringify(values));
+    localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
   } catch { /* storage unavailable */ }
 }
 
-/** Keep a seat's token (and which seat it is) for the table pages. */
-export function rememberToken(tableId, token, seat) {
-  remember(TOKENS_KEY, tableId, token);
-  if (seat) remember(SEATS_KEY, tableId, seat);
-}
-
-/** The seat this browser holds at a table, if any. */
-export function seatOf(tableId) {
-  try {
-    return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}')[tableId] || null;
-  } catch {
-    return null;
-  }
-}
-
+/** The seat token this browser keeps for a table, if any. */
 export function tokenOf(tableId) {
   try {
     return JSON.parse(localStorage.getItem(TOKENS_KEY) || '{}')[tableId] || null;
@@ -108,33 +81,11 @@ export function tokenOf(tableId) {
 export async function fetchToken(tableId) {
   try {
     const seatToken = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}/token`, { method: 'POST' });
-    rememberToken(tableId, seatToken.token, seatToken.seat);
+    rememberToken(tableId, seatToken.token);
     return seatToken;
   } catch {
     return null;
   }
-}
-
-/** The seat the logged-in player (or guest) holds at a running or open
- * table, from his history; null when he holds none (or is not logged in). */
-export async function heldSeat(tableId) {
-  try {
-    const history = await api('/api/me/history');
-    const row = history.running.find((r) => r.table_id === tableId);
-    return row ? row.seat : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The seat token for a table: the one kept in this browser, or (a player
- * who holds a seat there, per his history) a fresh one from the server. */
-export async function recoverToken(tableId) {
-  const kept = tokenOf(tableId);
-  if (kept) return kept;
-  if (!(await heldSeat(tableId))) return null;
-  const seatToken = await fetchToken(tableId);
-  return seatToken ? seatToken.token : null;
 }
 
 /** A player's name as the pages show it (labels.playerLabel): " (invité)"

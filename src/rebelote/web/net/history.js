@@ -1,23 +1,17 @@
 // My games: running tables (a match goes on at the main table,
-// `/#/table/ID`; a waiting room in the lobby), finished matches (their
-// replay at the main table, `/#/replay/ID`), and the older replay viewer
-// that history.html?table=ID still opens: it steps through a recorded game
-// deal by deal and trick by trick, with all hands (finished deals only),
-// with exports in the record format that `rebelote replay` reads.
+// `/#/table/ID`; a waiting room in the lobby) and finished matches, whose
+// replay (and record downloads) is the main table's, `/#/replay/ID`.  An
+// old link to the replay viewer this page once held,
+// `history.html?table=ID`, leads to `/#/replay/ID` (the page is replaced
+// in the history, so "back" does not come here again).
 
 import {
   $, api, currentUser, dateText, el, initPage, nav, ratingText as rating, replayHref, showError, t, tableHref,
-  tn, tokenOf,
 } from './common.js';
 import { showCurrentGame } from '../js/banners.js';
-import {
-  RESULT_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, presetName,
-} from '../js/labels.js';
-import { suitSprite } from '../js/cards.js';
-import { parseContract } from '../js/model.js';
+import { SEAT_KEYS, presetName } from '../js/labels.js';
 
 const seatLabel = (seat) => (SEAT_KEYS[seat] ? t(SEAT_KEYS[seat]) : seat);
-const resultText = (result) => (RESULT_KEYS[result] ? t(RESULT_KEYS[result]) : result);
 const STATUS_KEYS = {
   open: 'lobby.status.open', playing: 'lobby.status.playing', finished: 'lobby.status.finished',
   closed: 'lobby.status.closed',
@@ -27,100 +21,21 @@ const statusText = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
 // before and after a rated match, as whole numbers
 const ratingText = (r) => (r.rating_after == null ? '—'
   : `${r.rating_before == null ? '—' : rating(r.rating_before)} → ${rating(r.rating_after)}`);
-// what labels.js needs to name a contract's taker: a replay has no "you",
-// seats are named by their place ("Nord")
-const model = { you: null, seatInfo: () => null };
-const sideText = (side) => [...side].map(seatLabel).join('–');
-const cardEl = (c) => el('span', { class: `card${/[HD]$/.test(c) ? ' red' : ''}`, dataset: { card: c } }, cardLabel(c));
-const joined = (nodes) => nodes.flatMap((n, i) => (i ? [', ', n] : [n]));
 
-/** A contract text ("S by N") in words: "♠ Pique par Nord". */
-function contractNode(text) {
-  const c = parseContract(text);
-  return c && c.strain !== null ? contractLabel(model, c) : text;
-}
-const replay = { data: null, deal: 0, trick: 0, tableId: null };
-
-function query(tableId, extra = {}) {
-  const q = new URLSearchParams(extra);
-  const token = tokenOf(tableId);
-  if (token) q.set('token', token);
-  return q.toString();
-}
-
-async function openReplay(tableId) {
-  replay.tableId = tableId;
-  replay.data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay?${query(tableId)}`);
-  replay.deal = 0;
-  replay.trick = 0;
-  $('#replay').hidden = false;
-  drawReplay();
-  $('#replay').scrollIntoView();
-}
-
-function drawReplay() {
-  const deals = replay.data.deals;
-  if (!deals.length) {
-    $('#where').textContent = t('hist.noDeal');
-    $('#hands').replaceChildren();
-    return;
-  }
-  const deal = deals[replay.deal];
-  const shown = replay.trick; // tricks shown so far
-  $('#replay-title').textContent = t('hist.replayOf', { match: deal.match, deal: deal.deal });
-  $('#where').textContent = t('hist.where', { deal: replay.deal + 1, deals: deals.length, trick: shown, tricks: deal.tricks.length });
-  $('#where').dataset.trick = `${shown}/${deal.tricks.length}`;
-  const bids = deal.bids.map(([s, b]) => el('span', { class: 'bid', dataset: { seat: s } }, `${seatLabel(s)} `, bidLabel(b, deal.turned, true)));
-  const parts = [
-    [t('hist.dealer', { seat: seatLabel(deal.dealer) })],
-    deal.turned ? tn('hist.turned', { card: cardLabel(deal.turned) }) : null,
-    tn('hist.bids', { bids: bids.length ? el('span', {}, ...joined(bids)) : '—' }),
-    deal.contract ? tn('hist.contract', { contract: contractNode(deal.contract) }) : null,
-  ].filter(Boolean);
-  $('#bids').replaceChildren(...parts.flatMap((p, i) => (i ? [' · ', ...p] : p)));
-  const played = new Set(deal.tricks.slice(0, shown).flatMap((t) => t.cards));
-  $('#hands').replaceChildren(...Object.entries(deal.hands).map(([seat, cards]) => el('div', { class: 'seat', dataset: { hand: seat } },
-    el('div', { class: 'name', text: seatLabel(seat) }),
-    el('div', { class: 'cards' }, ...cards.filter((c) => !played.has(c)).map(cardEl)))));
-  const trick = shown > 0 ? deal.tricks[shown - 1] : null;
-  $('#replay-trick').replaceChildren(...(trick ? trick.cards.map((c, i) => el('div', { dataset: { trickSeat: trick.seats[i] } }, el('div', { text: seatLabel(trick.seats[i]) }), cardEl(c))) : []));
-  $('#deal-result').textContent = shown === deal.tricks.length
-    ? t('hist.result', { result: resultText(deal.result), score: Object.entries(deal.score).map(([k, v]) => `${sideText(k)} ${v}`).join(', ') })
-    : trick ? t('hist.trick', { n: trick.number, seat: seatLabel(trick.winner), points: trick.points }) : '';
-  const base = `/api/tables/${encodeURIComponent(replay.tableId)}/record`;
-  $('#export-deal').href = `${base}?${query(replay.tableId, { match: deal.match, deal: deal.deal })}`;
-  $('#export-deal').download = `rebelote-${replay.tableId}-m${deal.match}-d${deal.deal}.json`;
-  $('#export-match').href = `${base}?${query(replay.tableId, { match: deal.match })}`;
-  $('#export-match').download = `rebelote-${replay.tableId}-m${deal.match}.json`;
-}
-
-function step(dDeal, dTrick) {
-  const deals = replay.data?.deals || [];
-  if (!deals.length) return;
-  if (dDeal) {
-    replay.deal = Math.max(0, Math.min(deals.length - 1, replay.deal + dDeal));
-    replay.trick = 0;
-  } else {
-    const n = deals[replay.deal].tricks.length;
-    replay.trick += dTrick;
-    if (replay.trick > n && replay.deal < deals.length - 1) { replay.deal += 1; replay.trick = 0; }
-    if (replay.trick < 0 && replay.deal > 0) { replay.deal -= 1; replay.trick = deals[replay.deal].tricks.length; }
-    replay.trick = Math.max(0, Math.min(deals[replay.deal].tricks.length, replay.trick));
-  }
-  drawReplay();
+/** An old replay link (`?table=ID`): to the main table's replay. True when
+ * the page goes there. */
+function oldReplayLink() {
+  const table = new URLSearchParams(location.search).get('table');
+  if (!table || !/^[\w-]{1,32}$/.test(table)) return false;
+  location.replace(replayHref(table));
+  return true;
 }
 
 async function main() {
+  if (oldReplayLink()) return;
   await initPage();
-  document.body.prepend(suitSprite());
   const user = await currentUser().catch(() => null);
   $('#nav').replaceChildren(nav(user));
-  $('#prev').addEventListener('click', () => step(0, -1));
-  $('#next').addEventListener('click', () => step(0, 1));
-  $('#prev-deal').addEventListener('click', () => step(-1, 0));
-  $('#next-deal').addEventListener('click', () => step(1, 0));
-  const table = new URLSearchParams(location.search).get('table');
-  if (table) await openReplay(table).catch((err) => showError($('#error'), err));
   if (!user) {
     $('#error').textContent = t('hist.loginFirst');
     return;

@@ -4,11 +4,12 @@
 // start, leave, chat).
 //
 // Nothing is polled: the lobby socket (`/ws/lobby`, js/net.js's
-// LobbyConnection) pushes the list (`lobby`, `table`, `table_gone`) and the
-// room followed (`waiting`); it reconnects by itself and gets everything
-// again. The moment the host starts, every seated person here is sent to
-// the main table (`/#/table/ID`). Errors are worded by js/api.js's
-// errorText, in the page's language; never an alert().
+// LobbyConnection) pushes the list (`lobby`, `table`, `table_gone`), the
+// room followed (`waiting`) and the player's own tables, private ones too
+// (`seated`); it reconnects by itself and gets everything again. The
+// moment the host starts, every seated person here is sent to the main
+// table (`/#/table/ID`), from the waiting room or from the list. Errors are
+// worded by js/api.js's errorText, in the page's language; never an alert().
 
 import {
   $, api, currentUser, el, errorText, fetchToken, initPage, nav, playerName, ratingText, rememberToken,
@@ -42,7 +43,7 @@ const state = {
   tokenAsked: null, // the table whose seat token was asked of the server (once)
   joining: null, // the table whose seat is being taken
   chatOpening: null, // the table whose chat waits for its token
-  mine: new Set(), // the tables where the player holds a seat (his history's running ones)
+  mine: new Map(), // id -> status: the tables where the player holds a seat (his history's running ones, then `seated`)
   leaving: false,
   going: false, // on the way to the table
 };
@@ -53,7 +54,7 @@ window.rebelote = state; // for tests and debugging
 /** The tables where the player sits: no "sit" buttons there. */
 async function refreshMine() {
   const history = state.user ? await api('/api/me/history').catch(() => null) : null;
-  state.mine = new Set((history?.running || []).map((r) => r.table_id));
+  state.mine = new Map((history?.running || []).map((r) => [r.table_id, r.status]));
 }
 
 async function refreshUser() {
@@ -191,9 +192,9 @@ async function join(tableId, seat, invite, errorBox) {
   state.joining = tableId;
   try {
     const seatToken = await api(`/api/lobby/tables/${encodeURIComponent(tableId)}/join`, { method: 'POST', body: { seat, invite } });
-    rememberToken(tableId, seatToken.token, seatToken.seat);
+    rememberToken(tableId, seatToken.token);
     errorBox.textContent = '';
-    state.mine.add(tableId);
+    state.mine.set(tableId, 'open');
     drawTables();
     state.joining = null;
     openRoom(tableId, invite || seatToken.invite);
@@ -463,7 +464,7 @@ async function openChat(tableId, seat) {
     },
   });
   state.chatConn = conn;
-  chat.attach((m) => conn.send(m), seat);
+  chat.attach((m) => conn.send(m), seat, () => conn.opens);
   chat.addEventListener('unmuted', () => conn.refresh());
   conn.connect();
 }
@@ -476,18 +477,34 @@ function closeChat() {
 
 // ------------------------------------------------------------ the socket
 
+/** One of the player's tables (`seated`: on each connection, and at each
+ * change of its status or of his seat; `you` null once he holds none):
+ * the moment it goes from open to playing he goes to it, from the list as
+ * from the waiting room, when this browser keeps the seat's token (he sat
+ * down here); a seat taken on another device is not taken back from it:
+ * the banner says "Reprendre" instead. The list's "your table" follows. */
+function seated({ room, you }) {
+  const before = state.mine.get(room.id);
+  if (you && (room.status === 'open' || room.status === 'playing')) state.mine.set(room.id, room.status);
+  else state.mine.delete(room.id);
+  if (you && before === 'open' && room.status === 'playing' && !state.leaving && tokenOf(room.id)) {
+    goToTable(room.id);
+    return;
+  }
+  if (before === state.mine.get(room.id)) return;
+  drawTables();
+  showCurrentGame($('main'), { except: state.room?.id }).catch(() => {});
+}
+
 function onLobbyMessage(msg) {
   if (msg.t === 'lobby') {
     state.tables = new Map(msg.d.tables.map((r) => [r.id, r]));
     drawTables();
   } else if (msg.t === 'table') {
-    const before = state.tables.get(msg.d.id);
     state.tables.set(msg.d.id, msg.d);
     drawTables();
-    if (state.mine.has(msg.d.id) && before?.status !== msg.d.status) {
-      // a table of ours started: the banner says "reprendre"
-      showCurrentGame($('main'), { except: state.room?.id }).catch(() => {});
-    }
+  } else if (msg.t === 'seated') {
+    seated(msg.d);
   } else if (msg.t === 'table_gone') {
     state.tables.delete(msg.d.id);
     drawTables();
@@ -515,9 +532,9 @@ async function setupCreate() {
     else if (d.move_clock) body.options.move_clock = Number(d.move_clock);
     try {
       const created = await api('/api/lobby/tables', { method: 'POST', body });
-      rememberToken(created.table_id, created.token, created.seat);
+      rememberToken(created.table_id, created.token);
       $('#create-error').textContent = '';
-      state.mine.add(created.table_id);
+      state.mine.set(created.table_id, 'open');
       openRoom(created.table_id, created.invite);
     } catch (err) {
       showError($('#create-error'), err);
