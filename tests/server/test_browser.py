@@ -507,7 +507,7 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     assert (me["rating"], me["rated"], me["provisional"]) == (1500, 0, True)
     bob.goto(live.url + "/history.html")
     row = bob.locator(f'#results tbody tr[data-table="{tid}"]')
-    expect(row.locator("td.rating")).to_have_text("—")
+    expect(row.locator("td.rating")).to_have_text("not rated: a player left the match")
     expect(bob.locator(".topnav .who")).to_contain_text(f"rating {_whole(me['rating'])}")
     # the leaderboard: nobody has a rated match yet
     assert bob3_ctx.request.get(live.url + "/api/leaderboard").json() == []

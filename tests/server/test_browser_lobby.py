@@ -593,3 +593,139 @@ def test_a_player_on_the_lobby_list_goes_to_his_table_when_it_starts(
     assert errors == [], errors
     for ctx in ctxs.values():
         ctx.close()
+
+
+def test_the_create_form_waits_for_its_script_fields_named_errors_cleared_one_click_at_a_time(
+    browser: object, live: LiveServer
+) -> None:
+    """The create form cannot be sent before its script is ready; a table
+    opened without a name is worded "Table de NAME"; an invalid field is
+    named; a form's error goes when another form is sent or when it is
+    typed in; a double click sends one request; the last one out of a
+    waiting room is back on /lobby.html."""
+    from playwright.sync_api import Browser, Route, expect
+
+    assert isinstance(browser, Browser)
+    ctx = _context(browser)
+    page = ctx.new_page()
+    errors = _errors(page)
+    held: list[Route] = []
+    page.route("**/api/presets", lambda route: held.append(route))
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.goto(live.url + "/lobby.html")
+
+    # one form's error goes when another is sent, and when it is typed in
+    signup = page.locator('form[data-form="signup"]')
+    signup.locator('input[name="name"]').fill("Ana")
+    signup.locator('input[name="password"]').fill("court")
+    signup.locator("button").click()
+    signup_error = page.locator('[data-form-error="signup"]')
+    expect(signup_error).to_have_text("Mot de passe trop court : 8 caractères au moins.")
+    login = page.locator('form[data-form="login"]')
+    login.locator('input[name="name"]').fill("Personne")
+    login.locator('input[name="password"]').fill("belote-pass")
+    login.locator("button").click()
+    login_error = page.locator('[data-form-error="login"]')
+    expect(login_error).to_have_text("Nom ou mot de passe incorrect.")
+    expect(signup_error).to_have_text("")
+    login.locator('input[name="name"]').press_sequentially("x")
+    expect(login_error).to_have_text("")
+
+    # the create form shows before the rules arrive: it cannot be sent yet
+    _guest(page, "Ana")
+    create = page.locator("#create-form")
+    submit = create.locator('button[type="submit"]')
+    expect(create).to_be_visible()
+    expect(submit).to_be_disabled()
+    create.locator('input[name="name"]').press("Enter")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(submit).to_be_enabled()
+    assert page.url == live.url + "/lobby.html"
+    assert not any("/api/lobby/tables" in u for u in posts)
+
+    # a name the server refuses: the field is named
+    create.locator('input[name="name"]').fill("Chez\u200bAna")
+    submit.click()
+    create_error = page.locator("#create-error")
+    expect(create_error).to_have_text(
+        "Le champ « Nom » n'est pas valable : vérifiez ce que vous avez saisi."
+    )
+    create.locator('input[name="name"]').fill("")
+    expect(create_error).to_have_text("")
+
+    # no name: the table is "Table de Ana" (stored empty)
+    submit.click()
+    expect(page.locator("#room-view h2")).to_contain_text("Table de Ana · ")
+    tid = re.search(r"table=([\w-]+)", page.url)[1]  # type: ignore[index]
+    assert ctx.request.get(f"{live.url}/api/lobby/tables/{tid}").json()["name"] == ""
+    expect(page.locator(f'#tables li[data-table="{tid}"] h3')).to_have_text("Table de Ana")
+
+    # a double click on "Compléter": one request
+    def sent(path: str) -> int:
+        return sum(1 for u in posts if u.endswith(f"/api/lobby/tables/{tid}/{path}"))
+
+    page.locator("#fill").evaluate("(b) => { b.click(); b.click(); }")
+    expect(page.locator('#room-view .seat[data-kind="open"]')).to_have_count(0)
+    expect(page.locator("#fill")).to_be_enabled()
+    assert sent("fill") == 1
+    # the last one out: back on the list, the address without the table
+    # (replaced in place: the page is not loaded again)
+    page.evaluate("window.sameDocument = true")
+    page.locator("#leave-room").evaluate("(b) => { b.click(); b.click(); }")
+    expect(page).to_have_url(live.url + "/lobby.html")
+    assert page.evaluate("window.sameDocument") is True
+    expect(page.locator("#room")).to_be_hidden()
+    expect(page.locator(f'#tables li[data-table="{tid}"]')).to_have_count(0)
+    assert sent("leave") == 1
+
+    # a double click on "Commencer": one request, then the table
+    submit.click()
+    expect(page.locator("#room-view h2")).to_contain_text("Table de Ana · ")
+    tid = re.search(r"table=([\w-]+)", page.url)[1]  # type: ignore[index]
+    page.locator("#fill").click()
+    expect(page.locator('#room-view .seat[data-kind="open"]')).to_have_count(0)
+    page.locator("#start").evaluate("(b) => { b.click(); b.click(); }")
+    expect(page).to_have_url(f"{live.url}/#/table/{tid}")
+    assert sent("start") == 1
+    assert errors == []
+    ctx.close()
+
+
+def test_my_games_say_why_a_match_did_not_count_and_the_leaderboard_says_how_it_counts(
+    browser: object, live: LiveServer
+) -> None:
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    ctx = _context(browser, PHONE)
+    r = ctx.request.post(live.url + "/api/auth/guest", data={"name": "Léa"})
+    assert r.ok, r.text()
+    # a waiting room without a name, and a match Léa left
+    waiting = _post(ctx, live.url + "/api/lobby/tables", {})["table_id"]
+    made = _post(ctx, live.url + "/api/lobby/tables", {"name": "Partie quittée"})["table_id"]
+    _post(ctx, f"{live.url}/api/lobby/tables/{made}/fill", {"level": "random"})
+    _post(ctx, f"{live.url}/api/lobby/tables/{made}/start")
+    _post(ctx, f"{live.url}/api/lobby/tables/{made}/leave")
+    page = ctx.new_page()
+    page.goto(live.url + "/history.html")
+    row = page.locator(f'#results tbody tr[data-table="{made}"]')
+    expect(row.locator(".rating")).to_have_text("non classée : un joueur a quitté la partie")
+    expect(row.locator(".rating")).to_have_attribute("data-unrated", "left")
+    running = page.locator(f'#running tbody tr[data-table="{waiting}"] td').first
+    expect(running).to_have_text("Table de Léa")
+    _no_horizontal_scroll(page)
+    page.goto(live.url + "/leaderboard.html")
+    about = page.locator('[data-i18n="board.about"]')
+    expect(about).to_contain_text("Le classement part de 1500")
+    expect(about).to_contain_text("un joueur l'a quittée")
+    expect(about).not_to_contain_text("docs/")
+    expect(about).not_to_contain_text("sigma")
+    # in English too
+    page.locator("[data-lang-toggle]").click()
+    expect(about).to_contain_text("Ratings start at 1500")
+    page.goto(live.url + "/history.html")
+    expect(row.locator(".rating")).to_have_text("not rated: a player left the match")
+    expect(running).to_have_text("Léa's table")
+    ctx.close()

@@ -22,7 +22,7 @@ from rebelote.server.protocol import (
     WaitingRoom,
 )
 
-from .live import LiveServer
+from .live import TEST_SETTINGS, LiveServer
 from .net import Player, seat_of
 
 Message = dict[str, Any]
@@ -348,3 +348,50 @@ def test_a_player_is_told_of_his_own_tables(server: LiveServer) -> None:
         c.close()
     for p in (ada, bob, eve):
         p.close()
+
+
+def test_a_deserted_waiting_room_leaves_the_list_until_one_of_its_people_is_back(
+    db_url: str,
+) -> None:
+    """An open public table none of whose humans has had a connection for
+    ``deserted_table_seconds`` is no longer listed (``table_gone``, not in
+    a new socket's list nor in ``GET /api/lobby``); it comes back
+    (``table``) when one of them opens a lobby page again."""
+    settings = TEST_SETTINGS.but(deserted_table_seconds=0.6)
+
+    def listed(server: LiveServer) -> list[str]:
+        page = LobbyClient(server)
+        ids = [t["id"] for t in page.recv()["d"]["tables"]]
+        page.close()
+        return ids
+
+    with LiveServer(db_url, settings=settings) as server:
+        ada, bob = Player(server).guest("Ada"), Player(server).guest("Bob")
+        tid = ada.open_table(name="abandonnée", options={"hold": 30})["table_id"]
+        bob.join(tid, "N")
+        watcher = LobbyClient(server)
+        assert [t["id"] for t in watcher.recv()["d"]["tables"]] == [tid]
+        ada_page = LobbyClient(server, ada)  # Ada's lobby page keeps her seat
+        ada_page.recv()
+        time.sleep(1.0)  # longer than the setting: Ada is connected, still listed
+        assert listed(server) == [tid]
+        assert [t["id"] for t in ada.http.get("/api/lobby").json()] == [tid]
+        # Ada closes her page: nobody of the table is connected
+        ada_page.close()
+        gone = watcher.until("table_gone", timeout=5)
+        assert gone["d"] == {"id": tid}
+        assert listed(server) == []
+        assert ada.http.get("/api/lobby").json() == []
+        # the table itself is still there, open, with its people
+        room = bob.http.get(f"/api/lobby/tables/{tid}").json()
+        assert room["status"] == "open" and seat_of(room, "N")["name"] == "Bob"
+        # Bob opens the lobby again: the table is listed again, at once
+        bob_page = LobbyClient(server, bob)
+        bob_page.recv()
+        back = watcher.until("table", lambda d: d["id"] == tid)
+        assert back["d"]["status"] == "open" and seat_of(back["d"], "N")["connected"] is True
+        assert listed(server) == [tid]
+        for c in (watcher, bob_page):
+            c.close()
+        for p in (ada, bob):
+            p.close()

@@ -531,8 +531,10 @@ def _public_room(table: Room) -> RoomData:
 @router.get("/lobby")
 async def lobby(request: Request) -> list[RoomData]:
     """The public tables: open ones (waiting for players) first, then those
-    playing (to watch)."""
-    return [_public_room(t) for t in await _tables(request).lobby()]
+    playing (to watch); an open table none of whose humans has been
+    connected for a while (:meth:`~rebelote.server.room.Room.deserted`) is
+    left out."""
+    return [_public_room(t) for t in await _tables(request).lobby() if not t.deserted()]
 
 
 @router.post("/lobby/tables", status_code=201)
@@ -543,7 +545,9 @@ async def open_table(body: CreateLobbyTable, session: Changing, request: Request
     options = body.options
     if body.ranked and "move_clock" not in options.model_fields_set:
         options = options.model_copy(update={"move_clock": 60})
-    name = " ".join(body.name.split()) or f"{session.user.name}'s table"
+    # no name: stored empty, each page words it in its language from the
+    # host's name ("Table de Ada", "Ada's table")
+    name = " ".join(body.name.split())
     try:
         table, token = await _tables(request).open_table(
             name=name[:60],

@@ -5,7 +5,9 @@ On connection the server sends ``lobby`` (:class:`~.protocol.LobbyList`:
 every public table not finished, each as its room without countdowns); then
 ``table`` (:class:`~.protocol.RoomData`) when a public table appears or
 changes, and ``table_gone`` (:class:`~.protocol.TableGone`) when one leaves
-the list (finished, closed).  A reconnecting page gets the whole list again:
+the list (finished, closed, or open and deserted: none of its humans
+connected for ``deserted_table_seconds``; it comes back with the first
+of them).  A reconnecting page gets the whole list again:
 it replaces its own.
 
 A page follows one table's waiting room with ``watch_room`` ``{"table",
@@ -81,8 +83,9 @@ LISTED = ("open", "playing")
 def listed_room(table: Room) -> RoomData | None:
     """The lobby's entry for ``table``: its room without invitation code
     nor countdowns (they change every second), or ``None`` when the lobby
-    does not list it (private, solo, finished, closed)."""
-    if table.meta.visibility != "public" or table.status not in LISTED:
+    does not list it (private, solo, finished, closed, or open and
+    :meth:`~.room.Room.deserted`: no human connected for a while)."""
+    if table.meta.visibility != "public" or table.status not in LISTED or table.deserted():
         return None
     return _bare_room(table)
 

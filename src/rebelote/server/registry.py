@@ -106,6 +106,7 @@ class TableManager:
         )
         room.on_room = self.lobby_hub.room_changed
         room.presence_interval = self.settings.presence_interval
+        room.deserted_after = self.settings.deserted_table_seconds
         return room
 
     def _keep(self, table: Room) -> None:
@@ -183,6 +184,7 @@ class TableManager:
             meta=meta,
         )
         table = self._table(game, seats, meta)
+        table.deserted_clock()  # until its host's page connects
         self._keep(table)
         self.lobby_hub.room_changed(table)
         return table, token
@@ -289,6 +291,8 @@ class TableManager:
         if meta.host == "":
             meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)
         table = self._table(game, stored.seats, meta, closed=stored.status == "closed")
+        # nobody was connected for long (evicted when idle, or a restart)
+        table.deserted_clock(already=True)
         table.remember_actions(stored.events)
         if table.networked:
             table.load_mutes(await asyncio.to_thread(self.store.mutes, table_id))

@@ -12,6 +12,11 @@ presence and clocks, chat, leaving, results.
   connected, the table waits and the first human back takes it.  Seat
   changes before the start are stored in the ``seats`` rows; from the
   start on, every change is a log entry.
+- **Deserted** (before the start): a table none of whose humans has had a
+  connection (a table socket or a lobby page's) for ``deserted_after``
+  seconds is :meth:`Room.deserted`: the lobby stops listing it (its room
+  is sent again when that time comes) until one of them is back.  A table
+  loaded from storage with nobody connected is deserted at once.
 - **Spectators**: their number is in the ``room``; their comings and
   goings are told at most once per ``presence_interval`` seconds (one
   ``room`` message for a crowd arriving, not one per spectator).
@@ -112,6 +117,11 @@ class Room(Table):
         self._host_away = False
         self.presence_interval = 1.0
         self._spectators_told: asyncio.TimerHandle | None = None
+        self.deserted_after = 300.0
+        """Seconds with no human connected before an open table is
+        :meth:`deserted` (the server's ``deserted_table_seconds``)."""
+        self._deserted_since: float | None = time.monotonic()
+        self._deserted_told: asyncio.TimerHandle | None = None
 
     # ---------------------------------------------------------------- room
 
@@ -211,6 +221,43 @@ class Room(Table):
             self._driver is not None or self._timers or self._tasks or self._spectators_told
         )
 
+    # ------------------------------------------------------------ deserted
+
+    def deserted(self) -> bool:
+        """Whether the table has not started and none of its humans has
+        had a connection for ``deserted_after`` seconds (monotonic time)."""
+        since = self._deserted_since
+        return (
+            self.status == "open"
+            and since is not None
+            and time.monotonic() - since >= self.deserted_after
+        )
+
+    def deserted_clock(self, *, already: bool = False) -> None:
+        """Nobody is connected from now on (``already``: since long ago, a
+        table loaded from storage): the room is sent again when the table
+        becomes :meth:`deserted`, for the lobby to drop it.  Needs a running
+        event loop."""
+        self._stop_deserted_clock()
+        self._deserted_since = float("-inf") if already else time.monotonic()
+        if already or not self.networked or self.status != "open":
+            return
+
+        def tell() -> None:
+            self._deserted_told = None
+            self.broadcast_room()
+
+        loop = asyncio.get_running_loop()
+        self._deserted_told = loop.call_later(self.deserted_after, tell)
+
+    def _stop_deserted_clock(self) -> None:
+        if self._deserted_told is not None:
+            self._deserted_told.cancel()
+            self._deserted_told = None
+
+    def _humans_connected(self) -> bool:
+        return any(n > 0 for key, n in self.connections.items() if key is not None)
+
     # ------------------------------------------------------------ presence
 
     def attach(self, key: StreamKey) -> None:
@@ -219,6 +266,8 @@ class Room(Table):
         if key is None:
             self._spectators_changed()
             return
+        self._stop_deserted_clock()
+        self._deserted_since = None
         self._cancel(key, "hold")
         self.back(key, quiet=True)
         self._host_back(key)
@@ -234,6 +283,8 @@ class Room(Table):
             if key is not None:
                 self._dropped(key)
                 self._host_gone(key)
+                if not self._humans_connected():
+                    self.deserted_clock()
         if key is None:
             self._spectators_changed()
         else:
@@ -937,6 +988,7 @@ class Room(Table):
 
     async def close(self) -> None:
         """Stop the driver and the clocks."""
+        self._stop_deserted_clock()
         if self._spectators_told is not None:
             self._spectators_told.cancel()
             self._spectators_told = None

@@ -82,7 +82,10 @@ class ServerSettings:
       ``sweep_seconds``;
     - ``presence_interval``: spectators' comings and goings are told to a
       table (its ``room``, with the ``spectators`` count) at most once per
-      that many seconds.
+      that many seconds;
+    - ``deserted_table_seconds``: an open table (not started) none of whose
+      humans has had a connection (table or lobby socket) for that long is
+      no longer listed in the lobby, until one of them is back.
 
     ``content_security_policy``: the CSP header of every response.
     """
@@ -114,6 +117,7 @@ class ServerSettings:
     idle_table_seconds: float = 600.0
     sweep_seconds: float = 60.0
     presence_interval: float = 1.0
+    deserted_table_seconds: float = 300.0
 
     content_security_policy: str = DEFAULT_CSP
 

@@ -16,6 +16,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
     this.reason = typeof detail.reason === 'string' ? detail.reason : null; // e.g. weak_password's
+    this.field = typeof detail.field === 'string' ? detail.field : null; // invalid's: which field
     this.retryAfter = Number.isFinite(detail.retry_after) ? detail.retry_after : null;
   }
 }
@@ -136,6 +137,18 @@ const REASON_KEYS = {
   'weak_password.sequence': 'error.weak_password.sequence',
 };
 
+// The fields an `invalid` refusal may name (`detail.field`, dotted when
+// nested), each worded: the lobby's forms' fields.
+const FIELD_KEYS = {
+  name: 'error.field.name',
+  target: 'error.field.target',
+  'options.move_clock': 'error.field.move_clock',
+  preset: 'error.field.preset',
+  password: 'error.field.password',
+  old: 'error.field.password',
+  new: 'error.field.password',
+};
+
 /** The catalog key of an error code (the generic one for a code the page
  * does not know). */
 export function errorKey(code) {
@@ -155,6 +168,11 @@ export function errorText(err) {
   else code = 'network';
   const key = errorKey(code);
   if (key === 'error.unknown') return t('error.unknown', { code });
+  // a field refused: named in words when the page knows it
+  const field = err && typeof err === 'object' ? err.field : null;
+  if (code === 'invalid' && typeof field === 'string' && Object.hasOwn(FIELD_KEYS, field)) {
+    return t('error.invalidField', { field: t(FIELD_KEYS[field]) });
+  }
   // a refusal with a reason of its own (weak_password: short, common, name ...)
   const reason = err && typeof err === 'object' ? err.reason : null;
   const detailed = reason ? REASON_KEYS[`${code}.${reason}`] : null;

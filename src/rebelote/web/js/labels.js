@@ -86,6 +86,17 @@ export function playerLabel(info) {
   return info.guest ? t('name.guest', { name: info.name }) : info.name;
 }
 
+/** A lobby table's name as the pages show it: its own name, else worded
+ * from its host's ("Table de Ada", "Ada's table"; the server stores an
+ * empty name when the creator gave none). `room`: a RoomData ({name, host,
+ * seats}). */
+export function tableName(room) {
+  if (!room) return '';
+  if (room.name) return room.name;
+  const host = (room.seats || []).find((s) => s.seat === room.host && s.kind === 'human');
+  return host?.name ? t('lobby.defaultName', { name: host.name }) : t('lobby.unnamed');
+}
+
 /** A computer player's own name ("Bobby" for the one playing for good for
  * Bobby who left: `left`, or a name "Bobby (computer)" from a server that
  * did not send `left`), or null when it has none (the default seat name). */

@@ -9,7 +9,7 @@ import {
   $, api, currentUser, dateText, el, initPage, nav, ratingText as rating, replayHref, showError, t, tableHref,
 } from './common.js';
 import { showCurrentGame } from '../js/banners.js';
-import { SEAT_KEYS, presetName } from '../js/labels.js';
+import { SEAT_KEYS, presetName, tableName } from '../js/labels.js';
 
 const seatLabel = (seat) => (SEAT_KEYS[seat] ? t(SEAT_KEYS[seat]) : seat);
 const STATUS_KEYS = {
@@ -21,6 +21,11 @@ const statusText = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
 // before and after a rated match, as whole numbers
 const ratingText = (r) => (r.rating_after == null ? '—'
   : `${r.rating_before == null ? '—' : rating(r.rating_before)} → ${rating(r.rating_after)}`);
+// why a match changed no rating (`unrated_reason`), in words
+const UNRATED_KEYS = {
+  friendly: 'hist.unrated.friendly', left: 'hist.unrated.left', standins: 'hist.unrated.standins',
+};
+const unratedText = (r) => (!r.ranked && UNRATED_KEYS[r.unrated_reason] ? t(UNRATED_KEYS[r.unrated_reason]) : null);
 
 /** An old replay link (`?table=ID`): to the main table's replay. True when
  * the page goes there. */
@@ -50,7 +55,7 @@ async function main() {
   }
   const cell = (label, attrs, ...children) => el('td', { 'data-label': label, ...attrs }, ...children);
   $('#running tbody').replaceChildren(...history.running.map((r) => el('tr', { dataset: { table: r.table_id, status: r.status } },
-    cell(t('hist.col.table'), { text: r.room.name }),
+    cell(t('hist.col.table'), { text: tableName(r.room) }),
     cell(t('lobby.col.rules'), { text: t('lobby.rulesTo', { preset: presetName(r.room.rules.preset), target: r.room.rules.target }) }),
     cell(t('hist.col.seat'), { text: t('hist.runningSeat', { status: statusText(r.status), seat: seatLabel(r.seat) }) }),
     cell('', { class: 'row-actions' },
@@ -62,7 +67,7 @@ async function main() {
     cell(t('hist.col.table'), { text: t('hist.tableMatch', { table: r.table_id, match: r.match }) }),
     cell(t('hist.col.seat'), { text: `${seatLabel(r.seat)} (${r.side})` }),
     cell(t('hist.col.result'), { text: r.left ? t('hist.left') : r.won ? t('hist.won') : t('hist.lost') }),
-    cell(t('hist.col.rating'), { class: 'rating', text: ratingText(r) }),
+    cell(t('hist.col.rating'), { class: 'rating', dataset: unratedText(r) ? { unrated: r.unrated_reason } : {}, text: unratedText(r) || ratingText(r) }),
     cell(t('hist.col.xp'), { text: String(r.xp) }),
     cell('', { class: 'row-actions' }, el('a', { class: 'btn ghost', href: replayHref(r.table_id), dataset: { replay: r.table_id }, text: t('hist.replayButton') })))));
   $('#results-empty').hidden = history.results.length > 0;

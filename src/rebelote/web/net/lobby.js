@@ -16,7 +16,7 @@ import {
   replayHref, showError, t, tableHref, tokenOf, watchHref,
 } from './common.js';
 import {
-  SEAT_KEYS, botName, levelLabel, presetDescription, presetName,
+  SEAT_KEYS, botName, levelLabel, presetDescription, presetName, tableName,
 } from '../js/labels.js';
 import { Connection, LobbyConnection } from '../js/net.js';
 import { connectionStatus, showCurrentGame } from '../js/banners.js';
@@ -49,6 +49,33 @@ const state = {
 };
 window.rebelote = state; // for tests and debugging
 
+/** Run `fn` once at a time for a button: disabled (and a second click
+ * ignored) while its request is in flight; `key` names the action, so that
+ * a button drawn again meanwhile is drawn disabled too. */
+const inFlight = new Set();
+function oneAtATime(key, fn) {
+  return async (ev) => {
+    if (inFlight.has(key)) return;
+    inFlight.add(key);
+    const button = ev?.currentTarget;
+    if (button) button.disabled = true;
+    try {
+      await fn();
+    } finally {
+      inFlight.delete(key);
+      if (button) button.disabled = false;
+    }
+  };
+}
+const busy = (key) => inFlight.has(key) || null;
+
+/** Every form's error box: a form's error goes when another form is sent. */
+function clearErrors(except) {
+  for (const box of document.querySelectorAll('[data-form-error]')) {
+    if (box !== except) box.textContent = '';
+  }
+}
+
 // ------------------------------------------------------------------ account
 
 /** The tables where the player sits: no "sit" buttons there. */
@@ -80,7 +107,7 @@ async function sessionChanged() {
 }
 
 function form(id, title, fields, submit, onSubmit, hint, wide = false) {
-  const error = el('p', { class: 'error', role: 'alert' });
+  const error = el('p', { class: 'error', role: 'alert', dataset: { formError: id } });
   const f = el('form', { class: 'form-grid', 'aria-label': title, dataset: { form: id } },
     ...fields.map(([name, label, type, value]) => el('label', {},
       el('span', { text: label }),
@@ -89,8 +116,10 @@ function form(id, title, fields, submit, onSubmit, hint, wide = false) {
         autocomplete: type === 'password' ? (id === 'login' ? 'current-password' : 'new-password') : 'nickname',
       }))),
     el('button', { type: 'submit', class: 'btn primary', text: submit }));
+  f.addEventListener('input', () => { error.textContent = ''; });
   f.addEventListener('submit', async (ev) => {
     ev.preventDefault();
+    clearErrors(error);
     const data = Object.fromEntries(new FormData(f));
     try {
       await onSubmit(data);
@@ -162,7 +191,8 @@ function drawTables() {
         for (const seat of open) {
           actions.append(el('button', {
             type: 'button', class: 'btn', text: t('lobby.sitAt', { seat: seatLabel(seat) }), dataset: { join: `${r.id}:${seat}` },
-            onclick: () => join(r.id, seat, null, $('#lobby-error')),
+            disabled: busy(`join:${r.id}`),
+            onclick: oneAtATime(`join:${r.id}`, () => join(r.id, seat, null, $('#lobby-error'))),
           }));
         }
       }
@@ -175,7 +205,7 @@ function drawTables() {
       actions.append(el('a', { class: 'btn ghost', href: watchHref(r.id), text: t('lobby.watch'), dataset: { watch: r.id } }));
     }
     return el('li', { class: 'table-card', dataset: { table: r.id, status: r.status } },
-      el('h3', { text: r.name }),
+      el('h3', { text: tableName(r) }),
       el('p', { class: 'rules', text: rulesText(r) }),
       el('p', { class: 'status' }, el('span', { class: `badge status-${r.status}`, dataset: { status: r.status }, text: status(r.status) }),
         r.spectators ? el('span', { class: 'spectators', text: ` ${t('lobby.spectators', { n: r.spectators })}` }) : null),
@@ -309,8 +339,9 @@ async function drawRoom({ room, you }) {
   const isHost = Boolean(you && room.host === you);
   const canSit = Boolean(user && !you && room.status === 'open' && !(room.ranked && user.guest));
   const who = JSON.stringify([Boolean(user), user?.guest, you, isHost, room.status, canSit]);
-  part(head, JSON.stringify([room.name, room.rules, room.ranked, room.status, room.spectators]), () => [
-    el('h2', { text: `${room.name} · ${rulesText(room)}` }),
+  const name = tableName(room);
+  part(head, JSON.stringify([name, room.rules, room.ranked, room.status, room.spectators]), () => [
+    el('h2', { text: `${name} · ${rulesText(room)}` }),
     el('p', { class: 'note', text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules.preset, room.rules.description, room.rules.target)}` }),
     room.spectators ? el('p', { class: 'note', text: t('lobby.spectators', { n: room.spectators }) }) : null]);
   // one box per seat, each rebuilt only when that seat (or who we are) changed
@@ -331,7 +362,7 @@ async function drawRoom({ room, you }) {
         ...s.countdowns.map(countdownNode)];
       if (s.kind === 'open' && canSit) {
         parts.push(el('button', { type: 'button', class: 'btn', text: t('lobby.sitHere'), dataset: { sit: s.seat },
-          onclick: () => join(tableId, s.seat, invite, error) }));
+          disabled: busy(`join:${tableId}`), onclick: oneAtATime(`join:${tableId}`, () => join(tableId, s.seat, invite, error)) }));
       }
       if (isHost && room.status === 'open' && s.kind !== 'human') {
         const level = el('select', { 'aria-label': t('lobby.levelAt', { seat: seatLabel(s.seat) }), dataset: { botLevel: s.seat } },
@@ -355,7 +386,7 @@ async function drawRoom({ room, you }) {
       el('div', { class: 'invite-actions' },
         el('button', { type: 'button', class: 'btn primary', dataset: { action: 'copy-invite' },
           text: navigator.share ? t('lobby.shareInvite') : t('lobby.copyInvite'),
-          onclick: () => shareInvite(link, room.name, input, done) }),
+          onclick: () => shareInvite(link, tableName(room), input, done) }),
         done)];
   });
   part(buttons, JSON.stringify([who, room.visibility]), () => {
@@ -365,17 +396,27 @@ async function drawRoom({ room, you }) {
         ...LEVELS.map((l) => el('option', { value: l, text: levelLabel(l), selected: l === chosen.fill })));
       fillLevel.addEventListener('change', () => { chosen.fill = fillLevel.value; });
       parts.push(el('label', { class: 'inline' }, el('span', { text: t('lobby.fillLevel') }), fillLevel),
-        el('button', { type: 'button', class: 'btn', id: 'fill', text: t('lobby.fill'), onclick: () => call('fill', { level: fillLevel.value }) }),
-        el('button', { type: 'button', class: 'btn primary', text: t('lobby.start'), id: 'start', onclick: async () => {
-          if (await call('start')) goToTable(tableId);
-        } }));
+        el('button', { type: 'button', class: 'btn', id: 'fill', text: t('lobby.fill'), disabled: busy('fill'),
+          onclick: oneAtATime('fill', () => call('fill', { level: fillLevel.value })) }),
+        el('button', { type: 'button', class: 'btn primary', text: t('lobby.start'), id: 'start', disabled: busy('start'),
+          onclick: oneAtATime('start', async () => {
+            if (await call('start')) goToTable(tableId);
+          }) }));
     }
     if (you && room.status === 'open') {
-      parts.push(el('button', { type: 'button', class: 'btn ghost', id: 'leave-room', text: t('lobby.leave'), onclick: async () => {
-        state.leaving = true;
-        if (await call('leave')) location.href = '/lobby.html';
-        else state.leaving = false;
-      } }));
+      parts.push(el('button', { type: 'button', class: 'btn ghost', id: 'leave-room', text: t('lobby.leave'), disabled: busy('leave'),
+        onclick: oneAtATime('leave', async () => {
+          state.leaving = true;
+          if (await call('leave')) {
+            // back to the list: the address no longer names the table
+            state.mine.delete(tableId);
+            history.replaceState(null, '', '/lobby.html');
+            leaveRoomView();
+            drawTables();
+            showCurrentGame($('main'), { except: null }).catch(() => {});
+          }
+          state.leaving = false;
+        }) }));
     }
     if (room.status === 'playing' && room.visibility === 'public') {
       parts.push(el('a', { class: 'btn', href: watchHref(tableId), dataset: { watch: tableId }, text: t('lobby.watchTable') }));
@@ -520,26 +561,51 @@ function onLobbyMessage(msg) {
 
 // ------------------------------------------------------------------ create
 
+/** The create form never goes to the server by itself (a native submit
+ * would reload the page with the fields in its address): from the first
+ * moment the script runs, its submit is the page's. Its button, disabled
+ * in the HTML, is enabled once the form is ready (setupCreate). */
+function guardCreate() {
+  $('#create-form').addEventListener('submit', (ev) => ev.preventDefault());
+}
+
 async function setupCreate() {
   const presets = await api('/api/presets').catch(() => []);
   $('#preset').replaceChildren(...presets.map((p) => el('option', { value: p.name, text: `${presetName(p.name)} : ${presetDescription(p.name, p.description)}` })));
+  const createError = $('#create-error');
+  $('#create-form').addEventListener('input', () => { createError.textContent = ''; });
   $('#create-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    const d = Object.fromEntries(new FormData(ev.target));
-    const body = { name: d.name, preset: d.preset, visibility: d.visibility, ranked: d.ranked === 'true', seat: d.seat, options: {} };
-    if (d.target) body.target = Number(d.target);
-    if (d.move_clock === 'none') body.options.move_clock = null;
-    else if (d.move_clock) body.options.move_clock = Number(d.move_clock);
+    clearErrors(createError);
+    const submit = $('#create-form button[type="submit"]');
+    if (submit.disabled) return;
+    submit.disabled = true;
     try {
-      const created = await api('/api/lobby/tables', { method: 'POST', body });
-      rememberToken(created.table_id, created.token);
-      $('#create-error').textContent = '';
-      state.mine.set(created.table_id, 'open');
-      openRoom(created.table_id, created.invite);
-    } catch (err) {
-      showError($('#create-error'), err);
+      await createTable(ev.target);
+    } finally {
+      submit.disabled = false;
     }
   });
+  $('#create-form button[type="submit"]').disabled = false;
+  $('#create-form').dataset.ready = 'true';
+}
+
+/** Open the table the create form describes (its errors under it). */
+async function createTable(form) {
+  const d = Object.fromEntries(new FormData(form));
+  const body = { name: d.name, preset: d.preset, visibility: d.visibility, ranked: d.ranked === 'true', seat: d.seat, options: {} };
+  if (d.target) body.target = Number(d.target);
+  if (d.move_clock === 'none') body.options.move_clock = null;
+  else if (d.move_clock) body.options.move_clock = Number(d.move_clock);
+  try {
+    const created = await api('/api/lobby/tables', { method: 'POST', body });
+    rememberToken(created.table_id, created.token);
+    $('#create-error').textContent = '';
+    state.mine.set(created.table_id, 'open');
+    openRoom(created.table_id, created.invite);
+  } catch (err) {
+    showError($('#create-error'), err);
+  }
 }
 
 function fromUrl() {
@@ -550,6 +616,7 @@ function fromUrl() {
 }
 
 async function main() {
+  guardCreate();
   await initPage();
   await refreshUser();
   await setupCreate();
