@@ -290,7 +290,7 @@ def test_lobby_in_french_expert_level_and_the_chat_at_the_main_table(
     chat.locator("input").fill("<img src=x onerror=alert(1)> salut")
     chat.locator("input").press("Enter")
     expect(chat.locator("li .text")).to_have_text("<img src=x onerror=alert(1)> salut")
-    expect(chat.locator("li .who")).to_have_text("Ana (S)")
+    expect(chat.locator("li .who")).to_have_text("Ana (Sud)")
     assert chat.locator("li img").count() == 0
     # the table goes on: the hand is drawn, the French labels are there
     expect(page.locator("#hand [data-card]").first).to_be_visible()
@@ -439,10 +439,10 @@ def test_a_player_takes_his_seat_back_from_another_browser(
     expect(ana_chat.locator('li[data-seat="N"] .text')).to_have_text("hello from Bob")
     ana_chat.locator('li[data-seat="N"] button.mute').click()
     expect(ana_chat.locator('li[data-seat="N"]')).to_have_count(0)
-    expect(ana_chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bob (N)")
+    expect(ana_chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bob (North)")
     expect(ana_chat.locator('button[data-unmute="N"]')).to_have_text("unmute")
     ana.reload()  # the mute is told again on connection
-    expect(ana_chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bob (N)")
+    expect(ana_chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bob (North)")
     expect(ana_chat.locator('li[data-seat="N"]')).to_have_count(0)
     ana_chat.locator('button[data-unmute="N"]').click()
     # his earlier line is back at once (a new connection's chat history)
@@ -597,7 +597,7 @@ def test_french_names_replay_dates_chat_unmute_and_a_steady_waiting_room(
     expect(chat.locator('li[data-seat="N"]')).to_have_count(0)
     ana.reload()
     expect(ana.locator("#table-page")).to_have_attribute("data-ready", "1")
-    expect(chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bobby (N)")
+    expect(chat.locator('.muted-seat[data-seat="N"]')).to_contain_text("Bobby (Nord)")
     expect(chat.locator('li[data-seat="N"]')).to_have_count(0)
     chat.locator('button[data-unmute="N"]').click()
     expect(chat.locator('li[data-seat="N"] .text')).to_have_text("salut Ana")

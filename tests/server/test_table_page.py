@@ -579,6 +579,11 @@ def test_agreement_to_the_next_deal_and_the_time_is_up_banner(
     expect(agreement.locator(".awaited")).to_have_text("En attente de Bruno (invité), Vous…")
     expect(dialog.locator('[data-act="next"]')).to_be_enabled()
     _no_horizontal_scroll(page)
+    # Ana agrees: the summary stays open, saying who agreed and who is awaited
+    dialog.locator('[data-act="next"]').click()
+    expect(agreement).to_have_attribute("data-agreed", "S")
+    expect(agreement).to_have_attribute("data-awaited", "N")
+    expect(dialog.locator('[data-action="waiting"]')).to_be_disabled()
     # the server says: S agreed, the next deal starts by itself in 30 s
     page.evaluate(
         """() => {
@@ -615,5 +620,141 @@ def test_agreement_to_the_next_deal_and_the_time_is_up_banner(
           {t: 'error', d: {code: 'not_your_turn', message: 'not your turn'}, v: null})"""
     )
     expect(page.locator("#toast")).to_have_text("Ce n'est pas à vous de jouer.")
+    # a computer plays for Ana and for Bruno, each about to have left: Ana
+    # is spoken to ("vous"), Bruno spoken of
+    page.evaluate(
+        """() => {
+          const room = structuredClone(window.rebelote.model.room);
+          const end = Date.now() / 1000 + 600;
+          for (const s of room.seats) {
+            s.countdowns = [];
+            if (s.kind === 'human') Object.assign(s, {away: true, away_reason: 'hold',
+              countdowns: [{reason: 'leave', seconds: 600, deadline: end}]});
+          }
+          window.rebelote.conn.receive({t: 'room', d: room, v: null});
+        }"""
+    )
+    me = page.locator('.seat[data-pos="bottom"] .presence')
+    expect(me.locator('[data-presence="away"]')).to_have_text("l'ordinateur joue pour vous")
+    expect(me.locator('.countdown[data-reason="leave"]')).to_have_text(
+        re.compile(r"^(600|599|598|597|596|595) s avant que vous ayez quitté la partie$")
+    )
+    him = page.locator('.seat[data-pos="top"] .presence')
+    expect(him.locator('[data-presence="away"]')).to_have_text("l'ordinateur joue pour lui")
+    expect(him.locator('.countdown[data-reason="leave"]')).to_have_text(
+        re.compile(r"^(600|599|598|597|596|595) s avant qu'il ait quitté la partie$")
+    )
     assert errors == [], errors
+    ctx.close()
+
+
+def _play_until(clients: list[tuple[Any, str]], waiting: str, seed: int) -> None:
+    """Play the seats of ``clients`` ((client, seat) pairs) at random until
+    the table waits for ``waiting`` (``next`` or ``rematch``); nobody agrees
+    to that."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 120  # a safeguard, not a measure
+    while not any(c.turn and c.turn["waiting"] == waiting for c, _ in clients):
+        assert time.monotonic() < deadline, f"the table never waited for {waiting}"
+        for client, seat in clients:
+            with contextlib.suppress(TimeoutError):
+                client.recv(timeout=0.05)
+            turn = client.turn
+            if not turn or turn["waiting"] == waiting or not turn["legal"] or turn["auto"]:
+                continue
+            if turn["waiting"] == "action" and turn["seat"] != seat:
+                continue
+            action = rng.choice(turn["legal"])
+            client.act(action, False if action in turn["belote_choice"] else None)
+            client.turn = None
+
+
+def test_a_refused_rematch_is_said_to_who_agreed_and_the_replay_names_the_players(
+    browser: Browser, live: LiveServer
+) -> None:
+    """Two guests and two computers at a lobby table to 1 point. At the end
+    Ana agrees to the rematch: her summary stays open, waiting, saying who
+    agreed and who is awaited; Bruno refuses (he leaves): Ana is told that
+    Bruno left and there is no rematch, with "Retour au salon", and no
+    "plays in North from now on" toast. The replay of that match names
+    Bruno, who played it all, not the computer that took his seat."""
+    from playwright.sync_api import expect
+
+    tid, players = lobby_table(
+        live, ["Ana", "Bruno"], bots="random", target=1, options={"speed": "instant"}
+    )
+    ana, bruno = players
+    with ana.connect(tid) as a, bruno.connect(tid) as b:
+        _play_until([(a, "S"), (b, "N")], "rematch", 5)
+    pages = {}
+    errors: list[str] = []
+    for name, player in (("ana", ana), ("bruno", bruno)):
+        ctx = _context(browser, PHONE)
+        _keep_token(ctx, tid, str(player.token))
+        page = ctx.new_page()
+        errors += _errors(page)
+        page.goto(f"{live.url}/#/table/{tid}")
+        dialog = page.locator("#deal-end[open]")
+        expect(dialog).to_have_attribute("data-over", "true")
+        expect(dialog.locator(".agreement")).to_have_attribute("data-awaited", "N S")
+        pages[name] = page
+    page = pages["ana"]
+    dialog = page.locator("#deal-end[open]")
+    dialog.locator('[data-act="rematch"]').click()
+    # the summary stays open, waiting for Bruno
+    agreement = dialog.locator(".agreement")
+    expect(agreement).to_have_attribute("data-agreed", "S")
+    expect(agreement).to_have_attribute("data-awaited", "N")
+    expect(agreement.locator(".agreed")).to_have_text("D'accord : Vous")
+    expect(agreement.locator(".awaited")).to_have_text("En attente de Bruno (invité)…")
+    expect(dialog.locator('[data-action="waiting"]')).to_be_disabled()
+    # Bruno does not want a rematch: he leaves
+    pages["bruno"].locator('#deal-end [data-action="leave-table"]').click()
+    expect(pages["bruno"].locator("#table-missing")).to_have_attribute("data-reason", "left")
+    closed = dialog.locator(".agreement[data-closed]")
+    expect(closed).to_have_text("Bruno a quitté la table : pas de revanche")
+    to_lobby = dialog.locator('[data-action="to-lobby"]')
+    expect(to_lobby).to_have_text("Retour au salon")
+    expect(to_lobby).to_have_attribute("href", "./lobby.html")
+    expect(dialog.locator("[data-act]")).to_have_count(0)
+    expect(dialog.locator('[data-action="waiting"]')).to_have_count(0)
+    expect(page.locator("#status")).to_have_text("Pas de revanche : la table est fermée.")
+    expect(page.locator("#toast")).not_to_contain_text("désormais")
+    # closed, the note comes back whatever was open (here: nothing)
+    page.reload()
+    expect(page.locator("#deal-end[open] .agreement[data-closed]")).to_have_text(
+        "Bruno a quitté la table : pas de revanche"
+    )
+    _no_horizontal_scroll(page)
+    # the replay of that match: Bruno played it, not the computer
+    page.goto(f"{live.url}/#/replay/{tid}/1")
+    expect(page.locator("#replay")).to_be_visible()
+    expect(page.locator('.seat[data-seat="N"] .plate .name')).to_have_text("Bruno (invité)")
+    expect(page.locator('.seat[data-seat="S"] .plate .name')).to_have_text("Ana (invité)")
+    expect(page.locator('.seat[data-seat="W"] .plate .name')).to_have_text("Ouest (ordinateur)")
+    data = ana.http.get(f"/api/tables/{tid}/replay").json()
+    north = {s["seat"]: s for s in data["deals"][0]["seats"]}["N"]
+    assert north == {
+        "seat": "N",
+        "kind": "human",
+        "name": "Bruno",
+        "level": None,
+        "guest": True,
+        "left": False,
+    }
+    assert errors == [], errors
+
+
+def test_the_banner_of_a_match_against_the_computer(browser: Browser, live: LiveServer) -> None:
+    """Someone with a solo match going on is told so on the other pages:
+    "Partie en cours contre l'ordinateur", with a link back to it."""
+    from playwright.sync_api import expect
+
+    ctx = _context(browser)
+    created = ctx.request.post(live.url + "/api/tables", data={"preset": "ffb"}).json()
+    page = ctx.new_page()
+    page.goto(f"{live.url}/lobby.html")
+    banner = page.locator("#current-game")
+    expect(banner.locator(".current-text")).to_have_text("Partie en cours contre l'ordinateur")
+    expect(banner.locator("a")).to_have_attribute("href", f"/#/table/{created['table_id']}")
     ctx.close()

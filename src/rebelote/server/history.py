@@ -13,11 +13,14 @@ is a deal record or a match record (:mod:`rebelote.record`, format 1) that
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, cast
 
 from ..cards import CardSet, card_name
 from ..record import FORMAT, deal_summary, state_to_record
+from ..seats import Seat
 from ..state import State
+from .game import Entry, EntryKind
 from .storage import StoredTable
 from .table import game_from_stored
 
@@ -57,11 +60,33 @@ def _hands(state: State) -> dict[str, list[str]]:
     return {s.letter: str(CardSet(m)).split() for s, m in hands.items()}
 
 
-def _deal_view(match: int, deal: int, state: State) -> dict[str, Any]:
+def _seats_by_deal(stored: StoredTable) -> dict[tuple[int, int], list[dict[str, Any]]]:
+    """Who sat at each seat when each deal ``(match, deal)`` was over, as
+    ``{"seat", "kind", "name", "level", "guest", "left"}`` (``left``: a
+    computer for good in place of a player who left during the match): the
+    log replayed entry by entry.  A player who left once a match was over
+    (refusing the rematch) is still named for every deal of that match."""
+    game, _ = game_from_stored(dataclasses.replace(stored, events=()), keep_deals=True)
+    finished = game.finished if game.finished is not None else []
+    at: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for e in stored.events:
+        done = len(finished)
+        game.apply(
+            Entry(cast(EntryKind, e.kind), None if e.seat is None else Seat[e.seat], e.payload)
+        )
+        for m, d, _state in finished[done:]:
+            at[(m, d)] = [game.seats[s].info().model_dump() for s in game.order]
+    return at
+
+
+def _deal_view(
+    match: int, deal: int, state: State, seats: list[dict[str, Any]] | None
+) -> dict[str, Any]:
     summary = deal_summary(state)
     return {
         "match": match,
         "deal": deal,
+        "seats": seats,
         "dealer": state.dealer.letter,
         "hands": _hands(state),
         "turned": None if state.turned is None else card_name(state.turned),
@@ -89,8 +114,15 @@ def _deal_view(match: int, deal: int, state: State) -> dict[str, Any]:
 def replay_data(stored: StoredTable, match: int | None = None) -> dict[str, Any]:
     """The replay viewer's data: the table's seats and every deal that may
     be read now (:func:`shown_deals`; of ``match`` only, when given) with
-    all hands, bids and tricks."""
-    deals = [_deal_view(m, d, s) for m, d, s in shown_deals(stored) if match is None or m == match]
+    all hands, bids and tricks; each deal with its ``seats``, who sat
+    there when it was over (:func:`_seats_by_deal`; the table's ``seats`` are
+    who sits there now)."""
+    seats = _seats_by_deal(stored)
+    deals = [
+        _deal_view(m, d, s, seats.get((m, d)))
+        for m, d, s in shown_deals(stored)
+        if match is None or m == match
+    ]
     return {
         "table_id": stored.id,
         "rules": stored.rules,

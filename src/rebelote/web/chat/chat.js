@@ -45,6 +45,13 @@ const ERROR_KEYS = {
   spectator: 'chat.error.spectator', left: 'chat.error.left',
 };
 const PENDING_KEYS = { queued: 'chat.queued', sent: 'chat.sending', failed: 'chat.notSent' };
+const SEAT_KEYS = { N: 'seat.N', W: 'seat.W', S: 'seat.S', E: 'seat.E' };
+
+/** "Ana (Sud)": a player's name and his seat in the page's language. */
+function seatWho(name, seat) {
+  const where = SEAT_KEYS[seat] ? t(SEAT_KEYS[seat]) : seat;
+  return name ? `${name} (${where})` : where;
+}
 
 // the element's styles: a file (no <style> made here, so the pages'
 // Content-Security-Policy needs no 'unsafe-inline'), resolved from this module
@@ -242,7 +249,7 @@ export class RebeloteChat extends HTMLElement {
       const who = document.createElement('span');
       who.className = 'muted-seat';
       who.dataset.seat = seat;
-      const name = this.names[seat] ? `${this.names[seat]} (${seat})` : seat;
+      const name = seatWho(this.names[seat], seat);
       who.append(name);
       if (this.sendFn && this.seat) {
         const button = document.createElement('button');
@@ -266,7 +273,7 @@ export class RebeloteChat extends HTMLElement {
       li.dataset.seat = line.seat;
       const who = document.createElement('span');
       who.className = 'who';
-      who.textContent = `${line.name} (${line.seat})`;
+      who.textContent = seatWho(line.name, line.seat);
       const text = document.createElement('span');
       text.className = 'text';
       text.textContent = line.text; // never innerHTML
@@ -289,7 +296,7 @@ export class RebeloteChat extends HTMLElement {
       li.dataset.pending = line.state;
       const who = document.createElement('span');
       who.className = 'who';
-      who.textContent = this.names[this.seat] ? `${this.names[this.seat]} (${this.seat})` : `${this.seat}`;
+      who.textContent = seatWho(this.names[this.seat], this.seat);
       const text = document.createElement('span');
       text.className = 'text';
       text.textContent = line.text; // never innerHTML

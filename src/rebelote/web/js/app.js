@@ -49,6 +49,8 @@ const app = {
   clockOffset: 0, // the server's clock minus ours, in seconds (from the room's countdowns)
   replay: null, // {tableId, table, data, totals, index, step}
   opening: 0, // which opening of a table is the latest (the page may move on meanwhile)
+  closedShown: false, // the note "X left the table: no rematch" was shown (once; it may be closed)
+  leftAfterEnd: [], // the names of the players who left once the match was over (no rematch)
 };
 
 // ------------------------------------------------------------------ storage
@@ -357,6 +359,8 @@ function closeTable() {
   app.replay = null;
   app.timedOut = false;
   app.awaySeen = false;
+  app.closedShown = false;
+  app.leftAfterEnd = [];
   const page = $('#table-page');
   page.classList.remove('side');
   delete page.dataset.mode;
@@ -506,7 +510,12 @@ function onRoom(room) {
     }
   }
   render();
-  if ($('#deal-end').open) renderDealEnd();
+  if (room.status === 'closed' && model.match?.winner && model.summary && !app.closedShown) {
+    // a player refused the rematch by leaving: said whatever was open
+    app.closedShown = true;
+    for (const d of $$('dialog[open]')) if (d.id !== 'deal-end') d.close();
+    showDealEnd(true);
+  } else if ($('#deal-end').open) renderDealEnd();
 }
 
 function attachChat(seat) {
@@ -566,6 +575,7 @@ function handle(msg) {
     // a refusal that closes the connection is said by the page that follows
     if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
+    if ($('#deal-end').open) renderDealEnd();
     return;
   }
   const effects = model.applyEvent(msg.d);
@@ -576,7 +586,10 @@ function handle(msg) {
   if (msg.d.kind === 'trick') app.holdUntil = performance.now() + TRICK_HOLD;
   if (msg.d.kind === 'seat') {
     const info = model.seatInfo(msg.d.seat);
-    toast(t('net.log.seat', { name: playerLabel(info), seat: t(SEAT_KEYS[msg.d.seat]) }));
+    // a player who left once the match was over refused the rematch: the
+    // summary says so (the computer in his place plays no more)
+    if (msg.d.left && model.match?.winner) app.leftAfterEnd.push(msg.d.name);
+    else toast(t('net.log.seat', { name: playerLabel(info), seat: t(SEAT_KEYS[msg.d.seat]) }));
   }
   if (effects.includes('new_deal')) {
     const d = $('#deal-end');
@@ -674,7 +687,7 @@ function leaveTable() {
 function tick() {
   for (const node of $$('[data-until]')) {
     const until = Number(node.dataset.until);
-    node.textContent = countdownText(node.dataset.reason, until);
+    node.textContent = countdownText(node.dataset.reason, until, node.dataset.you !== undefined);
   }
 }
 
@@ -714,17 +727,12 @@ async function openReplay(tableId, match) {
     preset, players: data.seats.length, target: data.rules?.target ?? known?.target ?? 0,
     description: known?.description || '', options: {},
   };
-  // a solo table's player with no name of his own is "You" (the one who
-  // replays it): said in the page's language
-  const seats = (info?.seats || data.seats).map((s) => ({
-    seat: s.seat, kind: s.kind, name: s.kind === 'human' && s.name === 'You' ? t('seat.you') : s.name,
-    level: s.level ?? null, guest: !!s.guest, left: !!s.left,
-  }));
+  const seats = replaySeats(info?.seats || data.seats);
   app.mode = 'replay';
   app.tableId = tableId;
   app.replay = {
     tableId, data, index: 0, step: 0, totals: replayTotals(data, info),
-    table: { id: tableId, you: null, seats, rules, options: {}, status: 'finished' },
+    table: { id: tableId, you: null, seats, rules, options: {}, status: 'finished' }, seatsNow: seats,
   };
   app.view = newView();
   const page = $('#table-page');
@@ -736,10 +744,25 @@ async function openReplay(tableId, match) {
   page.dataset.ready = '1';
 }
 
+/** The seats of a replay as the table's model keeps them: a solo table's
+ * player with no name of his own is "You" (the one who replays it), said in
+ * the page's language. */
+function replaySeats(list) {
+  return list.map((s) => ({
+    seat: s.seat, kind: s.kind, name: s.kind === 'human' && s.name === 'You' ? t('seat.you') : s.name,
+    level: s.level ?? null, guest: !!s.guest, left: !!s.left,
+  }));
+}
+
 function drawReplay() {
   const r = app.replay;
   if (!r) return;
   const deals = r.data.deals;
+  // each deal names who played it (its `seats`: a player who refused the
+  // rematch played the whole match), else who sits there now
+  const played = deals[r.index]?.seats;
+  if (played) r.table = { ...r.table, seats: replaySeats(played) };
+  else if (r.seatsNow) r.table = { ...r.table, seats: r.seatsNow };
   const box = $('#replay');
   const where = $('#replay-where');
   const controls = {
@@ -877,17 +900,18 @@ function renderDealEnd() {
   const legal = turn?.legal || [];
   const agreed = !!model.you && !!turn && turn.waiting !== 'action' && turn.agreed.includes(model.you);
   const closed = model.lobby && model.room?.status === 'closed';
+  const waiting = !closed && ((agreed && turn.waiting !== 'action') || (model.pending && !!turn && turn.waiting !== 'action'));
   const waitingButton = () => h('button', { type: 'button', class: 'btn primary', 'data-action': 'waiting', disabled: true, text: t('action.waiting') });
   if (over) {
     if (!model.lobby) buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
     else if (model.mode !== 'play' || closed) buttons.push(h('a', { class: 'btn', href: LOBBY_URL, 'data-action': 'to-lobby', text: t('action.toLobby') }));
     else buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'leave-table', text: t('action.noRematch') }));
-    if (legal.includes('rematch')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'rematch', 'data-act': 'rematch', text: t('action.rematch') }));
-    else if (agreed && turn.waiting === 'rematch') buttons.push(waitingButton());
+    if (legal.includes('rematch') && !waiting && !closed) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'rematch', 'data-act': 'rematch', text: t('action.rematch') }));
+    else if (waiting && turn.waiting === 'rematch') buttons.push(waitingButton());
   } else {
     buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'close', text: t('dialog.close') }));
-    if (legal.includes('next')) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'next', 'data-act': 'next', text: t('action.next') }));
-    else if (agreed && turn.waiting === 'next') buttons.push(waitingButton());
+    if (legal.includes('next') && !waiting) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'next', 'data-act': 'next', text: t('action.next') }));
+    else if (waiting && turn.waiting === 'next') buttons.push(waitingButton());
   }
   const box = $('#deal-end-buttons');
   const focused = box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
@@ -943,7 +967,8 @@ function agreementParts(model) {
   const turn = model.turn;
   if (!model.lobby) return [];
   if (model.room?.status === 'closed' && model.match?.winner) {
-    const gone = model.room.seats.filter((s) => s.left).map((s) => seatName(model, s.seat));
+    // who refused the rematch (seen leaving; else, after a reload, whoever left)
+    const gone = app.leftAfterEnd.length ? app.leftAfterEnd : model.room.seats.filter((s) => s.left).map((s) => s.name);
     return [h('p', { class: 'agreement closed', 'data-closed': '' },
       gone.length ? t('end.closedBy', { names: gone.join(', ') }) : t('end.closed'))];
   }
@@ -960,6 +985,11 @@ function agreementParts(model) {
     box.append(h('p', { class: 'countdown', 'data-reason': 'start', 'data-until': String(until), text: countdownText('start', until) }));
   }
   return box.childElementCount ? [box] : [];
+}
+
+/** Whether another human still sits at the table (he may have to agree too). */
+function othersAtTable(model) {
+  return (model.room?.seats || []).some((s) => s.kind === 'human' && !s.left && s.seat !== model.you);
 }
 
 function summaryContractText(s) {
@@ -1156,8 +1186,12 @@ function onClick(e) {
     case 'next':
     case 'rematch':
       if (btn.closest('#deal-end')) {
-        dialog?.close();
+        // the summary stays open, waiting: who agreed, who is awaited
         act(action);
+        renderDealEnd();
+      } else if (app.model?.lobby && othersAtTable(app.model)) {
+        // agreed from the action bar (its button sent it): the same list
+        showDealEnd(true);
       }
       break;
     case 'new-match':

@@ -78,7 +78,8 @@ export async function showCurrentGame(parent, { except = null } = {}) {
   let target = null;
   if (playing) target = { id: playing.table_id, href: `/#/table/${encodeURIComponent(playing.table_id)}`, kind: 'playing', name: playing.room.name };
   else if (current.current && current.current.table_id !== except) {
-    target = { id: current.current.table_id, href: `/#/table/${encodeURIComponent(current.current.table_id)}`, kind: 'playing', name: '' };
+    // the cookie's table: a solo match against the computer
+    target = { id: current.current.table_id, href: `/#/table/${encodeURIComponent(current.current.table_id)}`, kind: 'playing', name: '', solo: true };
   } else if (waiting) target = { id: waiting.table_id, href: `/lobby.html?table=${encodeURIComponent(waiting.table_id)}`, kind: 'waiting', name: waiting.room.name };
   let box = document.getElementById('current-game');
   if (!target) {
@@ -96,7 +97,8 @@ export async function showCurrentGame(parent, { except = null } = {}) {
   }
   const text = document.createElement('span');
   text.className = 'current-text';
-  text.textContent = target.kind === 'playing' ? t('current.playing') : t('current.waiting');
+  if (target.solo) text.textContent = t('current.playingSolo');
+  else text.textContent = target.kind === 'playing' ? t('current.playing') : t('current.waiting');
   if (target.name) {
     const name = document.createElement('b');
     name.textContent = ` ${target.name}`; // a table's name: text, never HTML

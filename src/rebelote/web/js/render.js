@@ -97,25 +97,33 @@ function focusSelector(el) {
 /** The presence of a lobby table's human seat: disconnected, a computer
  * playing for him, and the countdowns (each with its end in this page's
  * clock, `until`: `Date.now()` ms; the page's ticker updates the text). */
-function presence(rs) {
+function presence(rs, you) {
   const box = h('div', { class: 'presence' });
   if (!rs.connected) box.append(h('span', { class: 'badge off', 'data-presence': 'disconnected', text: t('net.disconnected') }));
-  if (rs.away) box.append(h('span', { class: 'badge away', 'data-presence': 'away', text: t('net.away') }));
-  // the countdown that ends first (holding the seat, then leaving)
+  if (rs.away) box.append(h('span', { class: 'badge away', 'data-presence': 'away', text: you ? t('net.awayYou') : t('net.away') }));
+  // the countdown that ends first (holding the seat, then leaving); our own
+  // seat's said to us ("vous"), data-you
   const soon = [...rs.countdowns].sort((a, b) => a.until - b.until).slice(0, 1);
   for (const c of soon) {
-    box.append(h('span', { class: 'countdown', 'data-reason': c.reason, 'data-until': String(c.until), text: countdownText(c.reason, c.until) }));
+    box.append(h('span', {
+      class: 'countdown', 'data-reason': c.reason, 'data-until': String(c.until), 'data-you': you ? '' : null,
+      text: countdownText(c.reason, c.until, you),
+    }));
   }
   if (!box.childElementCount) box.hidden = true;
   return box;
 }
 
 const COUNTDOWN_KEYS = { move: 'net.countdown.move', hold: 'net.countdown.hold', leave: 'net.countdown.leave', start: 'table.countdown.start' };
+// the same said to the player whose seat it is
+const OWN_COUNTDOWN_KEYS = { hold: 'net.countdown.holdYou', leave: 'net.countdown.leaveYou' };
 
-/** A countdown's text: seconds left until `until` (`Date.now()` ms). */
-export function countdownText(reason, until) {
+/** A countdown's text: seconds left until `until` (`Date.now()` ms);
+ * `you`: the countdown of the player's own seat ("vous"). */
+export function countdownText(reason, until, you = false) {
   const s = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-  return t(COUNTDOWN_KEYS[reason] || COUNTDOWN_KEYS.move, { s });
+  const key = (you && OWN_COUNTDOWN_KEYS[reason]) || COUNTDOWN_KEYS[reason] || COUNTDOWN_KEYS.move;
+  return t(key, { s });
 }
 
 function eyeIcon() {
@@ -259,8 +267,8 @@ export class TableView {
       this.part(el, 3, 'tags', [model.deal.declarations, model.deal.belotes, lang()], () => this.tags(model, seat));
       const rs = model.roomSeat(seat);
       const presenceKey = rs && rs.kind === 'human'
-        ? [rs.connected, rs.away, rs.countdowns.map((c) => [c.reason, Math.round(c.until / 1000)]), lang()] : null;
-      this.part(el, 4, 'presence', presenceKey, () => presence(rs));
+        ? [rs.connected, rs.away, rs.countdowns.map((c) => [c.reason, Math.round(c.until / 1000)]), seat === model.you, lang()] : null;
+      this.part(el, 4, 'presence', presenceKey, () => presence(rs, seat === model.you));
     }
   }
 
@@ -365,6 +373,7 @@ export class TableView {
     let text = '';
     let mine = false;
     if (model.mode === 'replay') text = model.replayStatus || '';
+    else if (model.lobby && model.room?.status === 'closed' && model.match?.winner) text = t('end.closed');
     else if (!model.match) text = model.table?.status === 'open' || !model.table?.status ? t('status.notStarted') : '';
     else if (turn) {
       const agreed = turn.agreed.includes(model.you) && turn.waiting !== 'action';
@@ -398,7 +407,8 @@ export class TableView {
     this.actionsKey = key;
     const keepFocus = this.actions.contains(document.activeElement) ? focusSelector(document.activeElement) : null;
     const parts = [];
-    if (turn && turn.legal.length && !turn.auto && (turn.seat === model.you || turn.waiting !== 'action')) {
+    const closed = model.lobby && model.table?.status === 'closed'; // no rematch: someone left
+    if (!closed && turn && turn.legal.length && !turn.auto && (turn.seat === model.you || turn.waiting !== 'action')) {
       const legal = turn.legal;
       if (turn.waiting === 'next') {
         parts.push(this.button('next', t('action.next'), { 'data-action': 'next', class: 'primary' }));
