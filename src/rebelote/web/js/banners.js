@@ -10,6 +10,7 @@
 
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { tableName } from './labels.js';
 
 const STYLESHEET = '/css/banners.css';
 
@@ -76,11 +77,11 @@ export async function showCurrentGame(parent, { except = null } = {}) {
   const playing = running.find((r) => r.status === 'playing');
   const waiting = running.find((r) => r.status === 'open');
   let target = null;
-  if (playing) target = { id: playing.table_id, href: `/#/table/${encodeURIComponent(playing.table_id)}`, kind: 'playing', name: playing.room.name };
+  if (playing) target = { id: playing.table_id, href: `/#/table/${encodeURIComponent(playing.table_id)}`, kind: 'playing', name: tableName(playing.room) };
   else if (current.current && current.current.table_id !== except) {
     // the cookie's table: a solo match against the computer
     target = { id: current.current.table_id, href: `/#/table/${encodeURIComponent(current.current.table_id)}`, kind: 'playing', name: '', solo: true };
-  } else if (waiting) target = { id: waiting.table_id, href: `/lobby.html?table=${encodeURIComponent(waiting.table_id)}`, kind: 'waiting', name: waiting.room.name };
+  } else if (waiting) target = { id: waiting.table_id, href: `/lobby.html?table=${encodeURIComponent(waiting.table_id)}`, kind: 'waiting', name: tableName(waiting.room) };
   let box = document.getElementById('current-game');
   if (!target) {
     if (box) box.hidden = true;
