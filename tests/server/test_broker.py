@@ -15,6 +15,7 @@ from rebelote.server.broker import (
     BrokerError,
     CommandError,
     Lease,
+    LeaseLost,
     MemoryBroker,
     NoOwner,
     OwnerGone,
@@ -151,6 +152,11 @@ def test_leases_fences_and_the_live_tables(backend: Backend) -> None:
         assert await broker.renew(lease) is False
         again = await broker.acquire("t")
         assert again == Lease("t", me, 2)
+        # a publish under the earlier lease is refused; the later one stays
+        with pytest.raises(LeaseLost):
+            await broker.publish("t", [(Seat.S, 1, "stale")], lease=lease)
+        assert broker.held("t") == again
+        assert await broker.since("t", Seat.S, 0) == []
         # the live tables, and those nobody drives
         await broker.add_live("t")
         await broker.add_live("u")

@@ -87,6 +87,7 @@ _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 _PUBLISH = """
 if ARGV[5] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[5] then return -1 end
 local flags = {}
+local touched = {}
 local n = (#ARGV - 5) / 3
 for i = 1, n do
   local seat = ARGV[3 * i + 3]
@@ -96,11 +97,12 @@ for i = 1, n do
   if type(added) == 'table' and added.err then
     flags[i] = 0
   else
-    redis.call('PEXPIRE', KEYS[i + 1], ARGV[4])
+    touched[KEYS[i + 1]] = true
     redis.call('PUBLISH', ARGV[1], 'e|' .. ARGV[2] .. '|' .. seat .. '|' .. v .. '|' .. text)
     flags[i] = 1
   end
 end
+for key in pairs(touched) do redis.call('PEXPIRE', key, ARGV[4]) end
 return flags
 """
 
@@ -234,7 +236,8 @@ class RedisBroker:
     third of it; ``stream_max``: messages kept per stream (approximately:
     ``MAXLEN ~``, at least that many); ``stream_ttl`` (seconds): a stream
     nobody published to for that long is dropped; ``timeout`` (seconds): to
-    connect, and to wait for a subscription's confirmation; ``process_id``:
+    connect, for a command's answer, and for a subscription's
+    confirmation; ``process_id``:
     a fixed id (tests), else a new one."""
 
     def __init__(
@@ -265,6 +268,7 @@ class RedisBroker:
             url,
             decode_responses=True,
             socket_connect_timeout=timeout,
+            socket_timeout=timeout,
             retry=Retry(ExponentialBackoff(cap=0.1, base=0.02), 1),
         )
         self._sub_redis = Redis.from_url(
@@ -625,7 +629,8 @@ class RedisBroker:
                     self._deliver_local(table_id, seat, v, text)
             raise
         if flags == -1:
-            self._lost(table_id)
+            if lease is not None and self._held.get(table_id) == lease:
+                self._lost(table_id)
             raise LeaseLost(table_id)
         for (seat, v, text), added in zip(messages, flags, strict=True):
             if added:
