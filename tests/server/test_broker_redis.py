@@ -371,3 +371,27 @@ def test_redis_restarting(own_redis: OwnRedis) -> None:
             await asyncio.sleep(0.05)
 
     run(backend, scenario)
+
+
+def test_redis_out_of_reach(own_redis: OwnRedis) -> None:
+    backend = Backend("redis", own_redis.url)
+
+    async def scenario(cluster: Cluster) -> None:
+        a = await redis_broker(cluster, lease_ttl=0.5)
+        lost: list[str] = []
+        a.watch_leases(lost.append)
+        await a.acquire("t")
+        own_redis.kill()
+        with pytest.raises(BrokerUnavailable):
+            await a.acquire("u")
+        with pytest.raises(BrokerUnavailable):
+            await a.subscribe("t", Seat.S, lambda v, t: None)
+        assert a.listeners("t", Seat.S) == 0
+        # not renewed for its time to live: the lease may be another's now
+        await until(lambda: lost == ["t"], "the lease is given up")
+        assert a.held("t") is None
+        await a.close()  # does not raise
+        with pytest.raises(BrokerUnavailable):
+            await RedisBroker(own_redis.url, prefix=cluster.prefix, timeout=0.5).start()
+
+    run(backend, scenario)
