@@ -181,6 +181,12 @@ class MemoryHub:
         if not self._keys.get(table_id):
             self._keys.pop(table_id, None)
 
+    def last(self, table_id: str, seat: StreamKey) -> int:
+        """The version of the last message kept for ``seat``'s stream (0:
+        none since the start or :meth:`forget`)."""
+        stream = self._streams.get((table_id, seat))
+        return 0 if stream is None else stream.last
+
     def listeners(self, table_id: str, seat: StreamKey) -> int:
         """How many listeners ``seat``'s stream has (for tests and metrics)."""
         stream = self._streams.get((table_id, seat))

@@ -1,0 +1,52 @@
+"""The broker: how the server processes share tables (fan-out, leases,
+commands to a table's driver, presence, the lobby, the live tables).
+
+:class:`MemoryBroker` for one process (the embedded default), and
+:class:`RedisBroker` for several processes sharing Redis; both implement
+:class:`Broker`.  See :mod:`.base` for the interface and
+``docs/scale-out.md`` for the Redis layout.
+"""
+
+from .base import (
+    Broker,
+    BrokerError,
+    BrokerUnavailable,
+    CommandError,
+    Handler,
+    Lease,
+    LeaseLost,
+    LobbyChanged,
+    LobbySubscription,
+    LostLease,
+    Message,
+    NoOwner,
+    OwnerGone,
+    PresenceChanged,
+    Resync,
+    Subscription,
+    new_process_id,
+)
+from .memory import MemoryBroker
+from .redis import RedisBroker
+
+__all__ = [
+    "Broker",
+    "BrokerError",
+    "BrokerUnavailable",
+    "CommandError",
+    "Handler",
+    "Lease",
+    "LeaseLost",
+    "LobbyChanged",
+    "LobbySubscription",
+    "LostLease",
+    "MemoryBroker",
+    "Message",
+    "NoOwner",
+    "OwnerGone",
+    "PresenceChanged",
+    "RedisBroker",
+    "Resync",
+    "Subscription",
+    "new_process_id",
+]
