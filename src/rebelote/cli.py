@@ -584,7 +584,8 @@ def bench_server(
     """Load: many tables of four WebSocket clients at once against local
     server processes (loopback only; stops by itself): tables held, messages
     per second, 50th/99th percentile time from an action to its event
-    reaching the other seats, errors."""
+    reaching the other seats, errors.  Progress lines go to standard
+    error."""
     from .server.loadbench import run_bench
 
     try:
@@ -596,6 +597,7 @@ def bench_server(
             processes=processes,
             redis=redis,
             settle=settle,
+            progress=lambda line: print(f"bench: {line}", file=sys.stderr, flush=True),
         )
     except (ValueError, RuntimeError) as exc:
         _fail({"error": "bench failed", "message": str(exc)}, as_json)

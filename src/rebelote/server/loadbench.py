@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -191,8 +192,15 @@ class _Table:
 
 class _Bench:
     def __init__(
-        self, bases: list[str], pids: list[int], tables: int, seconds: float, seed: int
+        self,
+        bases: list[str],
+        pids: list[int],
+        tables: int,
+        seconds: float,
+        seed: int,
+        say: Callable[[str], None],
     ) -> None:
+        self.say = say
         self.bases = bases
         self.pids = pids
         self.n = tables
@@ -371,14 +379,17 @@ class _Bench:
             batch_tables = tables[first : first + SETUP_BATCH * 2]
             oks = await asyncio.gather(*(self.start(t) for t in batch_tables))
             started += [t for t, ok in zip(batch_tables, oks, strict=True) if ok]
+        self.say(f"{len(tables)} table(s) set up, {len(started)} started")
         await asyncio.sleep(WARMUP)
         cpu = time.process_time()
         server_cpu = [_cpu_seconds(pid) for pid in self.pids]
         self.window_start = time.perf_counter()
         self.counting = True
+        self.say(f"measuring for {self.seconds:g} s")
         begin = time.monotonic()
         await asyncio.sleep(self.seconds)
         self.counting = False
+        self.say("measured; closing the sockets")
         self.result.seconds = time.monotonic() - begin
         self.client_cpu = time.process_time() - cpu
         self.server_cpu = [
@@ -473,6 +484,7 @@ def run_bench(
     processes: int = 1,
     redis: str | None = None,
     settle: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark (see the module docstring) and return its figures:
     :meth:`BenchResult.report`'s keys, and ``db`` (the database's scheme),
@@ -482,7 +494,9 @@ def run_bench(
     time, 100 = one core), ``client_cpu_percent`` (this process's) and
     ``settle_s`` (the seconds waited, with ``settle``, for the server
     processes to go idle after they answered, at most
-    :data:`SETTLE_TIMEOUT`).
+    :data:`SETTLE_TIMEOUT`).  ``progress``, if given, is called with a
+    line at each stage (servers ready, tables set up and started, measuring,
+    done).
 
     Raises ``ValueError`` for arguments out of range (``tables`` 1 to
     :data:`MAX_TABLES`, ``seconds`` up to 600, ``processes`` 1 to
@@ -536,12 +550,15 @@ def run_bench(
                     subprocess.Popen(command, stdout=files[-1], stderr=subprocess.STDOUT, env=env)
                 )
             bases = [f"http://127.0.0.1:{port}" for port in ports]
+            say = progress or (lambda line: None)
             _wait_ready(procs, bases, logs, ports, redis)
+            say(f"{processes} server process(es) answering on ports {ports[0]}-{ports[-1]}")
             settled = time.monotonic()
             if settle:
                 _wait_idle(procs)
+                say(f"server process(es) idle after {time.monotonic() - settled:.0f} s")
             settled = time.monotonic() - settled
-            bench = _Bench(bases, [p.pid for p in procs], tables, seconds, seed)
+            bench = _Bench(bases, [p.pid for p in procs], tables, seconds, seed, say)
             result = asyncio.run(bench.run())
             load = os.getloadavg()[0]
             for proc in procs:
