@@ -356,10 +356,14 @@ class _Bench:
             body: dict[str, Any] = {"action": action}
             if action in turn["belote_choice"]:
                 body["belote"] = False
-            kind = "card" if _is_card(action) else "bid"
-            n = s.seen.get((s.seat, kind), 0) if deal == s.deal else 0
-            # the three other seats will each see its event once
-            s.table.sent[(s.seat, kind, deal, n)] = [time.perf_counter(), 3]
+            # timed: bids and cards (a cut, a pattern, a declaration are not)
+            kind = {"bidding": "bid", "playing": "card"}.get(turn["phase"])
+            if kind == "card" and not _is_card(action):
+                kind = None
+            if kind is not None:
+                n = s.seen.get((s.seat, kind), 0) if deal == s.deal else 0
+                # the three other seats will each see its event once
+                s.table.sent[(s.seat, kind, deal, n)] = [time.perf_counter(), 3]
             if counting:
                 self.result.actions += 1
             return json.dumps({"t": "act", "d": body})
@@ -371,6 +375,7 @@ class _Bench:
         """Set the tables up, start them, play for ``seconds``, and measure."""
         readers: list[asyncio.Task[None]] = []
         tables: list[_Table] = []
+        began = time.monotonic()
         for first in range(0, self.n, SETUP_BATCH):
             batch = [self.setup(i, readers) for i in range(first, min(self.n, first + SETUP_BATCH))]
             tables += [t for t in await asyncio.gather(*batch) if t is not None]
@@ -379,7 +384,10 @@ class _Bench:
             batch_tables = tables[first : first + SETUP_BATCH * 2]
             oks = await asyncio.gather(*(self.start(t) for t in batch_tables))
             started += [t for t, ok in zip(batch_tables, oks, strict=True) if ok]
-        self.say(f"{len(tables)} table(s) set up, {len(started)} started")
+        self.say(
+            f"{len(tables)} table(s) set up, {len(started)} started "
+            f"in {time.monotonic() - began:.1f} s"
+        )
         await asyncio.sleep(WARMUP)
         cpu = time.process_time()
         server_cpu = [_cpu_seconds(pid) for pid in self.pids]
