@@ -10,14 +10,21 @@ to the test's temporary folder.
 
 The live server the pages talk to is :class:`server.live.LiveServer`, for
 the network tests and the browser tests alike.
+
+``redis_url`` is the Redis server of ``$TEST_REDIS_URL`` (``.ci/run`` starts
+Debian's redis-server on 127.0.0.1:6379 and sets it): tests that need Redis
+skip, with the reason, when it is unset on a developer's machine; in CI a
+missing or silent Redis is a failure.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -77,3 +84,35 @@ def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("REBELOTE_SCREENSHOTS") or tmp_path / "shots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+REDIS_ENV = "TEST_REDIS_URL"
+
+
+def redis_answers(url: str, timeout: float = 2.0) -> bool:
+    """Whether the Redis server at ``url`` (``redis://host:port/db``)
+    answers ``PING`` with ``+PONG`` (a raw RESP exchange, no client library)."""
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection(
+            (parts.hostname or "127.0.0.1", parts.port or 6379), timeout=timeout
+        ) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The URL of a running Redis server (``$TEST_REDIS_URL``), checked with
+    a ``PING``.  The server is shared with other test runs on the machine:
+    use keys of the test's own (a random prefix), never ``FLUSHDB``."""
+    url = os.environ.get(REDIS_ENV)
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the Redis tests: set {REDIS_ENV}")
+        pytest.skip(f"no Redis: set {REDIS_ENV} (e.g. redis://127.0.0.1:6379/0)")
+    if not redis_answers(url):
+        pytest.fail(f"{REDIS_ENV}={url}: Redis does not answer PING")
+    return url

@@ -557,17 +557,48 @@ def bench_server(
     tables: Annotated[int, typer.Option(help="Tables of four WebSocket players.")] = 50,
     seconds: Annotated[float, typer.Option(help="Seconds of play measured.")] = 20.0,
     seed: Annotated[int, typer.Option(help="Seed of the players' random moves.")] = 1,
-    db: Annotated[str | None, typer.Option(help="Database URL (default: a fresh SQLite).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL for every server process (default: a fresh SQLite)."),
+    ] = None,
+    processes: Annotated[
+        int,
+        typer.Option(
+            help="rebelote serve processes on consecutive ports; a table's four players "
+            "are spread over them (more than one needs --redis)."
+        ),
+    ] = 1,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Redis URL passed to every server process (redis://HOST:PORT/DB)."),
+    ] = None,
+    settle: Annotated[
+        bool,
+        typer.Option(
+            help="Wait for the server processes to go idle (the solver's warm-up) "
+            "before the tables start."
+        ),
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Load: many tables of four WebSocket clients at once against a local
-    server (loopback only; stops by itself): tables held, messages per
-    second, 50th/99th percentile time from an action to its event reaching
-    the other seats."""
+    """Load: many tables of four WebSocket clients at once against local
+    server processes (loopback only; stops by itself): tables held, messages
+    per second, 50th/99th percentile time from an action to its event
+    reaching the other seats, errors.  Progress lines go to standard
+    error."""
     from .server.loadbench import run_bench
 
     try:
-        result = run_bench(tables=tables, seconds=seconds, seed=seed, db=db)
+        result = run_bench(
+            tables=tables,
+            seconds=seconds,
+            seed=seed,
+            db=db,
+            processes=processes,
+            redis=redis,
+            settle=settle,
+            progress=lambda line: print(f"bench: {line}", file=sys.stderr, flush=True),
+        )
     except (ValueError, RuntimeError) as exc:
         _fail({"error": "bench failed", "message": str(exc)}, as_json)
     if as_json:

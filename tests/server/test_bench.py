@@ -1,15 +1,157 @@
-"""``rebelote bench server``: a short run against ``rebelote serve`` on
-loopback holds every table and measures the figures it reports."""
+"""``rebelote bench server``: its arguments, its figures, and a short real
+run against ``rebelote serve`` on loopback that holds every table and prints
+one JSON line."""
 
 from __future__ import annotations
 
-from rebelote.server.loadbench import run_bench
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rebelote.server.loadbench import BenchResult, _refused, processes_of_table
+
+REPORT_KEYS = {
+    "tables",
+    "processes",
+    "tables_held",
+    "clients",
+    "seconds",
+    "messages",
+    "messages_per_s",
+    "actions",
+    "actions_per_s",
+    "latency_samples",
+    "p50_ms",
+    "p99_ms",
+    "mean_ms",
+    "errors",
+    "error_codes",
+    "db",
+    "redis",
+    "cpus",
+    "load_average",
+    "server_cpu_percent",
+    "client_cpu_percent",
+    "settle_s",
+}
 
 
-def test_bench_server_holds_tables_and_measures() -> None:
-    report = run_bench(tables=3, seconds=1.5, seed=2)
-    assert report["tables"] == 3 and report["tables_held"] == 3
-    assert report["errors"] == 0
-    assert report["messages_per_second"] > 0 and report["actions"] > 0
+def _bench(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rebelote", "bench", "server", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_bench_server_prints_one_json_line_with_every_table_held() -> None:
+    done = _bench("--tables", "2", "--seconds", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert set(report) == REPORT_KEYS
+    assert report["tables"] == 2 and report["processes"] == 1 and report["clients"] == 8
+    assert report["tables_held"] == 2
+    assert report["errors"] == 0 and report["error_codes"] == {}
+    assert report["db"] == "sqlite" and report["redis"] is False
+    assert report["messages"] > 0 and report["messages_per_s"] > 0 and report["actions"] > 0
     assert report["latency_samples"] > 0
-    assert 0 < report["latency_p50_ms"] <= report["latency_p99_ms"]
+    assert 0 < report["p50_ms"] <= report["p99_ms"]
+    assert len(report["server_cpu_percent"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--tables", "0"], "--tables: 1 to 1000"),
+        (["--tables", "1001"], "--tables: 1 to 1000"),
+        (["--seconds", "0"], "--seconds: more than 0, up to 600"),
+        (["--seconds", "601"], "--seconds: more than 0, up to 600"),
+        (["--processes", "0"], "--processes: 1 to 16"),
+        (["--processes", "17", "--redis", "redis://127.0.0.1:6379/0"], "--processes: 1 to 16"),
+        (
+            ["--processes", "2"],
+            "--processes 2 needs --redis URL: several server processes share their "
+            "live tables through Redis",
+        ),
+        (
+            ["--redis", "http://127.0.0.1:6379"],
+            "--redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)",
+        ),
+    ],
+)
+def test_bench_server_refuses_bad_arguments_before_starting(args: list[str], message: str) -> None:
+    done = _bench(*args, "--json", timeout=60)
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {"error": "bench failed", "message": message}
+    assert done.stderr == f"error: {message}\n"
+
+
+def test_bench_server_options_are_listed_in_its_help() -> None:
+    done = _bench("--help", timeout=60)
+    assert done.returncode == 0
+    for option in ("--tables", "--seconds", "--processes", "--redis", "--db", "--json"):
+        assert option in done.stdout
+
+
+def test_a_tables_four_players_are_spread_over_the_processes() -> None:
+    assert processes_of_table(0, 1) == [0, 0, 0, 0]
+    assert processes_of_table(0, 2) == [0, 1, 0, 1]
+    assert processes_of_table(1, 2) == [1, 0, 1, 0]
+    assert processes_of_table(0, 4) == [0, 1, 2, 3]
+    assert processes_of_table(5, 4) == [1, 2, 3, 0]
+    assert processes_of_table(2, 3) == [2, 0, 1, 2]
+
+
+def test_report_figures() -> None:
+    result = BenchResult(tables=3, processes=2, tables_held=3, seconds=4.0, messages=10, actions=6)
+    result.latencies_ms = [float(x) for x in range(100, 0, -1)]  # 100 ms down to 1 ms
+    result.error("illegal")
+    result.error("closed_1011")
+    result.error("illegal")
+    report = result.report()
+    assert report == {
+        "tables": 3,
+        "processes": 2,
+        "tables_held": 3,
+        "clients": 12,
+        "seconds": 4.0,
+        "messages": 10,
+        "messages_per_s": 2.5,
+        "actions": 6,
+        "actions_per_s": 1.5,
+        "latency_samples": 100,
+        "p50_ms": 51.0,
+        "p99_ms": 100.0,
+        "mean_ms": 50.5,
+        "errors": 3,
+        "error_codes": {"closed_1011": 1, "illegal": 2},
+    }
+    empty = BenchResult(tables=1, processes=1).report()
+    assert empty["p50_ms"] is None and empty["p99_ms"] is None and empty["mean_ms"] is None
+    assert empty["messages_per_s"] == 0.0
+
+
+def test_a_refused_redis_flag_is_named(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    log.write_text(
+        "Usage: python -m rebelote serve [OPTIONS]\n"
+        "╭─ Error ─────────────╮\n"
+        "│ No such option: --redis          │\n"
+        "╰─────────────────────╯\n"
+    )
+    assert str(_refused(log, 2, 8001, "redis://127.0.0.1:6379/0")) == (
+        "rebelote serve refused the bench's flags (No such option: --redis); this server "
+        "runs one process on its own database, without Redis: --redis (and --processes "
+        "above 1) need a server that serves with --redis"
+    )
+    log.write_text("Traceback (most recent call last):\nOSError: [Errno 98] in use\n")
+    assert str(_refused(log, 1, 8001, None)) == (
+        "the server on port 8001 stopped before answering (exit status 1): "
+        "Traceback (most recent call last): | OSError: [Errno 98] in use"
+    )

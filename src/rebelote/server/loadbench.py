@@ -1,17 +1,36 @@
 """``rebelote bench server``: many tables of four WebSocket players at once.
 
-The server runs in a process of its own (``rebelote serve`` on 127.0.0.1, a
-free port, a fresh SQLite file unless ``--db`` is given); this process plays
-every seat: for each table, four guests (three join the host's private
-table by its invitation), the host starts, and each seat plays a random
-legal action as soon as it must decide, until the time is up (a finished
-match is followed by a rematch).  Only loopback addresses are used; the run
-is bounded by ``tables`` and ``seconds`` and stops by itself.
+The server runs in processes of its own: ``processes`` times ``rebelote
+serve`` on 127.0.0.1, on consecutive free ports, all on one database (a
+fresh SQLite file unless ``db`` is given) and, when ``redis`` is given, one
+Redis (``--redis URL`` is passed to every process).  Several processes need
+``redis``: they share their live tables through it.
 
-Reported: the tables held (set up and playing at once), the messages the
-clients received per second, and the time from an action sent by one seat
-to its event (``bid``, ``card``, ...) reaching each of the other three seats
-(50th and 99th percentiles, milliseconds).
+Once every process answers, the bench waits (``settle``, at most
+:data:`SETTLE_TIMEOUT`) until they are idle: the solver's warm-up thread of
+``rebelote serve`` would otherwise share the measured time.  Then this
+process plays every seat: for each table, four guests (three join the
+host's private table by its invitation), each with its own WebSocket.  With
+several server processes a table's four players are spread over them (seat
+``k`` of table ``i`` talks to process ``(i + k) % processes``; there are no
+sticky sessions).  Every socket is read from the moment it opens, so no
+frame waits in a socket while the other tables are set up.  Once every table
+is set up, the hosts start them; each seat plays a random legal action as
+soon as it must decide (a finished match is followed by a rematch).  After
+one second of warm-up the figures are counted for ``seconds``.
+
+Reported (:meth:`BenchResult.report`): the tables held (four seats still
+connected, each having received an event in the measured time), the
+messages the clients received per second, and the time from an action sent
+by one seat to its event (``bid``, ``card``) reaching each of the other
+three seats (50th and 99th percentiles, milliseconds; both ends are in this
+process, so the figure includes this process's own queueing).  Errors are
+counted by code: a server ``error`` message, a socket closed before the end
+(``closed_CODE``), a failed table set-up (``setup_...``), a server process
+that stopped during the run (``server_exited``).
+
+Only loopback addresses are used for the players; the run is bounded by
+``tables`` and ``seconds`` and stops by itself.
 """
 
 from __future__ import annotations
@@ -28,27 +47,55 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-__all__ = ["BenchResult", "run_bench"]
+__all__ = ["MAX_PROCESSES", "MAX_TABLES", "BenchResult", "processes_of_table", "run_bench"]
 
 SEATS = ("S", "N", "W", "E")
+
+MAX_TABLES = 1000
+"""The most tables one run opens (4,000 WebSocket clients)."""
+
+MAX_PROCESSES = 16
+"""The most ``rebelote serve`` processes one run starts."""
+
+WARMUP = 1.0
+"""Seconds of play after the tables start and before counting begins."""
+
+SETUP_BATCH = 10
+"""Tables set up (guests, table, joins, sockets) concurrently."""
+
+START_TIMEOUT = 60.0
+"""Seconds every server process has to answer its first request."""
+
+SETTLE_TIMEOUT = 120.0
+"""Seconds the bench waits, at most, for the server processes to go idle
+after they answer (``rebelote serve`` warms the solver up in a thread: with
+numba installed that is about half a minute of one core)."""
+
+IDLE_PERCENT = 10.0
+"""A server process using less CPU than this over a second (100 = one core)
+counts as idle."""
 
 
 @dataclass
 class BenchResult:
-    """The figures of one run."""
+    """The figures of one run: ``seconds`` measured, ``messages`` received
+    by all the clients, ``actions`` sent, action-to-event ``latencies_ms``,
+    and ``errors`` by code."""
 
     tables: int
-    tables_playing: int
-    seconds: float
-    messages: int
-    actions: int
+    processes: int
+    tables_held: int = 0
+    seconds: float = 0.0
+    messages: int = 0
+    actions: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -58,7 +105,11 @@ class BenchResult:
         self.errors[code] = self.errors.get(code, 0) + 1
 
     def report(self) -> dict[str, Any]:
-        """JSON-ready figures."""
+        """JSON-ready figures: ``tables``, ``processes``, ``tables_held``,
+        ``clients``, ``seconds``, ``messages``, ``messages_per_s``,
+        ``actions``, ``actions_per_s``, ``latency_samples``, ``p50_ms``,
+        ``p99_ms``, ``mean_ms`` (None without samples), ``errors`` (their
+        number) and ``error_codes`` (the number of each)."""
         lat = sorted(self.latencies_ms)
 
         def pct(p: float) -> float | None:
@@ -66,60 +117,101 @@ class BenchResult:
                 return None
             return round(lat[min(len(lat) - 1, int(p / 100 * len(lat)))], 2)
 
+        per_s = (lambda n: round(n / self.seconds, 1)) if self.seconds else (lambda n: 0.0)
         return {
             "tables": self.tables,
-            "tables_held": self.tables_playing,
+            "processes": self.processes,
+            "tables_held": self.tables_held,
             "clients": self.tables * 4,
             "seconds": round(self.seconds, 2),
             "messages": self.messages,
-            "messages_per_second": round(self.messages / self.seconds, 1) if self.seconds else 0,
+            "messages_per_s": per_s(self.messages),
             "actions": self.actions,
-            "actions_per_second": round(self.actions / self.seconds, 1) if self.seconds else 0,
+            "actions_per_s": per_s(self.actions),
             "latency_samples": len(lat),
-            "latency_p50_ms": pct(50),
-            "latency_p99_ms": pct(99),
-            "latency_mean_ms": round(statistics.fmean(lat), 2) if lat else None,
+            "p50_ms": pct(50),
+            "p99_ms": pct(99),
+            "mean_ms": round(statistics.fmean(lat), 2) if lat else None,
             "errors": sum(self.errors.values()),
-            "error_codes": dict(self.errors),
+            "error_codes": dict(sorted(self.errors.items())),
         }
 
 
-def _free_port() -> int:
+def _port_free(port: int) -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _free_ports(count: int) -> list[int]:
+    """``count`` consecutive ports free on 127.0.0.1 (a moment ago)."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base: int = s.getsockname()[1]
+        ports = list(range(base, base + count))
+        if ports[-1] <= 65535 and all(_port_free(p) for p in ports[1:]):
+            return ports
+    raise RuntimeError(f"no {count} consecutive free ports on 127.0.0.1")
+
+
+def processes_of_table(table: int, processes: int) -> list[int]:
+    """The server process (0 to ``processes - 1``) each seat of the
+    ``table``-th table talks to, in the order S, N, W, E: seat ``k`` to
+    ``(table + k) % processes``, so that with several processes a table's
+    players are on different ones and the hosts are spread evenly."""
+    return [(table + k) % processes for k in range(len(SEATS))]
 
 
 class _Seat:
-    def __init__(self, table: _Table, seat: str, token: str) -> None:
+    def __init__(self, table: _Table, seat: str, token: str, base: str) -> None:
         self.table = table
         self.seat = seat
         self.token = token
+        self.base = base
         self.ws: ClientConnection | None = None
-        self.playing = False
+        self.last_event = 0.0
+        # this seat's count of each seat's bids and cards in the current deal:
+        # the n-th card of a seat in a deal is the same action at every seat
+        self.deal: tuple[int, int] = (0, 0)
+        self.seen: dict[tuple[str, str], int] = {}
 
 
 class _Table:
-    def __init__(self, table_id: str) -> None:
+    def __init__(self, table_id: str, host: httpx.AsyncClient, csrf: str) -> None:
         self.id = table_id
+        self.host = host
+        self.csrf = csrf
         self.seats: list[_Seat] = []
-        self.sent: dict[tuple[str, str, int], float] = {}
-        self.started = False
+        # (seat, kind, (match, deal), n) -> [sent at, receivers still to see it]
+        self.sent: dict[tuple[str, str, tuple[int, int], int], list[float]] = {}
 
 
 class _Bench:
-    def __init__(self, base: str, tables: int, seconds: float, seed: int) -> None:
-        self.base = base
-        self.ws_base = base.replace("http://", "ws://")
+    def __init__(
+        self,
+        bases: list[str],
+        pids: list[int],
+        tables: int,
+        seconds: float,
+        seed: int,
+        say: Callable[[str], None],
+    ) -> None:
+        self.say = say
+        self.bases = bases
+        self.pids = pids
         self.n = tables
         self.seconds = seconds
         self.rng = random.Random(seed)
-        self.result = BenchResult(
-            tables=tables, tables_playing=0, seconds=0.0, messages=0, actions=0
-        )
-        self.stop_at = 0.0
+        self.result = BenchResult(tables=tables, processes=len(bases))
         self.counting = False
+        self.stopping = False
+        self.window_start = float("inf")
+        self.client_cpu = 0.0
+        self.server_cpu: list[float | None] = []
 
     async def _guest(self, http: httpx.AsyncClient, name: str) -> str:
         r = await http.post("/api/auth/guest", json={"name": name})
@@ -127,15 +219,17 @@ class _Bench:
         csrf: str = r.json()["csrf"]
         return csrf
 
-    async def setup(self, i: int) -> _Table:
-        """One private table with four guests, started."""
+    async def setup(self, i: int, readers: list[asyncio.Task[None]]) -> _Table | None:
+        """One private table with four guests, each with an open socket
+        already read by its task (appended to ``readers``); not started.
+        None (and an error counted) when the set-up fails."""
         # each table's players come from an address of their own (loopback,
         # told the server as a trusted proxy tells it): the server throttles
         # guests per address
         address = {"X-Forwarded-For": f"127.1.{i // 250}.{i % 250 + 1}"}
-        clients = [
-            httpx.AsyncClient(base_url=self.base, timeout=30, headers=address) for _ in SEATS
-        ]
+        bases = [self.bases[k] for k in processes_of_table(i, len(self.bases))]
+        clients = [httpx.AsyncClient(base_url=b, timeout=60, headers=address) for b in bases]
+        table: _Table | None = None
         try:
             csrfs = [await self._guest(c, f"T{i} {s}") for c, s in zip(clients, SEATS, strict=True)]
             options = {"speed": "instant", "auto_next": True, "auto_play_forced": False}
@@ -146,105 +240,186 @@ class _Bench:
             )
             r.raise_for_status()
             created = r.json()
-            table = _Table(created["table_id"])
-            table.seats.append(_Seat(table, "S", created["token"]))
-            for client, csrf, seat in zip(clients[1:], csrfs[1:], SEATS[1:], strict=True):
+            table = _Table(created["table_id"], clients[0], csrfs[0])
+            table.seats.append(_Seat(table, "S", created["token"], bases[0]))
+            for client, csrf, seat, base in zip(
+                clients[1:], csrfs[1:], SEATS[1:], bases[1:], strict=True
+            ):
                 r = await client.post(
                     f"/api/lobby/tables/{table.id}/join",
                     json={"seat": seat, "invite": created["invite"]},
                     headers={"X-CSRF-Token": csrf},
                 )
                 r.raise_for_status()
-                table.seats.append(_Seat(table, seat, r.json()["token"]))
+                table.seats.append(_Seat(table, seat, r.json()["token"], base))
             for s in table.seats:
                 s.ws = await connect(
-                    f"{self.ws_base}/ws/{table.id}?token={s.token}", max_size=2**20
+                    f"{s.base.replace('http://', 'ws://')}/ws/{table.id}?token={s.token}",
+                    max_size=2**20,
+                    max_queue=1024,
+                    close_timeout=2,
                 )
-            r = await clients[0].post(
-                f"/api/lobby/tables/{table.id}/start", headers={"X-CSRF-Token": csrfs[0]}
+                readers.append(asyncio.create_task(self.read(s)))
+            return table
+        except httpx.HTTPStatusError as exc:
+            self.result.error(f"setup_http_{exc.response.status_code}")
+        except Exception as exc:
+            self.result.error(f"setup_{type(exc).__name__}")
+        finally:
+            for c in clients[1:]:
+                await c.aclose()
+            if table is None:
+                await clients[0].aclose()
+        return None
+
+    async def start(self, table: _Table) -> bool:
+        """The host starts the table; False (and an error counted) if refused."""
+        try:
+            r = await table.host.post(
+                f"/api/lobby/tables/{table.id}/start", headers={"X-CSRF-Token": table.csrf}
             )
             r.raise_for_status()
-            return table
+            return True
+        except httpx.HTTPStatusError as exc:
+            self.result.error(f"setup_http_{exc.response.status_code}")
+        except Exception as exc:
+            self.result.error(f"setup_{type(exc).__name__}")
         finally:
-            for c in clients:
-                await c.aclose()
+            await table.host.aclose()
+        return False
 
-    async def play(self, s: _Seat) -> None:
-        """Read the seat's messages and act when it must decide."""
+    async def read(self, s: _Seat) -> None:
+        """Read every message of the seat's socket as it comes, and act when
+        the seat must decide; until cancelled or the socket closes."""
         ws = s.ws
         assert ws is not None
-        table = s.table
-        actions = 0
         try:
-            while time.monotonic() < self.stop_at:
-                try:
-                    text = await asyncio.wait_for(ws.recv(), self.stop_at - time.monotonic())
-                except TimeoutError:
-                    return
-                now = time.perf_counter()
-                if self.counting:
-                    self.result.messages += 1
-                msg = json.loads(text)
-                t = msg["t"]
-                if t == "error":
-                    self.result.error(msg["d"]["code"])
-                    continue
-                if t == "snapshot":
-                    turn = msg["d"]["turn"]
-                elif t == "event":
-                    d = msg["d"]
-                    kind = d["kind"]
-                    if kind in ("bid", "card") and d["seat"] != s.seat:
-                        key = (d["seat"], kind, d["match"] * 10_000 + d["deal"])
-                        sent = table.sent.get((*key[:2], key[2]))
-                        if sent is not None and self.counting:
-                            self.result.latencies_ms.append((now - sent) * 1000)
-                    if kind != "turn":
-                        continue
-                    turn = d
-                else:
-                    continue
-                if not s.playing:
-                    s.playing = True
-                if turn["legal"] and not turn["auto"]:
-                    if turn["waiting"] == "action" and turn["seat"] == s.seat:
-                        action = self.rng.choice(turn["legal"])
-                        body: dict[str, Any] = {"action": action}
-                        if action in turn["belote_choice"]:
-                            body["belote"] = False
-                        kind = "card" if _is_card(action) else "bid"
-                        table.sent[(s.seat, kind, turn["match"] * 10_000 + turn["deal"])] = (
-                            time.perf_counter()
-                        )
-                        await ws.send(json.dumps({"t": "act", "d": body}))
-                        actions += 1
-                        if self.counting:
-                            self.result.actions += 1
-                    elif turn["waiting"] == "rematch" and s.seat == "S":
-                        await ws.send(json.dumps({"t": "act", "d": {"action": "rematch"}}))
+            async for text in ws:
+                reply = self.on_message(s, text)
+                if reply is not None:
+                    await ws.send(reply)
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:
-            self.result.error(type(exc).__name__)
+            if not self.stopping:
+                self.result.error(type(exc).__name__)
+            return
+        if not self.stopping:
+            self.result.error(f"closed_{ws.close_code}")
+
+    def on_message(self, s: _Seat, text: str | bytes) -> str | None:
+        """Count one message; the ``act`` to send, if the seat must decide."""
+        now = time.perf_counter()
+        counting = self.counting
+        if counting:
+            self.result.messages += 1
+        msg = json.loads(text)
+        t = msg["t"]
+        d = msg["d"]
+        if t == "error":
+            self.result.error(d["code"])
+            return None
+        if t == "snapshot":
+            turn = d["turn"]
+            match = d.get("match") or {}
+            deal = (match.get("number", 0), match.get("deal", 0))
+        elif t == "event":
+            s.last_event = now
+            kind = d["kind"]
+            deal = (d["match"], d["deal"])
+            if kind in ("bid", "card"):
+                if deal != s.deal:
+                    s.deal = deal
+                    s.seen.clear()
+                seen = (d["seat"], kind)
+                n = s.seen.get(seen, 0)
+                s.seen[seen] = n + 1
+                if d["seat"] != s.seat:
+                    key = (d["seat"], kind, deal, n)
+                    entry = s.table.sent.get(key)
+                    if entry is not None:
+                        if counting:
+                            self.result.latencies_ms.append((now - entry[0]) * 1000)
+                        entry[1] -= 1
+                        if entry[1] <= 0:
+                            del s.table.sent[key]
+                return None
+            if kind != "turn":
+                return None
+            turn = d
+        else:
+            return None
+        if not turn["legal"] or turn["auto"]:
+            return None
+        if turn["waiting"] == "action" and turn["seat"] == s.seat:
+            action: str = self.rng.choice(turn["legal"])
+            body: dict[str, Any] = {"action": action}
+            if action in turn["belote_choice"]:
+                body["belote"] = False
+            # timed: bids and cards (a cut, a pattern, a declaration are not)
+            kind = {"bidding": "bid", "playing": "card"}.get(turn["phase"])
+            if kind == "card" and not _is_card(action):
+                kind = None
+            if kind is not None:
+                n = s.seen.get((s.seat, kind), 0) if deal == s.deal else 0
+                # the three other seats will each see its event once
+                s.table.sent[(s.seat, kind, deal, n)] = [time.perf_counter(), 3]
+            if counting:
+                self.result.actions += 1
+            return json.dumps({"t": "act", "d": body})
+        if turn["waiting"] == "rematch" and s.seat == "S":
+            return json.dumps({"t": "act", "d": {"action": "rematch"}})
+        return None
 
     async def run(self) -> BenchResult:
-        """Set the tables up, play for ``seconds``, and measure."""
-        tables = []
-        for start in range(0, self.n, 10):
-            batch = [self.setup(i) for i in range(start, min(self.n, start + 10))]
-            tables += await asyncio.gather(*batch)
-        warmup = 1.0
-        self.stop_at = time.monotonic() + warmup + self.seconds
-        tasks = [asyncio.create_task(self.play(s)) for t in tables for s in t.seats]
-        await asyncio.sleep(warmup)
+        """Set the tables up, start them, play for ``seconds``, and measure."""
+        readers: list[asyncio.Task[None]] = []
+        tables: list[_Table] = []
+        began = time.monotonic()
+        for first in range(0, self.n, SETUP_BATCH):
+            batch = [self.setup(i, readers) for i in range(first, min(self.n, first + SETUP_BATCH))]
+            tables += [t for t in await asyncio.gather(*batch) if t is not None]
+        started: list[_Table] = []
+        for first in range(0, len(tables), SETUP_BATCH * 2):
+            batch_tables = tables[first : first + SETUP_BATCH * 2]
+            oks = await asyncio.gather(*(self.start(t) for t in batch_tables))
+            started += [t for t, ok in zip(batch_tables, oks, strict=True) if ok]
+        self.say(
+            f"{len(tables)} table(s) set up, {len(started)} started "
+            f"in {time.monotonic() - began:.1f} s"
+        )
+        await asyncio.sleep(WARMUP)
+        cpu = time.process_time()
+        server_cpu = [_cpu_seconds(pid) for pid in self.pids]
+        self.window_start = time.perf_counter()
         self.counting = True
+        self.say(f"measuring for {self.seconds:g} s")
         begin = time.monotonic()
-        await asyncio.gather(*tasks)
+        await asyncio.sleep(self.seconds)
+        self.counting = False
+        self.say("measured; closing the sockets")
         self.result.seconds = time.monotonic() - begin
-        self.result.tables_playing = sum(all(s.playing for s in t.seats) for t in tables)
-        for t in tables:
-            for s in t.seats:
-                if s.ws is not None:
-                    with contextlib.suppress(Exception):
-                        await s.ws.close()
+        self.client_cpu = time.process_time() - cpu
+        self.server_cpu = [
+            None if a is None or b is None else a - b
+            for a, b in zip([_cpu_seconds(pid) for pid in self.pids], server_cpu, strict=True)
+        ]
+        self.result.tables_held = sum(
+            all(
+                s.ws is not None and s.ws.close_code is None and s.last_event >= self.window_start
+                for s in t.seats
+            )
+            for t in started
+        )
+        self.stopping = True
+        for task in readers:
+            task.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+        sockets = [s.ws for t in tables for s in t.seats if s.ws is not None]
+        for first in range(0, len(sockets), 200):
+            await asyncio.gather(
+                *(ws.close() for ws in sockets[first : first + 200]), return_exceptions=True
+            )
         return self.result
 
 
@@ -252,73 +427,207 @@ def _is_card(action: str) -> bool:
     return (
         len(action) in (2, 3)
         and action[-1] in "SHDC"
-        and action[:-1]
-        in (
-            "7",
-            "8",
-            "9",
-            "10",
-            "J",
-            "Q",
-            "K",
-            "A",
-        )
+        and action[:-1] in ("7", "8", "9", "10", "J", "Q", "K", "A")
     )
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """User and system CPU seconds of a process so far (Linux ``/proc``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # after the command: state is field 3, utime 14 and stime 15 (1-based)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _tail(path: Path, lines: int = 5) -> str:
+    try:
+        text = path.read_text(errors="replace").strip()
+    except OSError:
+        return ""
+    return " | ".join(text.splitlines()[-lines:])
+
+
+def _refused(log: Path, rc: int, port: int, redis: str | None) -> RuntimeError:
+    """The error for a server process that stopped before answering: the
+    flag it refused, else its last lines of output."""
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        if "no such option" in line.lower():
+            said = line.strip(" │|\t")
+            need = (
+                "; this server runs one process on its own database, without Redis: "
+                "--redis (and --processes above 1) need a server that serves with --redis"
+                if redis
+                else ""
+            )
+            return RuntimeError(f"rebelote serve refused the bench's flags ({said}){need}")
+    return RuntimeError(
+        f"the server on port {port} stopped before answering (exit status {rc}): {_tail(log)}"
+    )
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def run_bench(
-    *, tables: int = 50, seconds: float = 20.0, seed: int = 1, db: str | None = None
+    *,
+    tables: int = 50,
+    seconds: float = 20.0,
+    seed: int = 1,
+    db: str | None = None,
+    processes: int = 1,
+    redis: str | None = None,
+    settle: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark (see the module docstring) and return its figures.
-    Raises ``RuntimeError`` when the server does not start."""
-    if not 1 <= tables <= 1000:
-        raise ValueError("tables: 1 to 1000")
+    """Run the benchmark (see the module docstring) and return its figures:
+    :meth:`BenchResult.report`'s keys, and ``db`` (the database's scheme),
+    ``redis`` (whether one was used), ``cpus``, ``load_average`` (the
+    machine's 1-minute load average at the end of the measured time),
+    ``server_cpu_percent`` (each server process's CPU use over the measured
+    time, 100 = one core), ``client_cpu_percent`` (this process's) and
+    ``settle_s`` (the seconds waited, with ``settle``, for the server
+    processes to go idle after they answered, at most
+    :data:`SETTLE_TIMEOUT`).  ``progress``, if given, is called with a
+    line at each stage (servers ready, tables set up and started, measuring,
+    done).
+
+    Raises ``ValueError`` for arguments out of range (``tables`` 1 to
+    :data:`MAX_TABLES`, ``seconds`` up to 600, ``processes`` 1 to
+    :data:`MAX_PROCESSES`, several processes without ``redis``, a ``redis``
+    URL that is not ``redis://``, ``rediss://`` or ``unix://``), and
+    ``RuntimeError`` when a server process does not start (with its last
+    lines of output, or the flags it refused)."""
+    if not 1 <= tables <= MAX_TABLES:
+        raise ValueError(f"--tables: 1 to {MAX_TABLES}")
     if not 0 < seconds <= 600:
-        raise ValueError("seconds: up to 600")
-    port = _free_port()
+        raise ValueError("--seconds: more than 0, up to 600")
+    if not 1 <= processes <= MAX_PROCESSES:
+        raise ValueError(f"--processes: 1 to {MAX_PROCESSES}")
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("--redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)")
+    if processes > 1 and redis is None:
+        raise ValueError(
+            f"--processes {processes} needs --redis URL: several server processes "
+            "share their live tables through Redis"
+        )
+    ports = _free_ports(processes)
     with tempfile.TemporaryDirectory() as folder:
         url = db or f"sqlite:///{Path(folder) / 'bench.db'}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "rebelote",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                url,
-                "--log-level",
-                "warning",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-        base = f"http://127.0.0.1:{port}"
+        procs: list[subprocess.Popen[bytes]] = []
+        logs: list[Path] = []
+        files: list[IO[bytes]] = []
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if httpx.get(base + "/api/presets", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start")
-                time.sleep(0.1)
-            result = asyncio.run(_Bench(base, tables, seconds, seed).run())
+            for port in ports:
+                command = [
+                    sys.executable,
+                    "-m",
+                    "rebelote",
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--db",
+                    url,
+                    "--log-level",
+                    "warning",
+                ]
+                if redis is not None:
+                    command += ["--redis", redis]
+                # the server's output goes to a file (never a pipe nobody reads)
+                log = Path(folder) / f"serve-{port}.log"
+                logs.append(log)
+                files.append(log.open("wb"))
+                procs.append(
+                    subprocess.Popen(command, stdout=files[-1], stderr=subprocess.STDOUT, env=env)
+                )
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            say = progress or (lambda line: None)
+            _wait_ready(procs, bases, logs, ports, redis)
+            say(f"{processes} server process(es) answering on ports {ports[0]}-{ports[-1]}")
+            settled = time.monotonic()
+            if settle:
+                _wait_idle(procs)
+                say(f"server process(es) idle after {time.monotonic() - settled:.0f} s")
+            settled = time.monotonic() - settled
+            bench = _Bench(bases, [p.pid for p in procs], tables, seconds, seed, say)
+            result = asyncio.run(bench.run())
+            load = os.getloadavg()[0]
+            for proc in procs:
+                if proc.poll() is not None:
+                    result.error("server_exited")
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            _stop(procs)
+            for f in files:
+                f.close()
     report = result.report()
-    report["server"] = "rebelote serve (one process), SQLite" if db is None else "rebelote serve"
+    report["db"] = url.split(":", 1)[0]
+    report["redis"] = redis is not None
     report["cpus"] = os.cpu_count()
+    report["load_average"] = round(load, 2)
+    report["server_cpu_percent"] = [
+        None if cpu is None else round(100 * cpu / result.seconds, 1) for cpu in bench.server_cpu
+    ]
+    report["client_cpu_percent"] = round(100 * bench.client_cpu / result.seconds, 1)
+    report["settle_s"] = round(settled, 1)
     return report
+
+
+def _wait_ready(
+    procs: list[subprocess.Popen[bytes]],
+    bases: list[str],
+    logs: list[Path],
+    ports: list[int],
+    redis: str | None,
+) -> None:
+    """Wait until every server process answers; raises ``RuntimeError`` if
+    one stops or :data:`START_TIMEOUT` passes."""
+    deadline = time.monotonic() + START_TIMEOUT
+    waiting = set(range(len(procs)))
+    while waiting:
+        for k in sorted(waiting):
+            rc = procs[k].poll()
+            if rc is not None:
+                raise _refused(logs[k], rc, ports[k], redis)
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(bases[k] + "/api/presets", timeout=1).status_code == 200:
+                    waiting.discard(k)
+        if waiting and time.monotonic() > deadline:
+            ports_left = ", ".join(str(ports[k]) for k in sorted(waiting))
+            raise RuntimeError(
+                f"the server did not start in {START_TIMEOUT:.0f} s (ports {ports_left})"
+            )
+        if waiting:
+            time.sleep(0.1)
+
+
+def _wait_idle(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Wait until every server process uses less than :data:`IDLE_PERCENT`
+    of a core over a second, or :data:`SETTLE_TIMEOUT` passes (no wait where
+    ``/proc`` cannot tell)."""
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    while time.monotonic() < deadline:
+        before = [_cpu_seconds(p.pid) for p in procs]
+        time.sleep(1.0)
+        after = [_cpu_seconds(p.pid) for p in procs]
+        if all(
+            a is None or b is None or 100 * (a - b) < IDLE_PERCENT
+            for a, b in zip(after, before, strict=True)
+        ):
+            return
