@@ -14,21 +14,29 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import sqlite3
 import subprocess
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+
+from rebelote.server.settings import ServerSettings
+from rebelote.server.storage import Store, StoredTable
+from rebelote.server.table import game_from_stored
 
 from .conftest import _postgres_database
-from .live import Client, LiveServer
+from .live import TEST_SETTINGS, Client, LiveServer
+from .net import Player
 
 
 @pytest.fixture
@@ -175,9 +183,9 @@ def test_computer_players_resume_when_a_read_only_database_is_writable_again(
 
 
 def test_sqlite_locked_by_another_writer(tmp_path: Path) -> None:
-    """SQLite held by another writer past the busy timeout (5 s): the action
-    is refused with ``unavailable``, nothing changed; released, it goes
-    through."""
+    """SQLite held by another writer past the busy timeout
+    (``db_lock_timeout_ms``, 3 s): the action is refused with
+    ``unavailable``, nothing changed; released, it goes through."""
     db = tmp_path / "rebelote.db"
     with LiveServer(f"sqlite:///{db}") as live:
         created = live.create(preset="ffb", options={"speed": "instant"})
@@ -286,3 +294,422 @@ def test_sqlite_on_a_full_disk(tiny_disk: Path) -> None:
             )
             assert msg["t"] == "event", msg
             assert _cards_played(client, "S") == [card]
+
+
+# ------------------------------------------------- faults injected in-process
+
+
+class Fault:
+    """Makes ``store.method`` fail with a database error, for the
+    tests of writes whose outcome is unknown.  ``after_commit``: the write
+    is done, then the error is raised (a COMMIT whose answer was lost);
+    else it is raised before anything is written.  ``times``: how many
+    calls fail (``None``: every one until :meth:`clear`); ``when``: only
+    the calls whose arguments it accepts fail.  ``fired`` counts the
+    failures; ``event`` is set at the first one."""
+
+    def __init__(
+        self,
+        store: Store,
+        method: str,
+        *,
+        after_commit: bool = False,
+        times: int | None = 1,
+        when: Callable[..., bool] | None = None,
+    ) -> None:
+        self.store = store
+        self.method = method
+        self.original = getattr(store, method)
+        self.after_commit = after_commit
+        self.times = times
+        self.when = when
+        self.fired = 0
+        self.event = threading.Event()
+        self._lock = threading.Lock()
+        setattr(store, method, self._call)
+
+    def _due(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        with self._lock:
+            if self.times is not None and self.fired >= self.times:
+                return False
+            if self.when is not None and not self.when(*args, **kwargs):
+                return False
+            self.fired += 1
+            return True
+
+    def _call(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._due(args, kwargs):
+            return self.original(*args, **kwargs)
+        if self.after_commit:
+            self.original(*args, **kwargs)
+        self.event.set()
+        raise OperationalError("COMMIT", {}, ConnectionError("the answer was lost"))
+
+    def clear(self) -> None:
+        """Stop failing (the method is the store's own again)."""
+        setattr(self.store, self.method, self.original)
+
+
+def _log_of(url: str, table_id: str) -> StoredTable:
+    """The table as stored, read by a store of its own; checks that its
+    log is whole: entries 0, 1, 2, ... with no gap or repeat, each client
+    action id once, and that it replays."""
+    store = Store(url)
+    try:
+        stored = store.load(table_id)
+    finally:
+        store.close()
+    assert stored is not None
+    assert [e.seq for e in stored.events] == list(range(len(stored.events)))
+    ids = [e.payload["id"] for e in stored.events if e.kind == "act" and "id" in e.payload]
+    assert len(ids) == len(set(ids)), ids
+    game_from_stored(stored)  # raises when an entry does not apply
+    return stored
+
+
+def _acts_of(stored: StoredTable, seat: str) -> list[str]:
+    return [e.payload["action"] for e in stored.events if e.kind == "act" and e.seat == seat]
+
+
+def test_a_retry_after_a_lost_commit_answer_is_acknowledged_as_duplicate(db_url: str) -> None:
+    """The database stored the action but its answer was lost: the player
+    is told ``unavailable``, his retry (same id) is acknowledged
+    ``duplicate`` and not applied again; the log is whole and loads."""
+    with LiveServer(db_url) as live:
+        created = live.create(preset="ffb", options={"speed": "instant"})
+        table_id = created["table_id"]
+        with live.connect(table_id, created["token"]) as client:
+            turn = _decide_card(client)
+            card = turn["legal"][0]
+            made_at = client.v
+            before = _acts_of(_log_of(db_url, table_id), "S")
+            fault = Fault(live.app.state.store, "append", after_commit=True)
+            _act(client, card, action_id="lost-1", v=made_at)
+            assert client.error()["code"] == "unavailable"
+            assert fault.fired == 1
+            _act(client, card, action_id="lost-1", v=made_at)
+            answer = client.recv_until(lambda m: m["t"] in ("ack", "error"))
+            assert answer == {"t": "ack", "d": {"id": "lost-1", "duplicate": True}, "v": None}
+            assert _cards_played(client, "S") == [card]
+            # the computer players go on to S's next decision
+            client.turn = None
+            client.my_decision()
+        assert _acts_of(_log_of(db_url, table_id), "S") == [*before, card]
+    with LiveServer(db_url) as live, live.http() as http:
+        assert http.get(f"/api/tables/{table_id}").status_code == 200
+        with live.connect(table_id, created["token"]) as client:
+            hand = client.recv_until(lambda m: m["t"] == "snapshot")["d"]["view"]["hand"]
+            assert card not in hand and len(hand) == 7
+
+
+def test_a_lost_commit_answer_of_a_computer_player_is_not_played_twice(db_url: str) -> None:
+    """A computer player's move is stored but its answer lost: the table
+    reads its log again and goes on from there; the move is in the log
+    once and the log replays."""
+    with LiveServer(db_url, bot_delay=0.05) as live:
+        created = live.create(preset="ffb", options={"speed": "instant"})
+        table_id = created["table_id"]
+        with live.connect(table_id, created["token"]) as client:
+            turn = _decide_card(client)
+            fault = Fault(
+                live.app.state.store,
+                "append",
+                after_commit=True,
+                when=lambda _id, events, _status: any(
+                    e.kind == "act" and e.payload.get("by") == "bot" for e in events
+                ),
+            )
+            client.act(turn["legal"][0])
+            client.turn = None
+            while not fault.event.is_set():  # S may lead the next trick first
+                turn = _decide_card(client)
+                client.act(turn["legal"][0])
+                client.turn = None
+            # the computer players go on by themselves, to S's next decision
+            client.my_decision()
+            assert fault.fired == 1
+        stored = _log_of(db_url, table_id)
+        assert stored.status == "playing"
+
+
+def _pg_keep(url: str, *statements: str) -> None:
+    """Run ``statements`` on the server of ``url`` from outside the app,
+    leaving its sessions alone (a setting changed back while the app's
+    pooled sessions keep the old one)."""
+    with psycopg.connect(_admin(url), autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement.format(db=f'"{make_url(url).database}"'))
+
+
+def test_sessions_opened_while_read_only_are_dropped_after_a_failed_write(pg_url: str) -> None:
+    """The database is read-only for a while: the sessions opened meanwhile
+    are read-only for good; once it is writable again, a write that fails
+    on such a session drops the pool, so that the player's retry goes
+    through on a new session."""
+    with LiveServer(pg_url) as live:
+        created = live.create(preset="ffb", options={"speed": "instant"})
+        with live.connect(created["table_id"], created["token"]) as client:
+            turn = _decide_card(client)
+            card = turn["legal"][0]
+            _pg(pg_url, "ALTER DATABASE {db} SET default_transaction_read_only = on")
+            try:
+                client.act(card)
+                assert client.error()["code"] == "unavailable"
+                # a session opened now is read-only
+                stored = live.app.state.store.load(created["table_id"])
+                assert stored is not None
+            finally:
+                _pg_keep(pg_url, "ALTER DATABASE {db} RESET default_transaction_read_only")
+            codes = []
+            for _ in range(4):
+                client.act(card)
+                msg = client.recv_until(
+                    lambda m: m["t"] == "error" or (m["t"] == "event" and m["d"]["kind"] == "card")
+                )
+                if msg["t"] == "event":
+                    break
+                codes.append(msg["d"]["code"])
+            assert _cards_played(client, "S") == [card], codes
+            assert set(codes) <= {"unavailable"} and len(codes) <= 1
+
+
+def _room_seats(player: Player, table_id: str) -> dict[str, str]:
+    r = player.http.get(f"/api/lobby/tables/{table_id}")
+    assert r.status_code == 200, r.text
+    return {s["seat"]: s["kind"] for s in r.json()["seats"]}
+
+
+def _stored_seats(live: LiveServer, table_id: str) -> dict[str, str]:
+    stored = live.app.state.store.load(table_id)
+    assert stored is not None
+    return {s.seat: s.kind for s in stored.seats}
+
+
+def test_a_seat_change_that_cannot_be_stored_changes_nothing(db_url: str) -> None:
+    """Joining, filling with computer players and adding one while the
+    database refuses the write: 503 ``unavailable``, and the seats are as
+    before in memory and in the database; a write whose answer was lost
+    leaves no seat taken in memory that the database does not hold once
+    the next change is stored."""
+    with LiveServer(db_url) as live:
+        host, joiner = Player(live).guest("Host"), Player(live).guest("Joiner")
+        table_id = host.open_table(seat="S", preset="ffb", options={"speed": "instant"})["table_id"]
+        empty = {"N": "open", "W": "open", "S": "human", "E": "open"}
+        fault = Fault(live.app.state.store, "update_table", times=None)
+        try:
+            r = joiner.post(f"/api/lobby/tables/{table_id}/join", {"seat": "N"})
+            assert (r.status_code, r.json()["detail"]["code"]) == (503, "unavailable")
+            r = host.post(f"/api/lobby/tables/{table_id}/fill", {"level": "random"})
+            assert (r.status_code, r.json()["detail"]["code"]) == (503, "unavailable")
+            r = host.post(f"/api/lobby/tables/{table_id}/bot", {"seat": "W", "level": "random"})
+            assert (r.status_code, r.json()["detail"]["code"]) == (503, "unavailable")
+            assert fault.fired == 3
+            assert _room_seats(host, table_id) == empty
+            assert _stored_seats(live, table_id) == empty
+        finally:
+            fault.clear()
+        # storage is back: the joiner takes N
+        joiner.join(table_id, "N")
+        assert _room_seats(host, table_id) == {**empty, "N": "human"}
+        # a computer player at W is stored but the answer is lost: W is
+        # free in memory (the host was told it failed) ...
+        fault = Fault(live.app.state.store, "update_table", after_commit=True)
+        r = host.post(f"/api/lobby/tables/{table_id}/bot", {"seat": "W", "level": "random"})
+        assert (r.status_code, r.json()["detail"]["code"]) == (503, "unavailable")
+        assert _room_seats(host, table_id)["W"] == "open"
+        # ... and the next change stores every seat as memory has them
+        host.ok(f"/api/lobby/tables/{table_id}/bot", {"seat": "E", "level": "random"})
+        expected = {"N": "human", "W": "open", "S": "human", "E": "bot"}
+        assert _room_seats(host, table_id) == expected
+        assert _stored_seats(live, table_id) == expected
+        host.ok(f"/api/lobby/tables/{table_id}/fill", {"level": "random"})
+        host.ok(f"/api/lobby/tables/{table_id}/start")
+        full = {"N": "human", "W": "bot", "S": "human", "E": "bot"}
+        assert _stored_seats(live, table_id) == full
+    with LiveServer(db_url) as live, live.http() as http:
+        r = http.get(f"/api/tables/{table_id}")
+        assert r.status_code == 200
+        assert {s["seat"]: s["kind"] for s in r.json()["seats"]} == full
+
+
+def test_store_sessions_have_the_settings_timeouts(db_url: str) -> None:
+    """The database sessions wait at most ``db_lock_timeout_ms`` for a lock
+    (PostgreSQL ``lock_timeout``, SQLite's busy timeout) and run a
+    statement at most ``db_statement_timeout_ms`` (PostgreSQL)."""
+    settings = ServerSettings(db_statement_timeout_ms=4000, db_lock_timeout_ms=1500)
+    store = Store(db_url, settings=settings)
+    try:
+        with store.engine.connect() as conn:
+            if db_url.startswith("sqlite"):
+                assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 1500
+            else:
+                assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "4s"
+                assert conn.exec_driver_sql("SHOW lock_timeout").scalar() == "1500ms"
+    finally:
+        store.close()
+
+
+def test_a_locked_table_fails_fast_and_other_tables_go_on(pg_url: str) -> None:
+    """Another session holds a lock on one table's row (a stuck
+    transaction): that table's action is refused with ``unavailable`` after
+    the lock timeout instead of waiting for the lock, the other table's
+    action goes through meanwhile, and the first goes through once the
+    lock is released."""
+    settings = TEST_SETTINGS.but(db_lock_timeout_ms=500)
+    with LiveServer(pg_url, settings=settings) as live:
+        first = live.create(preset="ffb", options={"speed": "instant"})
+        second = live.create(preset="ffb", options={"speed": "instant"})
+        with (
+            live.connect(first["table_id"], first["token"]) as one,
+            live.connect(second["table_id"], second["token"]) as two,
+        ):
+            card_one = _decide_card(one)["legal"][0]
+            card_two = _decide_card(two)["legal"][0]
+            admin = make_url(pg_url).set(drivername="postgresql")
+            locker = psycopg.connect(admin.render_as_string(hide_password=False))
+            try:
+                locker.execute(
+                    "SELECT id FROM tables WHERE id = %s FOR UPDATE", (first["table_id"],)
+                )
+                one.act(card_one)
+                # the lock is held until the end of this block: only the
+                # lock timeout can answer
+                assert one.error(timeout=60)["code"] == "unavailable"
+                two.act(card_two)
+                msg = two.recv_until(
+                    lambda m: m["t"] == "error" or (m["t"] == "event" and m["d"]["kind"] == "card")
+                )
+                assert msg["t"] == "event", msg
+                with live.http() as http:
+                    assert http.get(f"/api/tables/{second['table_id']}").status_code == 200
+            finally:
+                locker.rollback()
+                locker.close()
+            one.act(card_one)
+            one.recv_until(lambda m: m["t"] == "event" and m["d"]["kind"] == "card")
+            assert _cards_played(one, "S") == [card_one]
+
+
+def _choose(legal: list[str]) -> str:
+    """A decision of S's that moves the deal on: pass, declare nothing,
+    else the first legal action."""
+    return next((a for a in ("pass", "declare none") if a in legal), legal[0])
+
+
+def test_the_next_deal_starts_by_itself_once_storage_is_back(db_url: str) -> None:
+    """With the per-move clock, the next deal starts by itself at the
+    deadline; when the database refuses it then, it is tried again and
+    starts once the database is back."""
+    with LiveServer(db_url) as live:
+        host = Player(live).guest("Host")
+        table_id = host.open_table(
+            seat="S", preset="ffb", options={"speed": "instant", "move_clock": 2}
+        )["table_id"]
+        host.ok(f"/api/lobby/tables/{table_id}/fill", {"level": "random"})
+        host.ok(f"/api/lobby/tables/{table_id}/start")
+        with host.connect(table_id) as client:
+            while True:  # S plays until the deal is over
+                turn = client.my_decision()
+                if turn["waiting"] == "next":
+                    break
+                client.act(_choose(turn["legal"]))
+                client.turn = None
+            deals = sum(1 for e in client.events if e["kind"] == "deal_start")
+            fault = Fault(live.app.state.store, "append", times=None)
+            try:
+                # the deadline comes (2 s): the next deal cannot be stored
+                assert fault.event.wait(timeout=60)
+            finally:
+                fault.clear()
+            client.recv_until(
+                lambda m: m["t"] == "event" and m["d"]["kind"] == "deal_start", timeout=60
+            )
+            assert sum(1 for e in client.events if e["kind"] == "deal_start") == deals + 1
+        _log_of(db_url, table_id)
+
+
+def _storage_fault(url: str, tmp_path: Path) -> contextlib.AbstractContextManager[None]:
+    """Writes fail while in the block: SQLite locked by another writer (past
+    the lock timeout), PostgreSQL read-only."""
+
+    @contextlib.contextmanager
+    def sqlite_locked() -> Iterator[None]:
+        other = sqlite3.connect(make_url(url).database or "", timeout=0, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            yield
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+
+    @contextlib.contextmanager
+    def postgresql_read_only() -> Iterator[None]:
+        _pg(url, "ALTER DATABASE {db} SET default_transaction_read_only = on")
+        try:
+            yield
+        finally:
+            _pg(url, "ALTER DATABASE {db} RESET default_transaction_read_only")
+
+    return sqlite_locked() if url.startswith("sqlite") else postgresql_read_only()
+
+
+def test_rest_answers_503_unavailable_during_a_storage_fault(
+    db_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Sign-up, guest and table creation while the database refuses writes:
+    503 ``unavailable`` (not 500), and no log line holds a password hash
+    (the SQL parameters are never logged); once it is back they work."""
+    settings = TEST_SETTINGS.but(db_lock_timeout_ms=300)
+    with LiveServer(db_url, settings=settings) as live:
+        caplog.set_level(logging.INFO)
+        with _storage_fault(db_url, tmp_path), live.http() as http:
+            answers = [
+                http.post(
+                    "/api/auth/signup", json={"name": "Newcomer", "password": "correct horse 7"}
+                ),
+                http.post("/api/auth/guest", json={"name": "Visitor"}),
+                http.post("/api/tables", json={}),
+            ]
+            assert [(r.status_code, r.json()["detail"]["code"]) for r in answers] == [
+                (503, "unavailable")
+            ] * 3
+        assert "$argon2" not in caplog.text
+        assert "Newcomer" not in caplog.text
+        Player(live).signup("Newcomer", "correct horse 7")
+        live.create()
+
+
+def test_an_action_without_v_counts_as_made_at_the_version_its_socket_had(
+    tmp_path: Path,
+) -> None:
+    """An ``act`` without ``v`` is judged against the last version its
+    socket was sent: cards sent right behind a declaration, before the
+    card turn it opens was sent, are ``stale`` (not played)."""
+    with LiveServer(f"sqlite:///{tmp_path / 'v.db'}") as live:
+        created = live.create(preset="ffb", options={"speed": "instant"})
+        with live.connect(created["table_id"], created["token"]) as client:
+            for _ in range(200):  # up to a turn where S declares before his card
+                turn = client.my_decision()
+                if any(a.startswith("declare") for a in turn["legal"]):
+                    break
+                client.act(
+                    next((a for a in ("take", "next") if a in turn["legal"]), turn["legal"][0])
+                )
+                client.turn = None
+            else:
+                pytest.fail("S never had anything to declare")
+            hand = client.sync()["view"]["hand"]
+            client.act("declare none")
+            for card in hand:  # no v: made at the declaration's turn
+                client.act(card)
+            errors = [client.error()["code"] for _ in hand]
+            assert errors == ["stale"] * len(hand)
+            assert _cards_played(client, "S") == []
+            # looking again (the card turn came): a card without v is played
+            turn = client.my_decision()
+            assert all(CARD.match(a) for a in turn["legal"])
+            client.act(turn["legal"][0])
+            client.recv_until(
+                lambda m: m["t"] == "event" and m["d"]["kind"] == "card" and m["d"]["seat"] == "S"
+            )
+            assert _cards_played(client, "S") == [turn["legal"][0]]

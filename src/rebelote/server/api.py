@@ -23,12 +23,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import logging
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..seats import Seat
 from .accounts import (
@@ -51,7 +53,7 @@ from .ratings import level_of, level_threshold
 from .registry import TableManager, ws_path
 from .room import Room
 from .settings import ServerSettings
-from .storage import Store, hash_token
+from .storage import Store, hash_token, storage_failure
 from .throttle import RateLimited, Throttle, client_key
 
 __all__ = [
@@ -63,6 +65,8 @@ __all__ = [
     "valid_table_id",
     "validation_error",
 ]
+
+_log = logging.getLogger(__name__)
 
 USER_ID_MAX = 2**31 - 1
 """The largest user id the database holds (a larger one is no user: 404)."""
@@ -889,12 +893,44 @@ def busy(_request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """503 ``{"detail": {"code": "unavailable", "message", "retry_after":
+    1}}`` with ``Retry-After: 1`` when the database failed a request
+    (:func:`~rebelote.server.storage.storage_failure`: down, read-only,
+    full, locked, past a timeout): nothing was changed, try again.  Logged
+    as a warning naming the database's error, never a statement's values.
+    Any other database error (a defect) is raised again: 500."""
+    if not storage_failure(exc):
+        raise exc
+    orig = getattr(exc, "orig", None) or exc
+    first = str(orig).strip().splitlines()[:1]
+    _log.warning(
+        "%s %s: storage failed: %s %s",
+        request.method,
+        request.url.path,
+        type(orig).__name__,
+        first[0] if first else "",
+    )
+    return JSONResponse(
+        {
+            "detail": {
+                "code": "unavailable",
+                "message": "the server cannot reach its storage; nothing changed, try again",
+                "retry_after": 1,
+            }
+        },
+        status_code=503,
+        headers={"Retry-After": "1"},
+    )
+
+
 def install(app: FastAPI) -> None:
     """Add the network play endpoints to ``app``, and the 422 answer of
     every endpoint (:func:`validation_error`), the 429 of a throttle
-    (:func:`rate_limited`) and the 503 of too many passwords waiting
-    (:func:`busy`)."""
+    (:func:`rate_limited`), the 503 of too many passwords waiting
+    (:func:`busy`) and the 503 of a storage failure (:func:`unavailable`)."""
     app.include_router(router)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(RateLimited, rate_limited)
     app.add_exception_handler(Busy, busy)
+    app.add_exception_handler(SQLAlchemyError, unavailable)

@@ -117,7 +117,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(url)
+        store = Store(url, settings=settings)
         if migrate:
             store.migrate()
         hub = MemoryHub()

@@ -55,7 +55,7 @@ from .protocol import (
 )
 from .registry import TableManager
 from .room import Room
-from .storage import hash_token
+from .storage import hash_token, storage_failure
 
 __all__ = ["HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
 
@@ -89,6 +89,9 @@ class _Outbox:
     def __init__(self) -> None:
         self.queue: asyncio.Queue[tuple[ItemKind, int, str]] = asyncio.Queue()
         self.cut_off = False
+        self.sent = 0
+        """The version of the last event or snapshot sent (or of the
+        client's ``last_v`` on a resume): what the client has seen."""
 
     def put(self, kind: ItemKind, v: int = 0, text: str = "") -> None:
         if self.cut_off:
@@ -104,22 +107,19 @@ class _Outbox:
         self.put("event", v, text)
 
     async def run(self, ws: WebSocket) -> None:
-        last = 0
         while True:
             kind, v, text = await self.queue.get()
             if kind == "close":
                 await ws.close(code=v, reason=text)
                 return
             if kind == "reset":
-                last = v
+                self.sent = v
                 continue
-            if kind == "event":
-                if v <= last:
-                    continue
-                last = v
-            elif kind == "snapshot":
-                last = v
+            if kind == "event" and v <= self.sent:
+                continue
             await ws.send_text(text)
+            if kind in ("event", "snapshot"):
+                self.sent = v
 
 
 def _error(exc: ProtocolError) -> str:
@@ -313,6 +313,7 @@ class _Connection:
                 return
             if raw is None:
                 return
+            seen = self.outbox.sent  # what the client had when it sent this
             try:
                 msg = parse_client_message(raw)
                 if isinstance(msg, PingMessage):
@@ -339,8 +340,10 @@ class _Connection:
                             f"you cannot act for {msg.d.seat}",
                         )
                     table.back(seat)
+                    # no v: made at the last version this socket was sent
+                    made_at = msg.v if msg.v is not None else seen
                     applied = await table.act(
-                        seat, msg.d.action, msg.d.belote, action_id=msg.d.id, made_at=msg.v
+                        seat, msg.d.action, msg.d.belote, action_id=msg.d.id, made_at=made_at
                     )
                     if msg.d.id is not None:
                         ack = AckData(id=msg.d.id, duplicate=not applied)
@@ -363,8 +366,21 @@ class _Connection:
                         self._resume(msg.d.last_v)
             except ProtocolError as exc:
                 self.outbox.put("direct", 0, _error(exc))
-            except Exception:
+            except Exception as exc:
                 who = "a spectator" if seat is None else seat.letter
+                if storage_failure(exc):  # e.g. a chat line the database refused
+                    log.warning("table %s: message from %s: storage failed", table.id, who)
+                    self.outbox.put(
+                        "direct",
+                        0,
+                        _error(
+                            ProtocolError(
+                                "unavailable",
+                                "the server could not save that; nothing changed, try again",
+                            )
+                        ),
+                    )
+                    continue
                 log.exception("table %s: message from %s failed", table.id, who)
                 self.outbox.put(
                     "direct", 0, _error(ProtocolError("internal", "the server failed on that"))

@@ -11,7 +11,10 @@ presence and clocks, chat, leaving, results.
   passes the table to the first connected human in seat order; with none
   connected, the table waits and the first human back takes it.  Seat
   changes before the start are stored in the ``seats`` rows; from the
-  start on, every change is a log entry.
+  start on, every change is a log entry.  A seat change the database
+  refuses is undone in memory too (``unavailable``: nothing changed); as
+  such a write may have been done anyway (its answer lost), the next seat
+  change stores every seat as memory has them.
 - **Deserted** (before the start): a table none of whose humans has had a
   connection (a table socket or a lobby page's) for ``deserted_after``
   seconds is :meth:`Room.deserted`: the lobby stops listing it (its room
@@ -32,7 +35,9 @@ presence and clocks, chat, leaving, results.
 - **Agreeing**: the next deal and a rematch start once every human agreed
   (:meth:`~rebelote.server.game.TableGame.agreement`); with the per-move
   clock on, the next deal starts by itself at the turn's ``deadline`` (the
-  seats not agreed show a ``next`` countdown).
+  seats not agreed show a ``next`` countdown); when the database refuses
+  it then, it is tried again after
+  :func:`~rebelote.server.table.retry_pause` until it is stored.
 - **Leaving** during a match: the seat passes to a computer player for good
   (a ``seat`` log entry), the leaver's result is stored at once (a loss,
   unrated), and the match gives nobody experience or rating (seed 003).
@@ -79,7 +84,7 @@ from .protocol import (
 )
 from .ratings import Rated, bot_rating, match_xp, rate, unrated_reason
 from .storage import StoredSeat, TableMeta, hash_token
-from .table import Table
+from .table import Table, retry_pause
 
 __all__ = ["BOT_NAMES", "Room", "bot_name"]
 
@@ -103,6 +108,11 @@ class Room(Table):
         super().__init__(*args, **kwargs)
         self.mutes: dict[Seat, set[str]] = {}
         self._mute_drops: list[tuple[int | None, str]] = []
+        self._seats_suspect = False
+        """A seat write failed (its outcome unknown): the next one writes
+        every seat."""
+        self._next_failures = 0
+        self._leave_failures: dict[Seat, int] = {}
         self.limiter = RateLimiter()
         self._timers: dict[tuple[Seat | None, Reason], asyncio.TimerHandle] = {}
         self._deadlines: dict[tuple[Seat | None, Reason], float] = {}
@@ -386,8 +396,19 @@ class Room(Table):
                 self.broadcast_room()
 
     async def _leave_away(self, seat: Seat) -> None:
-        with contextlib.suppress(ProtocolError):
+        """Away too long: the player leaves; when the database refuses it,
+        it is tried again after :func:`retry_pause`."""
+        try:
             await self.leave(seat)
+        except ProtocolError as exc:
+            if exc.code != "unavailable" or self._closed:
+                return
+            failures = self._leave_failures[seat] = self._leave_failures.get(seat, 0) + 1
+            self._arm(
+                seat, "leave", retry_pause(failures), lambda: self._spawn(self._leave_away(seat))
+            )
+        else:
+            self._leave_failures.pop(seat, None)
 
     # -------------------------------------------------- the host before start
 
@@ -437,11 +458,15 @@ class Room(Table):
             )
             if heir is None:
                 return
+            undo = self._undo_point()
+            self.meta = _with(self.meta, host=heir.letter)
+            try:
+                await self._store_seats(undo=undo)
+            except ProtocolError:
+                return  # the next human back (or the next change) tries again
             if host is not None:
                 self._cancel(Seat[host], "host")
-            self.meta = _with(self.meta, host=heir.letter)
             self._host_away = False
-            await self._store_seats()
         self.broadcast_room()
 
     # -------------------------------------------------------------- clocks
@@ -520,11 +545,24 @@ class Room(Table):
 
     async def _auto_next(self, key: tuple[int, int]) -> None:
         """The clock ran out while the table waited for ``next``: the next
-        deal starts (whoever agreed)."""
-        async with self.lock:
-            game = self.game
-            if game.waiting == "next" and (game.match_number, game.deal_number) == key:
-                await self._commit(game.next_deal_entries())
+        deal starts (whoever agreed).  When the database refuses it, it is
+        tried again after :func:`~rebelote.server.table.retry_pause` (while
+        the table still waits for that deal)."""
+        try:
+            async with self.lock:
+                await self._sync()
+                game = self.game
+                if game.waiting == "next" and (game.match_number, game.deal_number) == key:
+                    await self._commit(game.next_deal_entries())
+        except ProtocolError as exc:
+            if self._closed:
+                return
+            self._next_failures += 1
+            pause = retry_pause(self._next_failures)
+            log.warning("table %s: next deal %s; tried again in %.1f s", self.id, exc.code, pause)
+            self._arm(None, "retry", pause, lambda: self._spawn(self._auto_next(key)))
+        else:
+            self._next_failures = 0
 
     def _spawn(self, coro: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
@@ -653,17 +691,62 @@ class Room(Table):
             raise ProtocolError("bad_request", f"no seat {letter!r} at this table")
         return seat
 
-    async def _store_seats(self, *seats: Seat, status: str | None = None) -> None:
-        drops, self._mute_drops = self._mute_drops, []
-        await asyncio.to_thread(
-            self.store.update_table,
-            self.id,
-            seats=[self.seat_rows[s] for s in seats],
-            host=self.meta.host,
-            set_host=True,
-            status=status,
-            drop_mutes=drops,
+    def _undo_point(self) -> _SeatUndo:
+        """What a seat change may change in memory, to put back when the
+        change cannot be stored."""
+        return _SeatUndo(
+            rows=dict(self.seat_rows),
+            specs=dict(self.game.seats),
+            meta=self.meta,
+            mutes={seat: set(muted) for seat, muted in self.mutes.items()},
+            mute_drops=list(self._mute_drops),
+            closed=self.closed,
         )
+
+    def _undo(self, point: _SeatUndo) -> None:
+        self.seat_rows = dict(point.rows)
+        self.game.seats = dict(point.specs)
+        self.meta = point.meta
+        self.mutes = point.mutes
+        self._mute_drops = point.mute_drops
+        self.closed = point.closed
+
+    async def _store_seats(
+        self, *seats: Seat, status: str | None = None, undo: _SeatUndo | None = None
+    ) -> None:
+        """Store ``seats``' rows (every seat's after a failed seat write),
+        the host, ``status`` and the mutes to drop, in one transaction.
+        When the database refuses it: the change is undone in memory
+        (``undo``: the state before it; else the rows stay and the next
+        write stores them) and :class:`ProtocolError` ``unavailable`` is
+        raised."""
+        drops, self._mute_drops = self._mute_drops, []
+        rows = self.game.order if self._seats_suspect else seats
+        try:
+            await asyncio.to_thread(
+                self.store.update_table,
+                self.id,
+                seats=[self.seat_rows[s] for s in rows],
+                host=self.meta.host,
+                set_host=True,
+                status=status,
+                drop_mutes=drops,
+            )
+        except Exception as exc:
+            log.warning("table %s: cannot store its seats: %s", self.id, exc)
+            self._seats_suspect = True
+            if undo is not None:
+                self._undo(undo)
+            else:
+                self._mute_drops = drops + self._mute_drops
+            raise ProtocolError(
+                "unavailable", "the server could not save that; nothing changed, try again"
+            ) from None
+        self._seats_suspect = False
+
+    async def _resync(self) -> None:
+        await super()._resync()
+        self._seats_suspect = False
 
     def _put(self, row: StoredSeat) -> None:
         seat = Seat[row.seat]
@@ -700,12 +783,13 @@ class Room(Table):
             if self.meta.ranked and guest:
                 raise ProtocolError("account_required", "a ranked table needs an account")
             token = secrets.token_urlsafe(24)
+            undo = self._undo_point()
             self._put(
                 StoredSeat(letter, "human", name, None, hash_token(token), user_id, guest=guest)
             )
             if self.meta.host is None:
                 self.meta = _with(self.meta, host=letter)
-            await self._store_seats(seat)
+            await self._store_seats(seat, undo=undo)
         self.broadcast_room()
         return token
 
@@ -725,7 +809,11 @@ class Room(Table):
                     self.game.seats[seat] = dataclasses.replace(spec, name=name, guest=False)
                 changed.append(seat)
             if changed:
-                await self._store_seats(*changed)
+                # the account's rows already say so (the sign-up's own
+                # write): a failure here only leaves the next write to
+                # store them again
+                with contextlib.suppress(ProtocolError):
+                    await self._store_seats(*changed)
         if changed:
             self.broadcast_room()
 
@@ -738,8 +826,9 @@ class Room(Table):
                 raise ProtocolError("no_seat", "you hold no seat at this table")
             token = secrets.token_urlsafe(24)
             row = self.seat_rows[seat]
+            undo = self._undo_point()
             self.seat_rows[seat] = _row(row, token_hash=hash_token(token))
-            await self._store_seats(seat)
+            await self._store_seats(seat, undo=undo)
             return seat, token
 
     async def set_bot(self, by: Seat | None, letter: str, level: str | None) -> None:
@@ -752,13 +841,14 @@ class Room(Table):
             row = self.seat_rows[seat]
             if row.kind == "human":
                 raise ProtocolError("seat_taken", f"a player sits at {letter}")
+            if level is not None and level not in BOT_LEVELS:
+                raise ProtocolError("bad_request", f"unknown level {level!r}")
+            undo = self._undo_point()
             if level is None:
                 self._put(StoredSeat(letter, "open", "", None, None))
             else:
-                if level not in BOT_LEVELS:
-                    raise ProtocolError("bad_request", f"unknown level {level!r}")
                 self._put(StoredSeat(letter, "bot", bot_name(seat), level, None))
-            await self._store_seats(seat)
+            await self._store_seats(seat, undo=undo)
         self.broadcast_room()
 
     async def fill(self, by: Seat | None, level: str) -> None:
@@ -769,17 +859,19 @@ class Room(Table):
             self._require_open()
             self._require_host(by)
             changed = []
+            undo = self._undo_point()
             for seat in self.game.order:
                 if self.seat_rows[seat].kind == "open":
                     self._put(StoredSeat(seat.letter, "bot", bot_name(seat), level, None))
                     changed.append(seat)
-            await self._store_seats(*changed)
+            await self._store_seats(*changed, undo=undo)
         self.broadcast_room()
 
     async def start(self, by: Seat | None) -> None:
         """The host starts the match (every seat taken; else
         ``seats_empty``)."""
         async with self.lock:
+            await self._sync()
             self._require_open()
             self._require_host(by)
             empty = [s.letter for s in self.game.order if self.seat_rows[s].kind == "open"]
@@ -811,14 +903,15 @@ class Room(Table):
 
     async def leave(self, seat: Seat) -> None:
         """``seat``'s player leaves: before the start, the seat is free
-        again; during a match, he has left it (see the module docstring)."""
+        again; during a match, he has left it (see the module docstring).
+        Raises :class:`ProtocolError` (``no_seat``, ``table_closed``,
+        ``unavailable`` when the database refuses it: nothing changed)."""
         async with self.lock:
+            await self._sync()
             row = self.seat_rows.get(seat)
             if row is None or row.kind != "human" or row.left:
                 raise ProtocolError("no_seat", "nobody to leave that seat")
-            for reason in ("hold", "leave", "move", "host"):
-                self._cancel(seat, reason)
-            self.game.away.discard(seat)
+            undo = self._undo_point()
             if self.status == "open":
                 self._put(StoredSeat(seat.letter, "open", "", None, None))
                 self._pass_host(seat)
@@ -826,43 +919,71 @@ class Room(Table):
                 if not any(r.kind == "human" for r in self.seat_rows.values()):
                     self.closed = True
                     status = "closed"
-                await self._store_seats(seat, status=status)
+                await self._store_seats(seat, status=status, undo=undo)
             elif self.status == "closed" and self.game.match is not None:
                 # the table closed after its match (someone refused the
                 # rematch): nothing to record, he just goes
                 self.seat_rows[seat] = _row(row, left=True)
                 self._forget_mutes(seat, row.user_id)
                 self._pass_host(seat)
-                await self._store_seats(seat)
+                await self._store_seats(seat, undo=undo)
             elif self.status in ("playing", "finished"):
-                finished = self.status == "finished"
-                if not finished:
-                    await asyncio.to_thread(self._record_leaver, seat)
-                self.seat_rows[seat] = _row(row, left=True)
-                self._forget_mutes(seat, row.user_id)
-                self._pass_host(seat)
-                await self._store_seats(seat)
-                # the seat keeps the leaver's name; left: true says that a
-                # computer player plays for him (a page says it in its
-                # language); once the match is over, leaving refuses the
-                # rematch, which can no longer have everyone: closed
-                await self._commit(
-                    [
-                        self.game.seat_entry(
-                            seat, "bot", row.name, STANDIN_LEVEL, left=True, closes=finished
-                        )
-                    ]
-                )
-                if finished or not self.game.humans:
-                    # nobody left to play for (or no rematch): the computer
-                    # players stop here
-                    self.closed = True
-                    self._closed = True
-                    await asyncio.to_thread(self.store.update_table, self.id, status="closed")
+                await self._leave_match(seat, row, undo)
             else:
                 raise ProtocolError("table_closed", "the table is closed")
+            for reason in ("hold", "leave", "move", "host"):
+                self._cancel(seat, reason)
+            self.game.away.discard(seat)
             self._close_sockets(seat)
         self.broadcast_room()
+
+    async def _leave_match(self, seat: Seat, row: StoredSeat, undo: _SeatUndo) -> None:
+        """``seat``'s player leaves during a match (or once it is over):
+        his result (a loss, unrated) is stored, then the seat's row, the
+        host and the ``seat`` log entry in one transaction (under the
+        lock).  Raises ``unavailable`` when the database refuses either
+        (memory as before)."""
+        finished = self.status == "finished"
+        if not finished:
+            try:  # stored once: a retry after a failure records nothing more
+                await asyncio.to_thread(self._record_leaver, seat)
+            except Exception as exc:
+                log.warning("table %s: cannot record %s's leaving: %s", self.id, seat, exc)
+                raise ProtocolError(
+                    "unavailable", "the server could not save that; nothing changed, try again"
+                ) from None
+        self.seat_rows[seat] = _row(row, left=True)
+        self._forget_mutes(seat, row.user_id)
+        self._pass_host(seat)
+        # the seat keeps the leaver's name; left: true says that a
+        # computer player plays for him (a page says it in its
+        # language); once the match is over, leaving refuses the
+        # rematch, which can no longer have everyone: closed; with no
+        # human left, nobody to play for: closed too
+        closes = finished or not [h for h in self.game.humans if h != seat]
+        entry = self.game.seat_entry(
+            seat, "bot", row.name, STANDIN_LEVEL, left=True, closes=finished
+        )
+        rows = self.game.order if self._seats_suspect else (seat,)
+        drops, self._mute_drops = self._mute_drops, []
+        try:
+            await self._commit(
+                [entry],
+                seats=[self.seat_rows[s] for s in rows],
+                host=self.meta.host,
+                set_host=True,
+                status="closed" if closes else None,
+                drop_mutes=drops,
+            )
+        except ProtocolError as exc:
+            if exc.code == "unavailable":  # the table reads its log and seats again
+                self._undo(undo)
+            raise
+        self._seats_suspect = False
+        if closes:
+            # the computer players stop here
+            self.closed = True
+            self._closed = True
 
     def _pass_host(self, leaving: Seat) -> None:
         if self.meta.host != leaving.letter:
@@ -997,6 +1118,19 @@ class Room(Table):
         for task in list(self._tasks):
             task.cancel()
         await super().close()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _SeatUndo:
+    """A room's seats, host, mutes and closing before a seat change (to put
+    back when the change cannot be stored)."""
+
+    rows: dict[Seat, StoredSeat]
+    specs: dict[Seat, SeatSpec]
+    meta: TableMeta
+    mutes: dict[Seat, set[str]]
+    mute_drops: list[tuple[int | None, str]]
+    closed: bool
 
 
 def _row(row: StoredSeat, **changes: Any) -> StoredSeat:

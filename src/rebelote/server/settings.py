@@ -87,6 +87,20 @@ class ServerSettings:
       humans has had a connection (table or lobby socket) for that long is
       no longer listed in the lobby, until one of them is back.
 
+    Database (:class:`~rebelote.server.storage.Store`):
+
+    - ``db_statement_timeout_ms``: the longest a statement may run
+      (PostgreSQL ``statement_timeout``; 0: no limit);
+    - ``db_lock_timeout_ms``: the longest a statement waits for a lock held
+      by another session (PostgreSQL ``lock_timeout``; SQLite's busy
+      timeout, waiting for another writer);
+    - ``db_connect_timeout_s``: the longest a new connection may take
+      (PostgreSQL ``connect_timeout``, whole seconds, at least 1).
+
+    A statement past one of them fails as any refused write does: the
+    action gets ``unavailable`` (REST: 503) and changes nothing, so one
+    stuck table or lock holds no request for long.
+
     ``content_security_policy``: the CSP header of every response.
     """
 
@@ -118,6 +132,10 @@ class ServerSettings:
     sweep_seconds: float = 60.0
     presence_interval: float = 1.0
     deserted_table_seconds: float = 300.0
+
+    db_statement_timeout_ms: int = 10_000
+    db_lock_timeout_ms: int = 3_000
+    db_connect_timeout_s: int = 5
 
     content_security_policy: str = DEFAULT_CSP
 

@@ -44,13 +44,23 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import Engine, ExceptionContext, make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DataError,
+    IntegrityError,
+    InternalError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+)
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from .orm import Base, now
 from .people import NameTakenError, PeopleStore, User, UserRow, name_key, user_of
+from .settings import ServerSettings
 
 __all__ = [
     "Base",
@@ -66,6 +76,7 @@ __all__ = [
     "default_database_url",
     "engine_url",
     "hash_token",
+    "storage_failure",
 ]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -230,21 +241,41 @@ def alembic_config(url: str) -> Any:
 class Store(PeopleStore):
     """The server's database (tables here; people, chat and results from
     :class:`~rebelote.server.people.PeopleStore`).  ``url``: any SQLAlchemy URL.  Call
-    :meth:`migrate` before use (``rebelote play`` does it on start)."""
+    :meth:`migrate` before use (``rebelote play`` does it on start).
+    ``settings``: the statement, lock and connection timeouts
+    (``db_*`` of :class:`~rebelote.server.settings.ServerSettings`).
 
-    def __init__(self, url: str) -> None:
+    Errors never show the values of a statement (``hide_parameters``).
+    After a statement the database failed (:func:`storage_failure`: down,
+    read-only, full, locked, past a timeout) every pooled session is
+    dropped, so that the next use opens a new one."""
+
+    def __init__(self, url: str, *, settings: ServerSettings | None = None) -> None:
         url = engine_url(url)
         self.url = url
+        limits = settings or ServerSettings()
         kwargs: dict[str, Any] = {}
+        memory = url in ("sqlite://", "sqlite:///:memory:")
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
-            if url in ("sqlite://", "sqlite:///:memory:"):
+            if memory:
                 kwargs["poolclass"] = StaticPool
+        elif url.startswith("postgresql"):
+            kwargs["connect_args"] = _postgresql_limits(url, limits)
         # pool_pre_ping: a pooled connection is checked before use, so the
-        # first write after a database restart does not fail on a dead one
-        self.engine: Engine = create_engine(url, pool_pre_ping=True, **kwargs)
+        # first write after a database restart does not fail on a dead one;
+        # hide_parameters: an error (logged) never shows the values written
+        # (a password's hash, a token's)
+        self.engine: Engine = create_engine(url, pool_pre_ping=True, hide_parameters=True, **kwargs)
         if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            busy = max(0, limits.db_lock_timeout_ms)
+            event.listen(
+                self.engine,
+                "connect",
+                lambda connection, record: _sqlite_pragmas(connection, record, busy),
+            )
+        if not memory:
+            event.listen(self.engine, "handle_error", _drop_sessions_on_failure)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def migrate(self) -> None:
@@ -254,6 +285,10 @@ class Store(PeopleStore):
 
         config = alembic_config(self.url)
         with self.engine.begin() as connection:
+            if self.url.startswith("postgresql"):
+                # a migration may run long: no statement timeout (this
+                # transaction only)
+                connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
@@ -499,14 +534,48 @@ class Store(PeopleStore):
             return None if row is None else (row[0], row[1], row[2])
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def storage_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database refusing or failing a statement
+    (down, read-only, full, locked, past a timeout, a connection lost or
+    not made): the request may be tried again once the database is back.
+    A constraint violation or a malformed statement (a defect) is not."""
+    return isinstance(exc, SQLAlchemyError) and not isinstance(
+        exc, (IntegrityError, ProgrammingError, DataError, ArgumentError, NoSuchModuleError)
+    )
+
+
+def _postgresql_limits(url: str, limits: ServerSettings) -> dict[str, Any]:
+    """psycopg's connection arguments for the settings' timeouts (kept
+    beside any ``options`` of the URL)."""
+    options = [
+        make_url(url).query.get("options", ""),
+        f"-c statement_timeout={max(0, limits.db_statement_timeout_ms)}",
+        f"-c lock_timeout={max(0, limits.db_lock_timeout_ms)}",
+    ]
+    return {
+        "connect_timeout": max(1, limits.db_connect_timeout_s),
+        "options": " ".join(str(o) for o in options if o),
+    }
+
+
+def _drop_sessions_on_failure(context: ExceptionContext) -> None:
+    """A statement failed on the database's side: every pooled session is
+    dropped (as a disconnection does), so that no session opened during a
+    fault (e.g. a read-only period, whose sessions stay read-only) serves
+    again; the next use opens a new one."""
+    if isinstance(context.sqlalchemy_exception, (OperationalError, InternalError)):
+        context.is_disconnect = True
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any, busy_ms: int = 5000) -> None:
     """SQLite: enforce foreign keys; WAL lets readers run beside the writer;
     ``synchronous=NORMAL`` (safe in WAL: a crash or restart of the server
     loses nothing; only a power cut may lose the last moves) spares an fsync
-    per move; wait up to 5 s for another writer."""
+    per move; wait up to ``busy_ms`` milliseconds for another writer
+    (``db_lock_timeout_ms``)."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     with contextlib.suppress(Exception):  # e.g. a read-only database
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")

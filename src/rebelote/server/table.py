@@ -5,7 +5,11 @@ Every change goes the same way, under the lock: the game turns a request
 into log entries and applies them (an illegal one raises and changes
 nothing), the entries are stored, then each seat's redacted messages are
 published through the :class:`~rebelote.server.hub.Fanout`.  A change that
-cannot be stored is undone by rebuilding the game from the stored log.
+cannot be stored is refused (``unavailable``) with nothing applied; as the
+write may have been done anyway (a COMMIT whose answer was lost), the
+table then reads its log again (:meth:`Table._resync`) before it judges the
+next change, computer players' included: a retried action whose id the
+log holds is acknowledged as a duplicate, never applied twice.
 
 A driver task does what the server does by itself (computer players, the
 player's automatic cut or pattern, his forced card, the next deal when
@@ -22,10 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import logging
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, cast
 
 from ..rules import Rules
@@ -43,7 +48,7 @@ from .protocol import (
 )
 from .storage import Store, StoredEvent, StoredSeat, StoredTable, TableMeta, hash_token
 
-__all__ = ["Table", "game_from_stored", "stored_event"]
+__all__ = ["Table", "game_from_stored", "retry_pause", "stored_event"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +65,14 @@ their step; doubled after each failure in a row, up to :data:`RETRY_MAX`."""
 
 RETRY_MAX = 8.0
 """The longest pause between two tries of a refused step, in seconds."""
+
+
+def retry_pause(failures: int) -> float:
+    """Seconds to wait before trying again after ``failures`` refusals in a
+    row (1, 2, ...): :data:`RETRY_FIRST` doubled each time, at most
+    :data:`RETRY_MAX`."""
+    return float(min(RETRY_MAX, RETRY_FIRST * 2 ** max(0, failures - 1)))
+
 
 _KINDS: dict[str, Literal["human", "bot", "open"]] = {
     "human": "human",
@@ -211,8 +224,12 @@ class Table:
         action made against a version older than the seat's last ``turn``
         is refused as ``stale`` (a second click on a hand that has changed).
         Returns ``True`` when applied.  Raises :class:`ProtocolError`; then
-        nothing changed."""
+        nothing changed.  After a write whose outcome is unknown, the table
+        first reads its log again (:meth:`_resync`), so that the request is
+        judged against what was really stored (``unavailable`` while the
+        log cannot be read)."""
         async with self.lock:
+            await self._sync()
             self._check_can_act(seat)
             recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
             if action_id is not None and action_id in recent:
@@ -244,12 +261,15 @@ class Table:
 
     def remember_actions(self, events: Iterable[StoredEvent]) -> None:
         """Keep the ids of the last actions of each seat from a stored log,
-        so that a retry after a restart is not applied twice."""
+        so that a retry after a restart (or after a write whose answer was
+        lost) is not applied twice; ids already kept are not added again."""
         for e in events:
             action_id = e.payload.get("id") if e.kind == "act" else None
             if isinstance(action_id, str) and e.seat is not None:
                 seat = Seat[e.seat]
-                self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT)).append(action_id)
+                recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
+                if action_id not in recent:
+                    recent.append(action_id)
 
     def _check_can_act(self, seat: Seat) -> None:
         row = self.seat_rows.get(seat)
@@ -258,22 +278,42 @@ class Table:
         if self.game.match is None:
             raise ProtocolError("not_started", "the table waits for its players and the host")
 
-    async def _commit(self, entries: list[Entry]) -> None:
+    async def _commit(
+        self,
+        entries: list[Entry],
+        *,
+        seats: Sequence[StoredSeat] = (),
+        host: str | None = None,
+        set_host: bool = False,
+        status: str | None = None,
+        drop_mutes: Sequence[tuple[int | None, str]] = (),
+    ) -> None:
         """Store, then apply and publish (call under the lock).
 
-        The log entries are written first, in one transaction: when the
-        database refuses them (down, read-only, full, locked), nothing is
-        applied and :class:`ProtocolError` ``unavailable`` is raised with the
-        game unchanged.  After such a failure the outcome of the write is not
-        known for sure (a commit whose answer was lost), so the next change
-        first brings the table up to date from the log (:meth:`_resync`).
-        Entries are validated by the game before they get here; one that
-        still fails to apply once stored (a defect) makes the table reload
-        from the log (``internal``).  The table row's status, an index for
-        the lobby and the restart (the log is the truth), is written with the
-        entries and set again, best effort, when the entries changed it."""
+        The log entries are written first, in one transaction (with
+        ``seats``' rows, the ``host`` when ``set_host``, the ``status`` and
+        the mutes to drop when given: a change of the room that goes with
+        the entries): when the database refuses them (down, read-only,
+        full, locked, past a timeout), nothing is applied and
+        :class:`ProtocolError` ``unavailable`` is raised with the game
+        unchanged.  After such a failure the outcome of the write is not
+        known for sure (a commit whose answer was lost), so the table reads
+        its log again before the next change (:meth:`_sync`, which the
+        callers run before they compute ``entries``; if they did not and
+        the log had more, ``unavailable`` too, nothing written); the driver
+        is started to do it even if nobody acts.  Entries are validated by
+        the game before they get here; one that still fails to apply once
+        stored (a defect) makes the table reload from the log
+        (``internal``).  The table row's status, an index for the lobby and
+        the restart (the log is the truth), is written with the entries and
+        set again, best effort, when the entries changed it."""
         if self._suspect:
+            known = self.game.entries
             await self._resync()
+            if self.game.entries != known:
+                raise ProtocolError(
+                    "unavailable", "the table changed meanwhile; nothing changed, try again"
+                )
         first = self.game.entries
         deal = self.game.deal_number
         stored: list[StoredEvent] = []
@@ -285,10 +325,23 @@ class Table:
             stored.append(stored_event(entry, first + i, deal))
         before = self.game.status
         try:
-            await asyncio.to_thread(self.store.append, self.id, stored, before)
+            if seats or set_host or drop_mutes or status is not None:
+                await asyncio.to_thread(
+                    self.store.update_table,
+                    self.id,
+                    seats=seats,
+                    host=host,
+                    set_host=set_host,
+                    status=status or before,
+                    events=stored,
+                    drop_mutes=drop_mutes,
+                )
+            else:
+                await asyncio.to_thread(self.store.append, self.id, stored, before)
         except Exception as exc:
             self._suspect = True
             log.warning("table %s: cannot store entries from %d: %s", self.id, first, exc)
+            self.kick()
             raise ProtocolError(
                 "unavailable", "the server could not save that; nothing changed, try again"
             ) from None
@@ -302,7 +355,13 @@ class Table:
             await self._resync()
             raise ProtocolError("internal", "the server failed on that") from None
         self.publish(outs)
-        if self.game.status != before:
+        await self._after_change(status or before)
+
+    async def _after_change(self, stored_status: str) -> None:
+        """After stored entries were applied (``stored_status``: the status
+        the table's row holds): the row's status when the game's differs
+        (best effort; ``closed`` stays), the room's hook, the driver."""
+        if stored_status != "closed" and self.game.status != stored_status:
             try:
                 await asyncio.to_thread(self.store.update_table, self.id, status=self.game.status)
             except Exception as exc:  # the next entries carry it
@@ -310,12 +369,23 @@ class Table:
         await self.changed()
         self.kick()
 
+    async def _sync(self) -> None:
+        """Read the log again if the last write's outcome is unknown
+        (:meth:`_resync`; call under the lock before judging a change).
+        Raises :class:`ProtocolError` ``unavailable`` while it cannot be
+        read (nothing changed)."""
+        if self._suspect:
+            await self._resync()
+
     async def _resync(self) -> None:
-        """Bring the game up to date with the stored log after a write whose
-        outcome is unknown: entries the database has and the game has not
-        are applied and published.  Raises :class:`ProtocolError`
-        ``unavailable`` (nothing changed) while the database cannot be
-        read."""
+        """Bring the table up to date with what is stored, after a write
+        whose outcome is unknown: the game is rebuilt from the log (entries
+        the database has and the game has not are applied and published,
+        and their changes followed: clocks, results, computer players), the
+        seats' rows and the host are read again, and the ids of the stored
+        actions are kept (a retry of one is a duplicate).  Raises
+        :class:`ProtocolError` ``unavailable`` (nothing changed) while the
+        database cannot be read."""
         try:
             stored = await asyncio.to_thread(self.store.load, self.id)
         except Exception as exc:
@@ -326,10 +396,18 @@ class Table:
         if stored is None:  # pragma: no cover - the table row never goes away
             raise ProtocolError("internal", "the table is gone")
         versions = dict(self.game.versions)
+        known = self.game.entries
         away = self.game.away
         game, outs = game_from_stored(stored)
         game.away = away
         self.game = game
+        self.seat_rows = {Seat[s.seat]: s for s in stored.seats}
+        host = stored.meta.host or None
+        if host != self.meta.host:
+            self.meta = dataclasses.replace(self.meta, host=host)
+        if stored.status == "closed":
+            self.closed = self._closed = True
+        self.remember_actions(stored.events)
         self._suspect = False
         self.publish(
             [
@@ -343,6 +421,13 @@ class Table:
                 for out in outs
             ]
         )
+        if game.entries != known:
+            log.warning(
+                "table %s: %d stored entries were not applied; now applied",
+                self.id,
+                game.entries - known,
+            )
+            await self._after_change(stored.status)
 
     async def changed(self) -> None:
         """Called under the lock after every stored change: a hook for the
@@ -356,7 +441,7 @@ class Table:
         lock, or before the table is shared)."""
         if self._closed or self._driver is not None:
             return
-        if self.game.pending() is not None:
+        if self._suspect or self.game.pending() is not None:
             self._driver = asyncio.create_task(self._drive(), name=f"table {self.id}")
 
     def _delay(self, step: AutoStep) -> float:
@@ -370,59 +455,72 @@ class Table:
         return base
 
     async def _drive(self) -> None:
+        """Do the server's steps one after the other (:meth:`_step`) until
+        there is nothing to do; a step the storage refused (nothing
+        changed) is tried again after :func:`retry_pause`, so that the
+        computer players go on once it is back."""
         failures = 0
         try:
             while True:
-                async with self.lock:
-                    step = self.game.pending()
-                    if step is None or self._closed:
-                        self._driver = None
+                try:
+                    if await self._step():
                         return
-                    version = self.game.entries
-                    job = None
-                    if step.kind == "bot":
-                        assert step.seat is not None
-                        job = (
-                            self.game.bot_level(step.seat),
-                            self.game.view(step.seat),
-                            self.game.decision_seed(step.seat),
-                        )
-                await asyncio.sleep(self._delay(step))
-                action = None
-                if job is not None:
-                    action = await asyncio.to_thread(choose_action, *job)
-                async with self.lock:
-                    if self.game.entries != version or self._closed or self.game.pending() != step:
-                        continue
-                    if action is not None:
-                        assert step.seat is not None
-                        by = "bot" if self.game.seats[step.seat].kind == "bot" else "standin"
-                        entries = [self.game.action_entry(step.seat, action, by)]
-                    else:
-                        entries = self.game.automatic_entry(step)
-                    try:
-                        await self._commit(entries)
-                    except ProtocolError as exc:
-                        failed = exc
-                    else:
-                        failures = 0
-                        continue
-                # storage refused the step (nothing changed): try again later,
-                # so that the computer players go on once it is back
-                failures += 1
-                pause = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
-                log.warning(
-                    "table %s: %s; the computer players try again in %.1f s",
-                    self.id,
-                    failed.code,
-                    pause,
-                )
-                await asyncio.sleep(pause)
+                except ProtocolError as exc:
+                    failures += 1
+                    pause = retry_pause(failures)
+                    log.warning(
+                        "table %s: %s; the computer players try again in %.1f s",
+                        self.id,
+                        exc.code,
+                        pause,
+                    )
+                    await asyncio.sleep(pause)
+                else:
+                    failures = 0
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: the driver stopped", self.id)
             self._driver = None
+
+    async def _step(self) -> bool:
+        """One step of the driver, computed under the lock from the table as
+        stored (after a write whose outcome is unknown the log is read
+        again first, and again before the step is written: a step computed
+        before a change is dropped).  Returns ``True`` when there is
+        nothing to do (the driver ends).  Raises :class:`ProtocolError`
+        when the storage refuses (nothing changed)."""
+        async with self.lock:
+            await self._sync()
+            step = self.game.pending()
+            if step is None or self._closed:
+                self._driver = None
+                return True
+            version = self.game.entries
+            job = None
+            if step.kind == "bot":
+                assert step.seat is not None
+                job = (
+                    self.game.bot_level(step.seat),
+                    self.game.view(step.seat),
+                    self.game.decision_seed(step.seat),
+                )
+        await asyncio.sleep(self._delay(step))
+        action = None
+        if job is not None:
+            action = await asyncio.to_thread(choose_action, *job)
+        async with self.lock:
+            await self._sync()
+            if self.game.entries != version or self._closed or self.game.pending() != step:
+                return False
+            if action is not None:
+                assert step.seat is not None
+                by = "bot" if self.game.seats[step.seat].kind == "bot" else "standin"
+                entries = [self.game.action_entry(step.seat, action, by)]
+            else:
+                entries = self.game.automatic_entry(step)
+            await self._commit(entries)
+        return False
 
     async def close(self) -> None:
         """Stop the driver (the stored log keeps everything)."""
