@@ -95,23 +95,105 @@ def test_an_unknown_name_is_throttled_and_checked_like_a_known_one(strict: LiveS
     assert r.status_code == 401
 
 
+async def _expire_locks(throttle: Throttle) -> None:
+    """As if every login lock had run out (the memory storage's keys)."""
+    storage: Any = throttle.storage
+    for key in [k for k in storage.storage if k.endswith(":lock")]:
+        await storage.clear(key)
+
+
 def test_the_backoff_doubles_up_to_its_caps() -> None:
-    async def run() -> tuple[list[float], list[float]]:
+    async def run() -> tuple[list[int], list[int]]:
         throttle = Throttle(ServerSettings())
-        pair = [await throttle.login_failed("alice", "192.0.2.1") for _ in range(16)]
+        pair = []
+        for _ in range(16):  # each a wrong password, tried once its lock ran out
+            pair.append((await throttle.login_claim("alice", "192.0.2.1")).delay)
+            if _ != 15:
+                await _expire_locks(throttle)
         with pytest.raises(RateLimited) as refused:
-            await throttle.login_allowed("alice", "192.0.2.1")
+            await throttle.login_claim("alice", "192.0.2.1")
         assert refused.value.retry_after == 900
         # another address: only the name's small cap may apply (50 free failures)
-        await throttle.login_allowed("alice", "192.0.2.2")
-        name = [await throttle.login_failed("alice", f"198.51.100.{i}") for i in range(41)]
+        assert (await throttle.login_claim("alice", "192.0.2.2")).delay == 0  # the 17th
+        name = []
+        for i in range(41):
+            name.append((await throttle.login_claim("alice", f"198.51.100.{i}")).delay)
+            await _expire_locks(throttle)
         return pair, name
 
     pair, name = asyncio.run(run())
     assert pair == [0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900]
-    # failures 17..57 of the name, each from a new address: free until the 50th, then
+    # failures 18..58 of the name, each from a new address: free until the 50th, then
     # 1, 2, 4... up to the name's cap (60 s)
-    assert name[:34] == [0] * 34 and name[34:] == [1, 2, 4, 8, 16, 32, 60]
+    assert name[:33] == [0] * 33 and name[33:] == [1, 2, 4, 8, 16, 32, 60, 60]
+
+
+def test_a_refused_or_unchecked_attempt_counts_nowhere_and_a_success_clears() -> None:
+    async def run() -> None:
+        throttle = Throttle(ServerSettings(login_pair_free=2, login_delay=60))
+        for _ in range(3):  # 2 free failures, the 3rd takes the lock (60 s)
+            await throttle.login_claim("bob", "192.0.2.7")
+        for _ in range(5):
+            with pytest.raises(RateLimited) as refused:
+                await throttle.login_claim("bob", "192.0.2.7")
+            assert refused.value.retry_after == 60
+        # the refused ones were given back: 3 failures counted for the pair and address
+        storage = throttle.storage
+        keys = throttle._login_keys("bob", "192.0.2.7")
+        assert [await storage.get(f"{key}:fails") for _, key in keys] == [3, 3, 3]
+        # from elsewhere: a claim whose password could not be checked counts nowhere
+        claim = await throttle.login_claim("bob", "192.0.2.8")
+        await claim.release()
+        assert await storage.get(f"{keys[2][1]}:fails") == 3
+        # the right password: the name and that pair start again, the address keeps
+        # the failures it had (not this attempt)
+        claim = await throttle.login_claim("bob", "192.0.2.8")
+        await claim.succeeded()
+        others = throttle._login_keys("bob", "192.0.2.8")
+        assert [await storage.get(f"{key}:fails") for _, key in others] == [0, 0, 0]
+        assert await storage.get(f"{keys[1][1]}:fails") == 3
+
+    asyncio.run(run())
+
+
+def test_concurrent_wrong_passwords_cannot_pass_the_limit(db_url: str) -> None:
+    """20 wrong passwords sent at once from one address: the 5 free ones and
+    the one that takes the lock reach argon2, the 14 others are refused at
+    once (before the fix, all 20 were checked)."""
+    settings = ServerSettings(login_delay=60)
+    with LiveServer(db_url, settings=settings) as live:
+        Player(live).signup("Burst Victim", PASS).close()
+        work: PasswordWork = live.app.state.passwords
+        checked: list[str] = []
+        verify = work.verify
+
+        async def slow(stored: str | None, password: str) -> tuple[bool, str | None]:
+            checked.append(password)
+            await asyncio.sleep(0.3)  # every request is in flight before any ends
+            return await verify(stored, password)
+
+        work.verify = slow  # type: ignore[method-assign]
+
+        async def burst() -> list[httpx.Response]:
+            async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+                return await asyncio.gather(
+                    *(
+                        http.post(
+                            "/api/auth/login",
+                            json={"name": "Burst Victim", "password": f"wrong {i}"},
+                        )
+                        for i in range(20)
+                    )
+                )
+
+        answers = asyncio.run(burst())
+        codes = sorted((r.status_code, _detail(r)["code"]) for r in answers)
+        assert codes == [(401, "bad_credentials")] * 6 + [(429, "rate_limited")] * 14
+        assert len(checked) == 6
+        assert {_detail(r)["retry_after"] for r in answers if r.status_code == 429} == {60}
+        # the right password from another address goes through
+        r = _login(live, "Burst Victim", PASS, address="192.0.2.60")
+        assert r.status_code == 200
 
 
 def test_password_work_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -399,8 +399,10 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
 @router.post("/auth/login")
 async def login(body: Credentials, request: Request, response: Response) -> Me:
     """Log in to an account.  Throttled (429 ``rate_limited``) after wrong
-    passwords (:class:`~rebelote.server.throttle.Throttle`); a name with
-    no account takes as long to refuse as a wrong password."""
+    passwords (:class:`~rebelote.server.throttle.Throttle`): the attempt
+    is counted before its password is checked, so that attempts sent at
+    once cannot pass the limit together; a name with no account takes as
+    long to refuse as a wrong password."""
     store = _store(request)
     throttle, work = _throttle(request), _passwords(request)
     address = client_key(request)
@@ -409,21 +411,27 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     except ValueError:
         name = None
     key = name_key(name) if name is not None else body.name.casefold()
-    await throttle.login_allowed(key, address)
-    candidates = [] if name is None else await asyncio.to_thread(store.accounts_named, name)
+    claim = await throttle.login_claim(key, address)
     user: User | None = None
     rehashed: str | None = None
-    for candidate in candidates:
-        ok, rehashed = await work.verify(candidate.password_hash, body.password)
-        if ok:
-            user = candidate
-            break
-    if not candidates:
-        await work.verify_nobody(body.password)
+    checked = False
+    try:
+        candidates = [] if name is None else await asyncio.to_thread(store.accounts_named, name)
+        for candidate in candidates:
+            ok, rehashed = await work.verify(candidate.password_hash, body.password)
+            checked = True
+            if ok:
+                user = candidate
+                break
+        if not candidates:
+            await work.verify_nobody(body.password)
+    except Exception:
+        if not checked:  # busy, or no storage: no password was tried
+            await claim.release()
+        raise
     if user is None:
-        await throttle.login_failed(key, address)
         raise _err(401, "bad_credentials", "wrong name or password")
-    await throttle.login_succeeded(key, address)
+    await claim.succeeded()
     if rehashed is not None:
         await asyncio.to_thread(store.set_password, user.id, rehashed)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))

@@ -63,9 +63,11 @@ class ServerSettings:
     - ``signup_rate``, ``guest_rate``: account and guest creations;
     - ``solo_table_rate``: ``POST /api/tables`` (per logged-in user, or
       per address when anonymous);
-    - login: failures are counted per (name, address) pair, per address and
-      per name; past ``login_*_free`` failures each further one locks that
-      key for ``login_delay`` seconds doubled at each failure, at most
+    - login: attempts are counted (as failures until the right password
+      takes them back) per (name, address) pair, per address and per name,
+      before the password is checked; past ``login_*_free`` failures each
+      further one locks that key for ``login_delay`` seconds doubled at
+      each failure, and is the only one checked meanwhile, at most
       ``login_*_cap`` (the name alone: at most ``login_name_cap``, so that
       a stranger can delay an account's owner, never lock him out); a
       count is forgotten ``login_forget_after`` seconds after its first
