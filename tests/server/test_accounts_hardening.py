@@ -370,6 +370,8 @@ def test_tests_servers_relax_only_the_throttles() -> None:
         "signup_rate",
         "guest_rate",
         "solo_table_rate",
+        "lobby_table_rate",
+        "table_address_rate",
         "login_pair_free",
         "login_address_free",
         "login_name_free",

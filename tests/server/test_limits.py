@@ -38,6 +38,8 @@ FAST = ServerSettings(
     signup_rate="1000/minute",
     guest_rate="1000/minute",
     solo_table_rate="1000/minute",
+    lobby_table_rate="1000/minute",
+    table_address_rate="1000/minute",
 )
 """Short timeouts (the throttles out of the way)."""
 
@@ -312,10 +314,66 @@ def test_the_eleventh_solo_table_in_a_minute_is_refused(strict: LiveServer) -> N
         assert 1 <= _detail(r)["retry_after"] <= 60
         other = client.post("/api/tables", json={}, headers={"X-Forwarded-For": "198.51.100.7"})
         assert other.status_code == 201
-    # a logged-in player counts on his own, not on his address
+    # a logged-in player has an allowance of his own (within his address's)
     p = Player(strict).signup("Solo Player", "a fine passphrase")
     assert p.http.post("/api/tables", json={}).status_code == 201
     p.close()
+
+
+def test_new_guests_from_one_address_share_its_table_allowance(strict: LiveServer) -> None:
+    """Each guest has 10 solo tables a minute, but an address makes at most
+    20 tables a minute (solo and lobby), whoever is logged in: a new guest
+    (or no login) brings no new allowance."""
+
+    def solo(p: Player) -> httpx.Response:
+        return p.http.post("/api/tables", json={})
+
+    anonymous = Player(strict)
+    assert [solo(anonymous).status_code for _ in range(11)] == [201] * 10 + [429]
+    first = Player(strict).guest("First Guest")
+    assert [solo(first).status_code for _ in range(11)] == [201] * 10 + [429]
+    second = Player(strict).guest("Second Guest")
+    r = solo(second)
+    assert r.status_code == 429 and _detail(r)["code"] == "rate_limited"
+    r = second.post("/api/lobby/tables", {"visibility": "private"})
+    assert r.status_code == 429
+    assert _detail(r)["message"] == "too many (at most 20 per 1 minute): try again later"
+    assert 1 <= _detail(r)["retry_after"] <= 60
+    # the same guest from another address is not refused
+    r = second.http.post(
+        "/api/lobby/tables",
+        json={"visibility": "private"},
+        headers={"X-CSRF-Token": second.csrf or "", "X-Forwarded-For": "198.51.100.8"},
+    )
+    assert r.status_code == 201
+    for p in (anonymous, first, second):
+        p.close()
+
+
+def test_lobby_tables_are_throttled_per_player(strict: LiveServer) -> None:
+    """5 lobby tables a minute per player, from any address; refused ones
+    are not made."""
+    host = Player(strict).guest("Busy Host")
+
+    def open_from(i: int) -> httpx.Response:
+        return host.http.post(
+            "/api/lobby/tables",
+            json={"name": f"t{i}", "visibility": "private"},
+            headers={"X-CSRF-Token": host.csrf or "", "X-Forwarded-For": f"203.0.113.{i + 1}"},
+        )
+
+    answers = [open_from(i) for i in range(7)]
+    assert [r.status_code for r in answers] == [201] * 5 + [429] * 2
+    assert _detail(answers[5]) == {
+        "code": "rate_limited",
+        "message": "too many (at most 5 per 1 minute): try again later",
+        "retry_after": _detail(answers[5])["retry_after"],
+    }
+    made = {r.json()["table_id"] for r in answers[:5]}
+    assert len(made) == 5
+    listed = {t.id for t in strict.manager.live_tables() if t.meta.visibility == "private"}
+    assert listed == made
+    host.close()
 
 
 def test_ipv6_clients_are_counted_by_their_64_network(strict: LiveServer) -> None:

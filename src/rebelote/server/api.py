@@ -547,9 +547,15 @@ async def lobby(request: Request) -> list[RoomData]:
 
 @router.post("/lobby/tables", status_code=201)
 async def open_table(body: CreateLobbyTable, session: Changing, request: Request) -> SeatToken:
-    """Open a table; the creator hosts it and sits at ``seat``."""
+    """Open a table; the creator hosts it and sits at ``seat``.  Throttled
+    per user and per address (429 ``rate_limited``)."""
     if body.ranked and session.user.guest:
         raise _err(403, "account_required", "a ranked table needs an account")
+    settings = _settings(request)
+    await _throttle(request).hit_all(
+        ("lobby-table", settings.lobby_table_rate, f"user {session.user.id}"),
+        ("table-address", settings.table_address_rate, client_key(request)),
+    )
     options = body.options
     if body.ranked and "move_clock" not in options.model_fields_set:
         options = options.model_copy(update={"move_clock": 60})

@@ -63,6 +63,10 @@ class ServerSettings:
     - ``signup_rate``, ``guest_rate``: account and guest creations;
     - ``solo_table_rate``: ``POST /api/tables`` (per logged-in user, or
       per address when anonymous);
+    - ``lobby_table_rate``: ``POST /api/lobby/tables`` (per user);
+    - ``table_address_rate``: every table created (solo and lobby), per
+      address whoever is logged in, so that new guests from one address do
+      not bring new allowances;
     - login: attempts are counted (as failures until the right password
       takes them back) per (name, address) pair, per address and per name,
       before the password is checked; past ``login_*_free`` failures each
@@ -104,6 +108,8 @@ class ServerSettings:
     signup_rate: str = "5/hour"
     guest_rate: str = "10/hour"
     solo_table_rate: str = "10/minute;60/hour"
+    lobby_table_rate: str = "5/minute;30/hour"
+    table_address_rate: str = "20/minute;120/hour"
     login_pair_free: int = 5
     login_address_free: int = 20
     login_name_free: int = 50

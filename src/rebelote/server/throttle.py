@@ -108,15 +108,26 @@ class Throttle:
         """Count one ``what`` (``signup``, ``guest``, ``table``) by ``key``
         under ``rate`` (``"5/hour"``; ``a;b``: each must hold).  Raises
         :class:`RateLimited` (and counts nothing) when one is spent."""
-        items = self._items(rate)
-        for item in items:
-            if not await self.window.test(item, what, key):
-                stats = await self.window.get_window_stats(item, what, key)
-                raise RateLimited(
-                    stats.reset_time - time.time(), f"too many (at most {item}): try again later"
-                )
-        for item in items:
-            await self.window.hit(item, what, key)
+        await self.hit_all((what, rate, key))
+
+    async def hit_all(self, *counts: tuple[str, str, str]) -> None:
+        """Count one creation under several ``(what, rate, key)`` at once
+        (e.g. per user and per address): all are checked before any is
+        counted, so that a refusal (:class:`RateLimited`, the longest wait
+        of the spent ones) counts nowhere."""
+        wait = 0.0
+        spent: RateLimitItem | None = None
+        for what, rate, key in counts:
+            for item in self._items(rate):
+                if not await self.window.test(item, what, key):
+                    stats = await self.window.get_window_stats(item, what, key)
+                    if spent is None or stats.reset_time - time.time() > wait:
+                        wait, spent = stats.reset_time - time.time(), item
+        if spent is not None:
+            raise RateLimited(wait, f"too many (at most {spent}): try again later")
+        for what, rate, key in counts:
+            for item in self._items(rate):
+                await self.window.hit(item, what, key)
 
     # ------------------------------------------------------------ logins
 
