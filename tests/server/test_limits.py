@@ -20,11 +20,12 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from rebelote.seats import Seat
 from rebelote.server.hub import MemoryHub
-from rebelote.server.protocol import TableOptions
+from rebelote.server.protocol import ProtocolError, TableOptions
 from rebelote.server.registry import TableManager
 from rebelote.server.settings import ServerSettings
-from rebelote.server.storage import Store
+from rebelote.server.storage import Store, StoredSeat
 
 from .live import LiveServer
 from .net import Player, lobby_table
@@ -487,3 +488,80 @@ def test_spectators_coming_and_going_make_one_room_message() -> None:
         return told, count
 
     assert asyncio.run(run()) == (1, 350)
+
+
+# ------------------------------------------------------------------ nobody there
+
+
+def test_a_lobby_table_with_nobody_connected_does_not_play_by_itself(tmp_path: Path) -> None:
+    """Filled with computers and started, its host never connected: the
+    computer players wait (no action stored) until he connects; a spectator
+    does not count; away for ``leave_after`` he has left and the table
+    closes, still without a card played."""
+    with LiveServer(f"sqlite:///{tmp_path / 'nobody.db'}") as live:
+        options = {"speed": "instant", "hold": 0, "leave_after": 600}
+        table_id, (host,) = lobby_table(live, ["Lone Host"], bots="expert", options=options)
+        room = live.manager._tables[table_id]
+        assert room.status == "playing"
+        assert room.game.pending() is not None  # something to do (S is stood in for)
+        assert room.nobody_there() and room.pending() is None and room._driver is None
+        with live.connect(table_id, None, watch=1) as spectator:
+            spectator.recv_until(lambda m: m["t"] == "snapshot")
+            assert room.nobody_there() and room._driver is None
+        stored = live.app.state.store.load(table_id)
+        assert [e.kind for e in stored.events if e.kind == "act"] == []
+        with host.connect(table_id) as client:
+            client.my_decision()  # the computer players played up to him
+            assert not room.nobody_there()
+        host.close()
+    with LiveServer(f"sqlite:///{tmp_path / 'closes.db'}") as live:
+        options = {"speed": "instant", "hold": 0, "leave_after": 1}
+        table_id, (host,) = lobby_table(live, ["Gone Host"], bots="expert", options=options)
+        room = live.manager._tables[table_id]
+        _wait(lambda: room.status == "closed")
+        stored = live.app.state.store.load(table_id)
+        assert [e.kind for e in stored.events if e.kind == "act"] == []
+        assert {s.seat: s.left for s in stored.seats} == {
+            "S": True,
+            "N": False,
+            "W": False,
+            "E": False,
+        }
+        host.close()
+
+
+def test_a_table_with_no_human_cannot_be_filled_or_started() -> None:
+    """No request can leave a lobby table without a human (the host is one,
+    a computer player never takes a human's seat, the last human leaving
+    closes it); should one have none, fill and start refuse ``no_human``."""
+
+    async def run() -> list[str]:
+        store = Store("sqlite://")
+        store.migrate()
+        manager = TableManager(store, MemoryHub(), bot_delay=0, seed=1, settings=FAST)
+        room, _ = await manager.open_table(
+            name="empty",
+            preset="ffb",
+            target=None,
+            visibility="private",
+            ranked=False,
+            seat="S",
+            options=TableOptions(),
+            user_id=1,
+            user_name="Host",
+        )
+        codes = []
+        with pytest.raises(ProtocolError) as refused:
+            await room.set_bot(Seat.S, "S", "expert")
+        codes.append(refused.value.code)
+        room._put(StoredSeat("S", "bot", "South", "expert", None))  # a defect's table
+        for attempt in (room.fill(Seat.S, "expert"), room.start(Seat.S)):
+            with pytest.raises(ProtocolError) as refused:
+                await attempt
+            codes.append(refused.value.code)
+        assert room.status == "open" and room.seat_rows[Seat.N].kind == "open"
+        await manager.close()
+        store.close()
+        return codes
+
+    assert asyncio.run(run()) == ["seat_taken", "no_human", "no_human"]

@@ -244,6 +244,7 @@ def _refused(exc: ProtocolError) -> HTTPException:
         "table_closed": 409,
         "already_seated": 409,
         "seats_empty": 409,
+        "no_human": 409,
         "no_seat": 403,
     }.get(exc.code, 400)
     return _err(status, exc.code, exc.message)

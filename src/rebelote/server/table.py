@@ -351,12 +351,17 @@ class Table:
 
     # ---------------------------------------------------------------- driver
 
+    def pending(self) -> AutoStep | None:
+        """What the driver does next: the game's pending step (a room may
+        hold it back: :meth:`Room.pending <rebelote.server.room.Room.pending>`)."""
+        return self.game.pending()
+
     def kick(self) -> None:
         """Start the driver if the server has something to do (call under the
         lock, or before the table is shared)."""
         if self._closed or self._driver is not None:
             return
-        if self.game.pending() is not None:
+        if self.pending() is not None:
             self._driver = asyncio.create_task(self._drive(), name=f"table {self.id}")
 
     def _delay(self, step: AutoStep) -> float:
@@ -374,7 +379,7 @@ class Table:
         try:
             while True:
                 async with self.lock:
-                    step = self.game.pending()
+                    step = self.pending()
                     if step is None or self._closed:
                         self._driver = None
                         return
@@ -392,7 +397,7 @@ class Table:
                 if job is not None:
                     action = await asyncio.to_thread(choose_action, *job)
                 async with self.lock:
-                    if self.game.entries != version or self._closed or self.game.pending() != step:
+                    if self.game.entries != version or self._closed or self.pending() != step:
                         continue
                     if action is not None:
                         assert step.seat is not None
