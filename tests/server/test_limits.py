@@ -565,3 +565,43 @@ def test_a_table_with_no_human_cannot_be_filled_or_started() -> None:
         return codes
 
     assert asyncio.run(run()) == ["seat_taken", "no_human", "no_human"]
+
+
+# ------------------------------------------------------------------ headers
+
+
+def _head_answer(live: LiveServer, header: int, *, pieces: int = 0) -> bytes:
+    """What the server answers a ``GET /api/presets`` whose ``X-Big`` header
+    holds ``header`` bytes, sent in one ``sendall`` (or in ``pieces`` bytes
+    at a time)."""
+    request = b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * header + b"\r\n\r\n"
+    sock = _raw(live)
+    try:
+        if pieces:
+            for i in range(0, len(request), pieces):
+                sock.sendall(request[i : i + pieces])
+        else:
+            sock.sendall(request)
+    except OSError:  # closed while sending: the answer came already
+        pass
+    answer = _read_all(sock, timeout=5)
+    sock.close()
+    return answer
+
+
+def test_headers_over_the_limit_are_refused_in_one_packet_or_many(strict: LiveServer) -> None:
+    limit = DEFAULTS.max_header_bytes
+    under = limit - 200  # the request line and the other headers take the rest
+    for pieces in (0, 4096):
+        answer = _head_answer(strict, under, pieces=pieces)
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:40]
+    for size, pieces in ((limit + 1, 0), (100_000, 0), (60_000, 4096), (limit + 1, 4096)):
+        answer = _head_answer(strict, size, pieces=pieces)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 431 "), (size, pieces, answer[:40])
+        assert json.loads(body) == {
+            "detail": {
+                "code": "too_large",
+                "message": f"the request line and headers are over {limit} bytes",
+            }
+        }

@@ -13,9 +13,10 @@ the headers every response carries.
 - :func:`guarded_h11`: uvicorn's h11 protocol with a header-read timeout
   (a connection that sends no complete request line and headers within
   ``header_timeout`` of its first byte, or of opening, is closed: idle or
-  slow clients hold no socket) and the URL limit applied to WebSocket
-  upgrades too (the ``websockets`` library would leave a target over 8 KiB
-  unanswered).
+  slow clients hold no socket), the header size limit on the whole request
+  line and headers (431 ``too_large``, however they were cut into
+  packets) and the URL limit applied to WebSocket upgrades too (the
+  ``websockets`` library would leave a target over 8 KiB unanswered).
 
 Refusals have the shape of every REST error: ``{"detail": {"code",
 "message"}}``.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from typing import Any, ClassVar
 
 import h11
@@ -228,6 +230,32 @@ class GuardedH11Protocol(H11Protocol):
         else:
             self._cancel_header_timer()
 
+    def handle_events(self) -> None:
+        """Read the request(s) received, as uvicorn does; a request whose
+        line and headers (up to the blank line, or all that came when it
+        has not come yet) pass ``max_header_bytes`` is answered 431 and the
+        connection closed, before anything is parsed, whether they came in
+        one packet or several (h11's own limit holds only for the bytes of
+        an event not complete yet)."""
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            head = _head_size(self.conn.trailing_data[0])
+            limit = self.settings.max_header_bytes
+            if head > limit:
+                self._cancel_header_timer()
+                body = _error_body(
+                    "too_large", f"the request line and headers are over {limit} bytes"
+                )
+                self.transport.write(
+                    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                    b"content-type: application/json\r\n"
+                    + f"content-length: {len(body)}\r\n".encode()
+                    + b"connection: close\r\n\r\n"
+                    + body
+                )
+                self.transport.close()
+                return
+        super().handle_events()
+
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         """Upgrade, unless the target is too long: then 414 and close."""
         self._cancel_header_timer()
@@ -264,6 +292,17 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer = None
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self.transport.close()
+
+
+_HEAD_END = re.compile(rb"\n\r?\n")
+
+
+def _head_size(received: bytes) -> int:
+    """The bytes of the request line and headers at the start of
+    ``received`` (through the blank line ending them, as h11 finds it), or
+    all of ``received`` when they have not ended yet."""
+    end = _HEAD_END.search(received)
+    return len(received) if end is None else end.end()
 
 
 def guarded_h11(settings: ServerSettings) -> type[GuardedH11Protocol]:

@@ -48,7 +48,9 @@ class ServerSettings:
       JSON body or WebSocket message (422 ``invalid`` / ``bad_json``);
     - ``max_url_bytes``: the longest request target, path and query
       (414 ``too_long``; a WebSocket upgrade gets the same 414);
-    - ``max_header_bytes``: the request line and headers together (400);
+    - ``max_header_bytes``: the request line and headers together (431
+      ``too_large``, the connection closed; counted on the whole, whether
+      they came in one packet or several);
     - ``header_timeout``: time to send a request's line and headers once
       its first byte came (or once the connection opened): the connection
       is closed past it (slow or idle clients hold no socket);
