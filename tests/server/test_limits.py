@@ -605,3 +605,60 @@ def test_headers_over_the_limit_are_refused_in_one_packet_or_many(strict: LiveSe
                 "message": f"the request line and headers are over {limit} bytes",
             }
         }
+
+
+# ------------------------------------------------------------------ sockets per address
+
+
+def test_websockets_per_address_are_capped(tmp_path: Path) -> None:
+    """3 WebSockets at once per address (the setting): the 4th, lobby or
+    table, is closed at once with 4429; another address is not refused;
+    once one closes, a new one is accepted."""
+    from websockets.sync.client import ClientConnection, connect
+
+    settings = FAST.but(max_sockets_per_address=3)
+    with LiveServer(f"sqlite:///{tmp_path / 'sockets.db'}", settings=settings) as live:
+        created = live.create()
+
+        def lobby(address: str | None = None) -> ClientConnection:
+            headers = {"X-Forwarded-For": address} if address else None
+            return connect(f"{live.ws_url}/ws/lobby", additional_headers=headers).__enter__()
+
+        def seat() -> ClientConnection:
+            url = f"{live.ws_url}/ws/{created['table_id']}?token={created['token']}"
+            return connect(url).__enter__()
+
+        def refused(ws: ClientConnection) -> int | None:
+            try:
+                ws.recv(timeout=5)
+            except ConnectionClosed as closed:
+                return None if closed.rcvd is None else closed.rcvd.code
+            finally:
+                ws.close()
+            return None
+
+        held = [lobby() for _ in range(2)]
+        held.append(seat())
+        assert [json.loads(ws.recv(timeout=5))["t"] for ws in held] == [
+            "lobby",
+            "lobby",
+            "snapshot",
+        ]
+        assert refused(lobby()) == 4429
+        assert refused(seat()) == 4429
+        other = lobby("198.51.100.20")
+        assert json.loads(other.recv(timeout=5))["t"] == "lobby"
+        other.close()
+        held.pop().close()
+        deadline = time.monotonic() + 15
+        while True:  # the server counts the closed one out once it has seen it close
+            again = lobby()
+            try:
+                assert json.loads(again.recv(timeout=5))["t"] == "lobby"
+                break
+            except ConnectionClosed:
+                assert time.monotonic() < deadline, "a closed socket was never counted out"
+                time.sleep(0.05)
+        again.close()
+        for ws in held:
+            ws.close()

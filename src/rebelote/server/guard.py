@@ -7,7 +7,9 @@ the headers every response carries.
   ``too_large`` before anything parses it (at most that many bytes are
   ever held); a body slower than ``body_timeout`` gets 408 ``timeout``; a
   JSON body nested deeper than ``max_json_depth`` gets 422 ``invalid``
-  (Python's parser would raise ``RecursionError``).  Every HTTP response
+  (Python's parser would raise ``RecursionError``); an address holding
+  ``max_sockets_per_address`` WebSockets open has its next one accepted
+  and closed at once with 4429 ``too_many_sockets``.  Every HTTP response
   gets the security headers (:data:`SECURITY_HEADERS`, and the
   Content-Security-Policy of the settings).
 - :func:`guarded_h11`: uvicorn's h11 protocol with a header-read timeout
@@ -31,11 +33,13 @@ import re
 from typing import Any, ClassVar
 
 import h11
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .depth import json_too_deep
 from .settings import ServerSettings
+from .throttle import client_key
 
 __all__ = ["SECURITY_HEADERS", "Guard", "guarded_h11", "json_too_deep"]
 
@@ -79,6 +83,7 @@ class Guard:
             *SECURITY_HEADERS,
             (b"content-security-policy", settings.content_security_policy.encode()),
         )
+        self._sockets: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -92,7 +97,7 @@ class Guard:
             if target > settings.max_url_bytes:
                 await send({"type": "websocket.close", "code": 1008, "reason": "too_long"})
                 return
-            await self.app(scope, receive, send)
+            await self._socket(scope, receive, send)
             return
         send = self._with_headers(send)
         if target > settings.max_url_bytes:
@@ -133,6 +138,30 @@ class Guard:
             )
             return
         await self.app(scope, _replay(body, receive), send)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket, counted against its address's
+        ``max_sockets_per_address`` while it is open; one more is accepted
+        and closed at once with 4429 ``too_many_sockets``."""
+        address = client_key(HTTPConnection(scope))
+        held = self._sockets.get(address, 0)
+        if held >= self.settings.max_sockets_per_address:
+            with contextlib.suppress(Exception):
+                if (await receive())["type"] == "websocket.connect":
+                    await send({"type": "websocket.accept"})
+                    await send(
+                        {"type": "websocket.close", "code": 4429, "reason": "too_many_sockets"}
+                    )
+            return
+        self._sockets[address] = held + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self._sockets[address] - 1
+            if left > 0:
+                self._sockets[address] = left
+            else:
+                del self._sockets[address]
 
     def _with_headers(self, send: Send) -> Send:
         extra = self.headers

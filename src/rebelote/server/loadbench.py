@@ -157,8 +157,12 @@ class _Bench:
                 r.raise_for_status()
                 table.seats.append(_Seat(table, seat, r.json()["token"]))
             for s in table.seats:
+                # from the table's address too: the server caps the sockets
+                # one address holds open (max_sockets_per_address)
                 s.ws = await connect(
-                    f"{self.ws_base}/ws/{table.id}?token={s.token}", max_size=2**20
+                    f"{self.ws_base}/ws/{table.id}?token={s.token}",
+                    max_size=2**20,
+                    additional_headers=address,
                 )
             r = await clients[0].post(
                 f"/api/lobby/tables/{table.id}/start", headers={"X-CSRF-Token": csrfs[0]}

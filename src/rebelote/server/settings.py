@@ -58,7 +58,10 @@ class ServerSettings:
       it (uvicorn's ``timeout_keep_alive``);
     - ``body_timeout``: time to send a whole body (408 ``timeout``);
     - ``hello_timeout``: a WebSocket without a token in its URL (nor
-      ``?watch=1``) must send ``hello`` within it (closed with 4401).
+      ``?watch=1``) must send ``hello`` within it (closed with 4401);
+    - ``max_sockets_per_address``: WebSockets (lobby, seats, spectators)
+      one client address holds open at once; one more is accepted and
+      closed at once with 4429 ``too_many_sockets``.
 
     Throttles (per client address unless said):
 
@@ -106,6 +109,7 @@ class ServerSettings:
     keep_alive_timeout: int = 5
     body_timeout: float = 30.0
     hello_timeout: float = 10.0
+    max_sockets_per_address: int = 64
 
     signup_rate: str = "5/hour"
     guest_rate: str = "10/hour"
