@@ -181,6 +181,29 @@ def test_tokens_never_reach_the_logs() -> None:
     assert redact("tokens=1&mytoken=2") == "tokens=1&mytoken=2"
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "GET /api/me/current?%74oken=S3CR3T HTTP/1.1",
+            "GET /api/me/current?%74oken=REDACTED HTTP/1.1",
+        ),
+        (
+            "/api/tables/x/replay?t%6fken=S3CR3T&match=1",
+            "/api/tables/x/replay?t%6fken=REDACTED&match=1",
+        ),
+        ("/lobby.html?table=x&%69nvite=S3CR3T", "/lobby.html?table=x&%69nvite=REDACTED"),
+        ("/ws/x?TOKEN=S3CR3T", "/ws/x?TOKEN=REDACTED"),
+        ("/ws/x?tok%65n=S3CR3T", "/ws/x?tok%65n=REDACTED"),
+        ("/x?%2574oken=S3CR3T", "/x?%2574oken=REDACTED"),
+        ("/x?a=1%26token%3DS3CR3T&b=2", "/x?a=1%26token%3DREDACTED&b=2"),
+        ('"GET /x?%49NVITE=S3CR3T HTTP/1.1" 200', '"GET /x?%49NVITE=REDACTED HTTP/1.1" 200'),
+    ],
+)
+def test_percent_encoded_secret_names_are_redacted(line: str, expected: str) -> None:
+    assert redact(line) == expected
+
+
 @pytest.mark.parametrize("as_json", [False, True])
 def test_the_access_log_is_redacted_in_both_formats(as_json: bool) -> None:
     config = log_config("info", as_json=as_json)
