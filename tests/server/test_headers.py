@@ -253,10 +253,23 @@ def test_serve_refuses_an_unknown_log_level() -> None:
 
 def test_a_user_id_out_of_range_is_not_found(server: LiveServer) -> None:
     with server.http() as http:
-        for user_id in ("9223372036854775808", "2147483648", "0", "-1"):
+        ada = http.post("/api/auth/guest", json={"name": "Ada"}).json()["user"]["id"]
+        for user_id in (
+            "9223372036854775808",
+            "2147483648",
+            "0",
+            "-1",
+            "abc",
+            "1.0",
+            "\u0661",  # an Arabic-Indic digit one
+            "7" * 4000,
+            f"{ada}{'0' * 20}",
+            str(ada + 1000),
+        ):
             r = http.get(f"/api/users/{user_id}")
             assert r.status_code == 404, user_id
-            assert _detail(r)["code"] == "user_not_found"
+            assert _detail(r) == {"code": "user_not_found", "message": "no such user"}
+        assert http.get(f"/api/users/{ada}").json()["name"] == "Ada"
 
 
 def test_nul_bytes_and_odd_ids_get_clean_answers(server: LiveServer) -> None:

@@ -58,6 +58,7 @@ __all__ = [
     "MIN_PASSWORD",
     "USER_ID_MAX",
     "may_see",
+    "user_id_of",
     "optional_session",
     "router",
     "valid_table_id",
@@ -739,15 +740,25 @@ def _reason(value: str | None) -> Literal["friendly", "left", "standins"] | None
     return None
 
 
+def user_id_of(text: str) -> int | None:
+    """The user id ``text`` spells (1 to :data:`USER_ID_MAX`, at most 10
+    ASCII digits), or ``None`` for anything else (no user: read no further,
+    never parse a long number)."""
+    if not (0 < len(text) <= len(str(USER_ID_MAX)) and text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if 1 <= value <= USER_ID_MAX else None
+
+
 @router.get("/users/{user_id}")
-async def user_profile(user_id: int, request: Request) -> UserInfo:
-    """A player's public profile (404 for an id no user can have, however
-    large)."""
-    if not 1 <= user_id <= USER_ID_MAX:
-        raise _err(404, "user_not_found", f"no user {user_id}")
-    user = await asyncio.to_thread(_store(request).user, user_id)
+async def user_profile(user_id: str, request: Request) -> UserInfo:
+    """A player's public profile (404 ``user_not_found`` for an id no user
+    can have, however long, and for one no user has; the message never
+    repeats the id sent)."""
+    number = user_id_of(user_id)
+    user = None if number is None else await asyncio.to_thread(_store(request).user, number)
     if user is None:
-        raise _err(404, "user_not_found", f"no user {user_id}")
+        raise _err(404, "user_not_found", "no such user")
     return user_info(user)
 
 
