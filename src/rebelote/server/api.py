@@ -58,9 +58,9 @@ __all__ = [
     "MIN_PASSWORD",
     "USER_ID_MAX",
     "may_see",
-    "user_id_of",
     "optional_session",
     "router",
+    "user_id_of",
     "valid_table_id",
     "validation_error",
 ]
