@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from rebelote.server import passwords
-from rebelote.server.names import hidden_characters, skeleton
+from rebelote.server.names import hidden_characters, loose_marks, skeleton
 from rebelote.server.passwords import Busy, PasswordWork, password_problem
 from rebelote.server.settings import ServerSettings
 from rebelote.server.throttle import RateLimited, Throttle
@@ -95,23 +95,105 @@ def test_an_unknown_name_is_throttled_and_checked_like_a_known_one(strict: LiveS
     assert r.status_code == 401
 
 
+async def _expire_locks(throttle: Throttle) -> None:
+    """As if every login lock had run out (the memory storage's keys)."""
+    storage: Any = throttle.storage
+    for key in [k for k in storage.storage if k.endswith(":lock")]:
+        await storage.clear(key)
+
+
 def test_the_backoff_doubles_up_to_its_caps() -> None:
-    async def run() -> tuple[list[float], list[float]]:
+    async def run() -> tuple[list[int], list[int]]:
         throttle = Throttle(ServerSettings())
-        pair = [await throttle.login_failed("alice", "192.0.2.1") for _ in range(16)]
+        pair = []
+        for _ in range(16):  # each a wrong password, tried once its lock ran out
+            pair.append((await throttle.login_claim("alice", "192.0.2.1")).delay)
+            if _ != 15:
+                await _expire_locks(throttle)
         with pytest.raises(RateLimited) as refused:
-            await throttle.login_allowed("alice", "192.0.2.1")
+            await throttle.login_claim("alice", "192.0.2.1")
         assert refused.value.retry_after == 900
         # another address: only the name's small cap may apply (50 free failures)
-        await throttle.login_allowed("alice", "192.0.2.2")
-        name = [await throttle.login_failed("alice", f"198.51.100.{i}") for i in range(41)]
+        assert (await throttle.login_claim("alice", "192.0.2.2")).delay == 0  # the 17th
+        name = []
+        for i in range(41):
+            name.append((await throttle.login_claim("alice", f"198.51.100.{i}")).delay)
+            await _expire_locks(throttle)
         return pair, name
 
     pair, name = asyncio.run(run())
     assert pair == [0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900]
-    # failures 17..57 of the name, each from a new address: free until the 50th, then
+    # failures 18..58 of the name, each from a new address: free until the 50th, then
     # 1, 2, 4... up to the name's cap (60 s)
-    assert name[:34] == [0] * 34 and name[34:] == [1, 2, 4, 8, 16, 32, 60]
+    assert name[:33] == [0] * 33 and name[33:] == [1, 2, 4, 8, 16, 32, 60, 60]
+
+
+def test_a_refused_or_unchecked_attempt_counts_nowhere_and_a_success_clears() -> None:
+    async def run() -> None:
+        throttle = Throttle(ServerSettings(login_pair_free=2, login_delay=60))
+        for _ in range(3):  # 2 free failures, the 3rd takes the lock (60 s)
+            await throttle.login_claim("bob", "192.0.2.7")
+        for _ in range(5):
+            with pytest.raises(RateLimited) as refused:
+                await throttle.login_claim("bob", "192.0.2.7")
+            assert refused.value.retry_after == 60
+        # the refused ones were given back: 3 failures counted for the pair and address
+        storage = throttle.storage
+        keys = throttle._login_keys("bob", "192.0.2.7")
+        assert [await storage.get(f"{key}:fails") for _, key in keys] == [3, 3, 3]
+        # from elsewhere: a claim whose password could not be checked counts nowhere
+        claim = await throttle.login_claim("bob", "192.0.2.8")
+        await claim.release()
+        assert await storage.get(f"{keys[2][1]}:fails") == 3
+        # the right password: the name and that pair start again, the address keeps
+        # the failures it had (not this attempt)
+        claim = await throttle.login_claim("bob", "192.0.2.8")
+        await claim.succeeded()
+        others = throttle._login_keys("bob", "192.0.2.8")
+        assert [await storage.get(f"{key}:fails") for _, key in others] == [0, 0, 0]
+        assert await storage.get(f"{keys[1][1]}:fails") == 3
+
+    asyncio.run(run())
+
+
+def test_concurrent_wrong_passwords_cannot_pass_the_limit(db_url: str) -> None:
+    """20 wrong passwords sent at once from one address: the 5 free ones and
+    the one that takes the lock reach argon2, the 14 others are refused at
+    once (before the fix, all 20 were checked)."""
+    settings = ServerSettings(login_delay=60)
+    with LiveServer(db_url, settings=settings) as live:
+        Player(live).signup("Burst Victim", PASS).close()
+        work: PasswordWork = live.app.state.passwords
+        checked: list[str] = []
+        verify = work.verify
+
+        async def slow(stored: str | None, password: str) -> tuple[bool, str | None]:
+            checked.append(password)
+            await asyncio.sleep(0.3)  # every request is in flight before any ends
+            return await verify(stored, password)
+
+        work.verify = slow  # type: ignore[method-assign]
+
+        async def burst() -> list[httpx.Response]:
+            async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+                return await asyncio.gather(
+                    *(
+                        http.post(
+                            "/api/auth/login",
+                            json={"name": "Burst Victim", "password": f"wrong {i}"},
+                        )
+                        for i in range(20)
+                    )
+                )
+
+        answers = asyncio.run(burst())
+        codes = sorted((r.status_code, _detail(r)["code"]) for r in answers)
+        assert codes == [(401, "bad_credentials")] * 6 + [(429, "rate_limited")] * 14
+        assert len(checked) == 6
+        assert {_detail(r)["retry_after"] for r in answers if r.status_code == 429} == {60}
+        # the right password from another address goes through
+        r = _login(live, "Burst Victim", PASS, address="192.0.2.60")
+        assert r.status_code == 200
 
 
 def test_password_work_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -198,6 +280,13 @@ def test_skeletons_join_look_alikes_only() -> None:
     assert skeleton("Ali") != skeleton("All")
     assert skeleton("Bob") != skeleton("Rob")
     assert skeleton("Zo\u00e9") != skeleton("Zoe")
+    assert skeleton("H\u00e9l\u00e8ne") != skeleton("Helene")
+    assert skeleton("Fran\u00e7ois") != skeleton("Francois")
+    # two letters that read as one, and a dot under a letter
+    assert skeleton("Alice Srnith") == skeleton("Alice Smith") == skeleton("ALICE SRNITH")
+    assert skeleton("Vvill") == skeleton("Will")
+    assert skeleton("Ali\u0323ce") == skeleton("Al\u1ecbce") == skeleton("Alice")
+    assert skeleton("Smith") != skeleton("Snith")
 
 
 def test_hidden_characters() -> None:
@@ -208,6 +297,25 @@ def test_hidden_characters() -> None:
         "U+FEFF",
     ]
     assert hidden_characters("Ren\u00e9 O'Brien-\u674e") == []
+    fillers = "a\u3164b\u115fc\u1160d\uffa0e\u2800f\u034fg\u17b4h\u180bi\ufe0f"
+    assert hidden_characters(fillers) == [
+        "U+3164",
+        "U+115F",
+        "U+1160",
+        "U+FFA0",
+        "U+2800",
+        "U+034F",
+        "U+17B4",
+        "U+180B",
+        "U+FE0F",
+    ]
+    # an emoji's presentation selector, after its symbol, is no hidden character
+    assert hidden_characters("\u2665\ufe0f Belote") == []
+
+
+def test_marks_that_do_not_join_their_letter() -> None:
+    assert loose_marks("Zoe\u0301 Ali\u0323ce") == []  # they join: \u00e9, \u1ecb
+    assert loose_marks("x\u0323\u0323y a\u0300\u0301") == ["U+0323", "U+0301"]
 
 
 def test_a_name_that_reads_like_an_accounts_is_refused(server: LiveServer) -> None:
@@ -231,7 +339,19 @@ def test_a_name_that_reads_like_an_accounts_is_refused(server: LiveServer) -> No
 
 @pytest.mark.parametrize(
     "name",
-    ["Alice\u202eSmith", "Al\u200bice", "Bob\u200d", "a\x00b", "\u2066Eve\u2069", "x\ufeffy"],
+    [
+        "Alice\u202eSmith",
+        "Al\u200bice",
+        "Bob\u200d",
+        "a\x00b",
+        "\u2066Eve\u2069",
+        "x\ufeffy",
+        "Alice\u3164Smith",
+        "Alice \u115fSmith",
+        "Alice\u1160Smith",
+        "Alice\uffa0Smith",
+        "Alice\u2800Smith",
+    ],
 )
 def test_invisible_and_direction_characters_are_refused_in_names(
     server: LiveServer, name: str
@@ -249,6 +369,78 @@ def test_invisible_and_direction_characters_are_refused_in_names(
     r = host.post("/api/lobby/tables", {"name": name})
     assert r.status_code == 422 and _detail(r)["field"] == "name"
     host.close()
+
+
+def test_look_alike_names_of_the_review_are_refused(server: LiveServer) -> None:
+    """After "Alice Smith": "rn" for "m" and a dot below are taken (409), a
+    mark that joins no letter and a Hangul filler are refused (400); names
+    with accents, typed precomposed or as combining marks, are accepted
+    (and stored precomposed)."""
+    Player(server).signup("Alice Smith", PASS).close()
+    outcomes = {}
+    for name in ("Alice Srnith", "Ali\u0323ce Smith", "Al\u0131ce Smith"):
+        for path, body in (
+            ("/api/auth/signup", {"name": name, "password": PASS}),
+            ("/api/auth/guest", {"name": name}),
+        ):
+            r = Player(server).http.post(path, json=body)
+            outcomes[(name, path)] = (r.status_code, _detail(r)["code"])
+    assert set(outcomes.values()) == {(409, "name_taken")}
+    for name, shown in (
+        ("Alice \u0323\u0301Smith", "U+0323, U+0301"),
+        ("Alice\u3164Smith", "U+3164"),
+    ):
+        r = Player(server).http.post("/api/auth/signup", json={"name": name, "password": PASS})
+        assert r.status_code == 400 and _detail(r)["code"] == "bad_name"
+        assert shown in _detail(r)["message"]
+    accepted = []
+    for typed in ("He\u0301le\u0300ne", "Zo\u00e9", "Franc\u0327ois", "N\u0303on\u0303o"):
+        p = Player(server).signup(typed, PASS)
+        assert p.user is not None
+        accepted.append(p.user["name"])
+        p.close()
+    assert accepted == ["H\u00e9l\u00e8ne", "Zo\u00e9", "Fran\u00e7ois", "\u00d1o\u00f1o"]
+
+
+def test_the_migration_computes_the_skeletons_again(tmp_path: Path) -> None:
+    """``r0007``: the skeletons as the rule reads them now, in id order; a
+    later account whose new skeleton an older one has keeps none."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.storage import Store, alembic_config
+
+    store = Store(f"sqlite:///{tmp_path / 'r0006.db'}")
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0006")
+    with store.engine.begin() as connection:
+        # the skeletons the rule before r0007 gave them (no folds)
+        for name, key, look in (
+            ("Alice Smith", "alice smith", "a1ice smith"),
+            ("Alice Srnith", "alice srnith", "a1ice srnith"),
+            ("Will", "will", "wi11"),
+            ("Vvill", "vvill", "vvi11"),
+        ):
+            connection.execute(
+                text(
+                    "INSERT INTO users (name, name_key, name_skeleton, guest, created, mu, "
+                    "sigma, rated, matches, xp) VALUES (:n, :k, :s, 0, '2026-12-01 00:00:00', "
+                    "25, 8.3, 0, 0, 0)"
+                ),
+                {"n": name, "k": key, "s": look},
+            )
+    store.migrate()
+    with store.engine.connect() as connection:
+        rows = connection.execute(text("SELECT name, name_skeleton FROM users ORDER BY id")).all()
+    assert [tuple(r) for r in rows] == [
+        ("Alice Smith", "a1ice smith"),
+        ("Alice Srnith", None),
+        ("Will", "wi11"),
+        ("Vvill", None),
+    ]
+    store.close()
 
 
 def test_the_migration_fills_the_skeletons_of_existing_accounts(tmp_path: Path) -> None:
@@ -288,6 +480,8 @@ def test_tests_servers_relax_only_the_throttles() -> None:
         "signup_rate",
         "guest_rate",
         "solo_table_rate",
+        "lobby_table_rate",
+        "table_address_rate",
         "login_pair_free",
         "login_address_free",
         "login_name_free",

@@ -181,6 +181,29 @@ def test_tokens_never_reach_the_logs() -> None:
     assert redact("tokens=1&mytoken=2") == "tokens=1&mytoken=2"
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "GET /api/me/current?%74oken=S3CR3T HTTP/1.1",
+            "GET /api/me/current?%74oken=REDACTED HTTP/1.1",
+        ),
+        (
+            "/api/tables/x/replay?t%6fken=S3CR3T&match=1",
+            "/api/tables/x/replay?t%6fken=REDACTED&match=1",
+        ),
+        ("/lobby.html?table=x&%69nvite=S3CR3T", "/lobby.html?table=x&%69nvite=REDACTED"),
+        ("/ws/x?TOKEN=S3CR3T", "/ws/x?TOKEN=REDACTED"),
+        ("/ws/x?tok%65n=S3CR3T", "/ws/x?tok%65n=REDACTED"),
+        ("/x?%2574oken=S3CR3T", "/x?%2574oken=REDACTED"),
+        ("/x?a=1%26token%3DS3CR3T&b=2", "/x?a=1%26token%3DREDACTED&b=2"),
+        ('"GET /x?%49NVITE=S3CR3T HTTP/1.1" 200', '"GET /x?%49NVITE=REDACTED HTTP/1.1" 200'),
+    ],
+)
+def test_percent_encoded_secret_names_are_redacted(line: str, expected: str) -> None:
+    assert redact(line) == expected
+
+
 @pytest.mark.parametrize("as_json", [False, True])
 def test_the_access_log_is_redacted_in_both_formats(as_json: bool) -> None:
     config = log_config("info", as_json=as_json)
@@ -230,10 +253,23 @@ def test_serve_refuses_an_unknown_log_level() -> None:
 
 def test_a_user_id_out_of_range_is_not_found(server: LiveServer) -> None:
     with server.http() as http:
-        for user_id in ("9223372036854775808", "2147483648", "0", "-1"):
+        ada = http.post("/api/auth/guest", json={"name": "Ada"}).json()["user"]["id"]
+        for user_id in (
+            "9223372036854775808",
+            "2147483648",
+            "0",
+            "-1",
+            "abc",
+            "1.0",
+            "\u0661",  # an Arabic-Indic digit one
+            "7" * 4000,
+            f"{ada}{'0' * 20}",
+            str(ada + 1000),
+        ):
             r = http.get(f"/api/users/{user_id}")
             assert r.status_code == 404, user_id
-            assert _detail(r)["code"] == "user_not_found"
+            assert _detail(r) == {"code": "user_not_found", "message": "no such user"}
+        assert http.get(f"/api/users/{ada}").json()["name"] == "Ada"
 
 
 def test_nul_bytes_and_odd_ids_get_clean_answers(server: LiveServer) -> None:

@@ -20,11 +20,12 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from rebelote.seats import Seat
 from rebelote.server.hub import MemoryHub
-from rebelote.server.protocol import TableOptions
+from rebelote.server.protocol import ProtocolError, TableOptions
 from rebelote.server.registry import TableManager
 from rebelote.server.settings import ServerSettings
-from rebelote.server.storage import Store
+from rebelote.server.storage import Store, StoredSeat
 
 from .live import LiveServer
 from .net import Player, lobby_table
@@ -38,6 +39,8 @@ FAST = ServerSettings(
     signup_rate="1000/minute",
     guest_rate="1000/minute",
     solo_table_rate="1000/minute",
+    lobby_table_rate="1000/minute",
+    table_address_rate="1000/minute",
 )
 """Short timeouts (the throttles out of the way)."""
 
@@ -312,10 +315,66 @@ def test_the_eleventh_solo_table_in_a_minute_is_refused(strict: LiveServer) -> N
         assert 1 <= _detail(r)["retry_after"] <= 60
         other = client.post("/api/tables", json={}, headers={"X-Forwarded-For": "198.51.100.7"})
         assert other.status_code == 201
-    # a logged-in player counts on his own, not on his address
+    # a logged-in player has an allowance of his own (within his address's)
     p = Player(strict).signup("Solo Player", "a fine passphrase")
     assert p.http.post("/api/tables", json={}).status_code == 201
     p.close()
+
+
+def test_new_guests_from_one_address_share_its_table_allowance(strict: LiveServer) -> None:
+    """Each guest has 10 solo tables a minute, but an address makes at most
+    20 tables a minute (solo and lobby), whoever is logged in: a new guest
+    (or no login) brings no new allowance."""
+
+    def solo(p: Player) -> httpx.Response:
+        return p.http.post("/api/tables", json={})
+
+    anonymous = Player(strict)
+    assert [solo(anonymous).status_code for _ in range(11)] == [201] * 10 + [429]
+    first = Player(strict).guest("First Guest")
+    assert [solo(first).status_code for _ in range(11)] == [201] * 10 + [429]
+    second = Player(strict).guest("Second Guest")
+    r = solo(second)
+    assert r.status_code == 429 and _detail(r)["code"] == "rate_limited"
+    r = second.post("/api/lobby/tables", {"visibility": "private"})
+    assert r.status_code == 429
+    assert _detail(r)["message"] == "too many (at most 20 per 1 minute): try again later"
+    assert 1 <= _detail(r)["retry_after"] <= 60
+    # the same guest from another address is not refused
+    r = second.http.post(
+        "/api/lobby/tables",
+        json={"visibility": "private"},
+        headers={"X-CSRF-Token": second.csrf or "", "X-Forwarded-For": "198.51.100.8"},
+    )
+    assert r.status_code == 201
+    for p in (anonymous, first, second):
+        p.close()
+
+
+def test_lobby_tables_are_throttled_per_player(strict: LiveServer) -> None:
+    """5 lobby tables a minute per player, from any address; refused ones
+    are not made."""
+    host = Player(strict).guest("Busy Host")
+
+    def open_from(i: int) -> httpx.Response:
+        return host.http.post(
+            "/api/lobby/tables",
+            json={"name": f"t{i}", "visibility": "private"},
+            headers={"X-CSRF-Token": host.csrf or "", "X-Forwarded-For": f"203.0.113.{i + 1}"},
+        )
+
+    answers = [open_from(i) for i in range(7)]
+    assert [r.status_code for r in answers] == [201] * 5 + [429] * 2
+    assert _detail(answers[5]) == {
+        "code": "rate_limited",
+        "message": "too many (at most 5 per 1 minute): try again later",
+        "retry_after": _detail(answers[5])["retry_after"],
+    }
+    made = {r.json()["table_id"] for r in answers[:5]}
+    assert len(made) == 5
+    listed = {t.id for t in strict.manager.live_tables() if t.meta.visibility == "private"}
+    assert listed == made
+    host.close()
 
 
 def test_ipv6_clients_are_counted_by_their_64_network(strict: LiveServer) -> None:
@@ -429,3 +488,177 @@ def test_spectators_coming_and_going_make_one_room_message() -> None:
         return told, count
 
     assert asyncio.run(run()) == (1, 350)
+
+
+# ------------------------------------------------------------------ nobody there
+
+
+def test_a_lobby_table_with_nobody_connected_does_not_play_by_itself(tmp_path: Path) -> None:
+    """Filled with computers and started, its host never connected: the
+    computer players wait (no action stored) until he connects; a spectator
+    does not count; away for ``leave_after`` he has left and the table
+    closes, still without a card played."""
+    with LiveServer(f"sqlite:///{tmp_path / 'nobody.db'}") as live:
+        options = {"speed": "instant", "hold": 0, "leave_after": 600}
+        table_id, (host,) = lobby_table(live, ["Lone Host"], bots="expert", options=options)
+        room = live.manager._tables[table_id]
+        assert room.status == "playing"
+        assert room.game.pending() is not None  # something to do (S is stood in for)
+        assert room.nobody_there() and room.pending() is None and room._driver is None
+        with live.connect(table_id, None, watch=1) as spectator:
+            spectator.recv_until(lambda m: m["t"] == "snapshot")
+            assert room.nobody_there() and room._driver is None
+        stored = live.app.state.store.load(table_id)
+        assert [e.kind for e in stored.events if e.kind == "act"] == []
+        with host.connect(table_id) as client:
+            client.my_decision()  # the computer players played up to him
+            assert not room.nobody_there()
+        host.close()
+    with LiveServer(f"sqlite:///{tmp_path / 'closes.db'}") as live:
+        options = {"speed": "instant", "hold": 0, "leave_after": 1}
+        table_id, (host,) = lobby_table(live, ["Gone Host"], bots="expert", options=options)
+        room = live.manager._tables[table_id]
+        _wait(lambda: room.status == "closed")
+        stored = live.app.state.store.load(table_id)
+        assert [e.kind for e in stored.events if e.kind == "act"] == []
+        assert {s.seat: s.left for s in stored.seats} == {
+            "S": True,
+            "N": False,
+            "W": False,
+            "E": False,
+        }
+        host.close()
+
+
+def test_a_table_with_no_human_cannot_be_filled_or_started() -> None:
+    """No request can leave a lobby table without a human (the host is one,
+    a computer player never takes a human's seat, the last human leaving
+    closes it); should one have none, fill and start refuse ``no_human``."""
+
+    async def run() -> list[str]:
+        store = Store("sqlite://")
+        store.migrate()
+        manager = TableManager(store, MemoryHub(), bot_delay=0, seed=1, settings=FAST)
+        room, _ = await manager.open_table(
+            name="empty",
+            preset="ffb",
+            target=None,
+            visibility="private",
+            ranked=False,
+            seat="S",
+            options=TableOptions(),
+            user_id=1,
+            user_name="Host",
+        )
+        codes = []
+        with pytest.raises(ProtocolError) as refused:
+            await room.set_bot(Seat.S, "S", "expert")
+        codes.append(refused.value.code)
+        room._put(StoredSeat("S", "bot", "South", "expert", None))  # a defect's table
+        for attempt in (room.fill(Seat.S, "expert"), room.start(Seat.S)):
+            with pytest.raises(ProtocolError) as refused:
+                await attempt
+            codes.append(refused.value.code)
+        assert room.status == "open" and room.seat_rows[Seat.N].kind == "open"
+        await manager.close()
+        store.close()
+        return codes
+
+    assert asyncio.run(run()) == ["seat_taken", "no_human", "no_human"]
+
+
+# ------------------------------------------------------------------ headers
+
+
+def _head_answer(live: LiveServer, header: int, *, pieces: int = 0) -> bytes:
+    """What the server answers a ``GET /api/presets`` whose ``X-Big`` header
+    holds ``header`` bytes, sent in one ``sendall`` (or in ``pieces`` bytes
+    at a time)."""
+    request = b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * header + b"\r\n\r\n"
+    sock = _raw(live)
+    try:
+        if pieces:
+            for i in range(0, len(request), pieces):
+                sock.sendall(request[i : i + pieces])
+        else:
+            sock.sendall(request)
+    except OSError:  # closed while sending: the answer came already
+        pass
+    answer = _read_all(sock, timeout=5)
+    sock.close()
+    return answer
+
+
+def test_headers_over_the_limit_are_refused_in_one_packet_or_many(strict: LiveServer) -> None:
+    limit = DEFAULTS.max_header_bytes
+    under = limit - 200  # the request line and the other headers take the rest
+    for pieces in (0, 4096):
+        answer = _head_answer(strict, under, pieces=pieces)
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:40]
+    for size, pieces in ((limit + 1, 0), (100_000, 0), (60_000, 4096), (limit + 1, 4096)):
+        answer = _head_answer(strict, size, pieces=pieces)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 431 "), (size, pieces, answer[:40])
+        assert json.loads(body) == {
+            "detail": {
+                "code": "too_large",
+                "message": f"the request line and headers are over {limit} bytes",
+            }
+        }
+
+
+# ------------------------------------------------------------------ sockets per address
+
+
+def test_websockets_per_address_are_capped(tmp_path: Path) -> None:
+    """3 WebSockets at once per address (the setting): the 4th, lobby or
+    table, is closed at once with 4429; another address is not refused;
+    once one closes, a new one is accepted."""
+    from websockets.sync.client import ClientConnection, connect
+
+    settings = FAST.but(max_sockets_per_address=3)
+    with LiveServer(f"sqlite:///{tmp_path / 'sockets.db'}", settings=settings) as live:
+        created = live.create()
+
+        def lobby(address: str | None = None) -> ClientConnection:
+            headers = {"X-Forwarded-For": address} if address else None
+            return connect(f"{live.ws_url}/ws/lobby", additional_headers=headers).__enter__()
+
+        def seat() -> ClientConnection:
+            url = f"{live.ws_url}/ws/{created['table_id']}?token={created['token']}"
+            return connect(url).__enter__()
+
+        def refused(ws: ClientConnection) -> int | None:
+            try:
+                ws.recv(timeout=5)
+            except ConnectionClosed as closed:
+                return None if closed.rcvd is None else closed.rcvd.code
+            finally:
+                ws.close()
+            return None
+
+        held = [lobby() for _ in range(2)]
+        held.append(seat())
+        assert [json.loads(ws.recv(timeout=5))["t"] for ws in held] == [
+            "lobby",
+            "lobby",
+            "snapshot",
+        ]
+        assert refused(lobby()) == 4429
+        assert refused(seat()) == 4429
+        other = lobby("198.51.100.20")
+        assert json.loads(other.recv(timeout=5))["t"] == "lobby"
+        other.close()
+        held.pop().close()
+        deadline = time.monotonic() + 15
+        while True:  # the server counts the closed one out once it has seen it close
+            again = lobby()
+            try:
+                assert json.loads(again.recv(timeout=5))["t"] == "lobby"
+                break
+            except ConnectionClosed:
+                assert time.monotonic() < deadline, "a closed socket was never counted out"
+                time.sleep(0.05)
+        again.close()
+        for ws in held:
+            ws.close()

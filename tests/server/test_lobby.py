@@ -11,6 +11,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -365,10 +366,16 @@ def test_refusals_change_nothing(server: LiveServer) -> None:
     table_id, players = lobby_table(
         server, ["Ana", "Bob"], bots="random", options={**FAST, "speed": "slow"}
     )
-    game = server.manager._tables[table_id].game
+    room = server.manager._tables[table_id]
+    game = room.game
     s = Seated("S", players[0].connect(table_id))
     n = Seated("N", players[1].connect(table_id))
     spectator = Seated(None, server.connect(table_id, None, watch=1))
+    # the computer players start once a human is there: wait for a human's turn
+    deadline = time.monotonic() + 20
+    while room.pending() is not None or room._driver is not None:
+        assert time.monotonic() < deadline, "the computer players never stopped"
+        time.sleep(0.02)
     for x in (s, n, spectator):
         x.drain(timeout=0.5)
     before = (game.entries, dict(game.versions))

@@ -140,7 +140,8 @@ def test_a_private_waiting_room_with_its_code_and_presence(server: LiveServer) -
     stranger.send("watch_room", {"table": tid, "invite": "wrong"})
     assert stranger.until("error")["d"]["code"] == "table_not_found"
     stranger.send("watch_room", {"table": "nope"})
-    assert stranger.until("error")["d"]["code"] == "table_not_found"
+    err = stranger.until("error")
+    assert (err["d"]["code"], err["d"]["message"]) == ("table_not_found", "no such lobby table")
     stranger.send("watch_room", {"table": tid, "extra": 1})
     assert stranger.until("error")["d"]["code"] == "bad_message"
     stranger.send("join", {"table": tid})

@@ -25,7 +25,7 @@ import unicodedata
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from .names import hidden_characters
+from .names import hidden_characters, loose_marks
 from .people import NAME_KEY_LENGTH, PeopleStore, User, name_key
 
 __all__ = [
@@ -69,7 +69,10 @@ def clean_name(name: str) -> str:
     collapsed; ``ValueError`` if it holds a character that cannot be seen
     or that changes the direction of text
     (:func:`~rebelote.server.names.hidden_characters`: NUL, right-to-left
-    override, zero-width space...), if it is not a valid player name
+    override, zero-width space, Hangul filler...), a combining mark that
+    does not join its letter into one precomposed letter
+    (:func:`~rebelote.server.names.loose_marks`: ``"Ali\u0323\u0301ce"``),
+    if it is not a valid player name
     (:data:`NAME_PATTERN`), or if its comparison key
     (:func:`~rebelote.server.people.name_key`) is longer than
     :data:`~rebelote.server.people.NAME_KEY_LENGTH` characters."""
@@ -79,6 +82,12 @@ def clean_name(name: str) -> str:
         raise ValueError(
             "a name may not hold invisible, control or direction characters "
             f"({', '.join(hidden[:3])})"
+        )
+    loose = loose_marks(text)
+    if loose:
+        raise ValueError(
+            "a name may not hold an accent or mark that does not join its letter "
+            f"({', '.join(loose[:3])})"
         )
     if not _NAME.match(text):
         raise ValueError(

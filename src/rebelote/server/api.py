@@ -62,6 +62,7 @@ __all__ = [
     "may_see",
     "optional_session",
     "router",
+    "user_id_of",
     "valid_table_id",
     "validation_error",
 ]
@@ -248,6 +249,7 @@ def _refused(exc: ProtocolError) -> HTTPException:
         "table_closed": 409,
         "already_seated": 409,
         "seats_empty": 409,
+        "no_human": 409,
         "no_seat": 403,
     }.get(exc.code, 400)
     return _err(status, exc.code, exc.message)
@@ -403,8 +405,10 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
 @router.post("/auth/login")
 async def login(body: Credentials, request: Request, response: Response) -> Me:
     """Log in to an account.  Throttled (429 ``rate_limited``) after wrong
-    passwords (:class:`~rebelote.server.throttle.Throttle`); a name with
-    no account takes as long to refuse as a wrong password."""
+    passwords (:class:`~rebelote.server.throttle.Throttle`): the attempt
+    is counted before its password is checked, so that attempts sent at
+    once cannot pass the limit together; a name with no account takes as
+    long to refuse as a wrong password."""
     store = _store(request)
     throttle, work = _throttle(request), _passwords(request)
     address = client_key(request)
@@ -413,21 +417,27 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     except ValueError:
         name = None
     key = name_key(name) if name is not None else body.name.casefold()
-    await throttle.login_allowed(key, address)
-    candidates = [] if name is None else await asyncio.to_thread(store.accounts_named, name)
+    claim = await throttle.login_claim(key, address)
     user: User | None = None
     rehashed: str | None = None
-    for candidate in candidates:
-        ok, rehashed = await work.verify(candidate.password_hash, body.password)
-        if ok:
-            user = candidate
-            break
-    if not candidates:
-        await work.verify_nobody(body.password)
+    checked = False
+    try:
+        candidates = [] if name is None else await asyncio.to_thread(store.accounts_named, name)
+        for candidate in candidates:
+            ok, rehashed = await work.verify(candidate.password_hash, body.password)
+            checked = True
+            if ok:
+                user = candidate
+                break
+        if not candidates:
+            await work.verify_nobody(body.password)
+    except Exception:
+        if not checked:  # busy, or no storage: no password was tried
+            await claim.release()
+        raise
     if user is None:
-        await throttle.login_failed(key, address)
         raise _err(401, "bad_credentials", "wrong name or password")
-    await throttle.login_succeeded(key, address)
+    await claim.succeeded()
     if rehashed is not None:
         await asyncio.to_thread(store.set_password, user.id, rehashed)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
@@ -543,9 +553,15 @@ async def lobby(request: Request) -> list[RoomData]:
 
 @router.post("/lobby/tables", status_code=201)
 async def open_table(body: CreateLobbyTable, session: Changing, request: Request) -> SeatToken:
-    """Open a table; the creator hosts it and sits at ``seat``."""
+    """Open a table; the creator hosts it and sits at ``seat``.  Throttled
+    per user and per address (429 ``rate_limited``)."""
     if body.ranked and session.user.guest:
         raise _err(403, "account_required", "a ranked table needs an account")
+    settings = _settings(request)
+    await _throttle(request).hit_all(
+        ("lobby-table", settings.lobby_table_rate, f"user {session.user.id}"),
+        ("table-address", settings.table_address_rate, client_key(request)),
+    )
     options = body.options
     if body.ranked and "move_clock" not in options.model_fields_set:
         options = options.model_copy(update={"move_clock": 60})
@@ -728,15 +744,25 @@ def _reason(value: str | None) -> Literal["friendly", "left", "standins"] | None
     return None
 
 
+def user_id_of(text: str) -> int | None:
+    """The user id ``text`` spells (1 to :data:`USER_ID_MAX`, at most 10
+    ASCII digits), or ``None`` for anything else (no user: read no further,
+    never parse a long number)."""
+    if not (0 < len(text) <= len(str(USER_ID_MAX)) and text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if 1 <= value <= USER_ID_MAX else None
+
+
 @router.get("/users/{user_id}")
-async def user_profile(user_id: int, request: Request) -> UserInfo:
-    """A player's public profile (404 for an id no user can have, however
-    large)."""
-    if not 1 <= user_id <= USER_ID_MAX:
-        raise _err(404, "user_not_found", f"no user {user_id}")
-    user = await asyncio.to_thread(_store(request).user, user_id)
+async def user_profile(user_id: str, request: Request) -> UserInfo:
+    """A player's public profile (404 ``user_not_found`` for an id no user
+    can have, however long, and for one no user has; the message never
+    repeats the id sent)."""
+    number = user_id_of(user_id)
+    user = None if number is None else await asyncio.to_thread(_store(request).user, number)
     if user is None:
-        raise _err(404, "user_not_found", f"no user {user_id}")
+        raise _err(404, "user_not_found", "no such user")
     return user_info(user)
 
 

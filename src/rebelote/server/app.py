@@ -148,11 +148,16 @@ def create_app(
     async def create_table(body: CreateTable, request: Request, response: Response) -> CreatedTable:
         """Open a new table; the player sits at South (linked to the
         logged-in user, if any, for his history).  Throttled per user, or
-        per address when anonymous (429 ``rate_limited``)."""
+        per address when anonymous, and per address in any case (429
+        ``rate_limited``)."""
         session = await api.optional_session(request)
         throttle: Throttle = app.state.throttle
-        who = client_key(request) if session is None else f"user {session.user.id}"
-        await throttle.hit("table", settings.solo_table_rate, who)
+        address = client_key(request)
+        who = address if session is None else f"user {session.user.id}"
+        await throttle.hit_all(
+            ("table", settings.solo_table_rate, who),
+            ("table-address", settings.table_address_rate, address),
+        )
         try:
             created = await manager_of(app).create(
                 body, user_id=None if session is None else session.user.id

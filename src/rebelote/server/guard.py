@@ -7,15 +7,18 @@ the headers every response carries.
   ``too_large`` before anything parses it (at most that many bytes are
   ever held); a body slower than ``body_timeout`` gets 408 ``timeout``; a
   JSON body nested deeper than ``max_json_depth`` gets 422 ``invalid``
-  (Python's parser would raise ``RecursionError``).  Every HTTP response
+  (Python's parser would raise ``RecursionError``); an address holding
+  ``max_sockets_per_address`` WebSockets open has its next one accepted
+  and closed at once with 4429 ``too_many_sockets``.  Every HTTP response
   gets the security headers (:data:`SECURITY_HEADERS`, and the
   Content-Security-Policy of the settings).
 - :func:`guarded_h11`: uvicorn's h11 protocol with a header-read timeout
   (a connection that sends no complete request line and headers within
   ``header_timeout`` of its first byte, or of opening, is closed: idle or
-  slow clients hold no socket) and the URL limit applied to WebSocket
-  upgrades too (the ``websockets`` library would leave a target over 8 KiB
-  unanswered).
+  slow clients hold no socket), the header size limit on the whole request
+  line and headers (431 ``too_large``, however they were cut into
+  packets) and the URL limit applied to WebSocket upgrades too (the
+  ``websockets`` library would leave a target over 8 KiB unanswered).
 
 Refusals have the shape of every REST error: ``{"detail": {"code",
 "message"}}``.
@@ -26,14 +29,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from typing import Any, ClassVar
 
 import h11
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .depth import json_too_deep
 from .settings import ServerSettings
+from .throttle import client_key
 
 __all__ = ["SECURITY_HEADERS", "Guard", "guarded_h11", "json_too_deep"]
 
@@ -77,6 +83,7 @@ class Guard:
             *SECURITY_HEADERS,
             (b"content-security-policy", settings.content_security_policy.encode()),
         )
+        self._sockets: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -90,7 +97,7 @@ class Guard:
             if target > settings.max_url_bytes:
                 await send({"type": "websocket.close", "code": 1008, "reason": "too_long"})
                 return
-            await self.app(scope, receive, send)
+            await self._socket(scope, receive, send)
             return
         send = self._with_headers(send)
         if target > settings.max_url_bytes:
@@ -131,6 +138,30 @@ class Guard:
             )
             return
         await self.app(scope, _replay(body, receive), send)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket, counted against its address's
+        ``max_sockets_per_address`` while it is open; one more is accepted
+        and closed at once with 4429 ``too_many_sockets``."""
+        address = client_key(HTTPConnection(scope))
+        held = self._sockets.get(address, 0)
+        if held >= self.settings.max_sockets_per_address:
+            with contextlib.suppress(Exception):
+                if (await receive())["type"] == "websocket.connect":
+                    await send({"type": "websocket.accept"})
+                    await send(
+                        {"type": "websocket.close", "code": 4429, "reason": "too_many_sockets"}
+                    )
+            return
+        self._sockets[address] = held + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self._sockets[address] - 1
+            if left > 0:
+                self._sockets[address] = left
+            else:
+                del self._sockets[address]
 
     def _with_headers(self, send: Send) -> Send:
         extra = self.headers
@@ -228,6 +259,32 @@ class GuardedH11Protocol(H11Protocol):
         else:
             self._cancel_header_timer()
 
+    def handle_events(self) -> None:
+        """Read the request(s) received, as uvicorn does; a request whose
+        line and headers (up to the blank line, or all that came when it
+        has not come yet) pass ``max_header_bytes`` is answered 431 and the
+        connection closed, before anything is parsed, whether they came in
+        one packet or several (h11's own limit holds only for the bytes of
+        an event not complete yet)."""
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            head = _head_size(self.conn.trailing_data[0])
+            limit = self.settings.max_header_bytes
+            if head > limit:
+                self._cancel_header_timer()
+                body = _error_body(
+                    "too_large", f"the request line and headers are over {limit} bytes"
+                )
+                self.transport.write(
+                    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                    b"content-type: application/json\r\n"
+                    + f"content-length: {len(body)}\r\n".encode()
+                    + b"connection: close\r\n\r\n"
+                    + body
+                )
+                self.transport.close()
+                return
+        super().handle_events()
+
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         """Upgrade, unless the target is too long: then 414 and close."""
         self._cancel_header_timer()
@@ -264,6 +321,17 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer = None
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self.transport.close()
+
+
+_HEAD_END = re.compile(rb"\n\r?\n")
+
+
+def _head_size(received: bytes) -> int:
+    """The bytes of the request line and headers at the start of
+    ``received`` (through the blank line ending them, as h11 finds it), or
+    all of ``received`` when they have not ended yet."""
+    end = _HEAD_END.search(received)
+    return len(received) if end is None else end.end()
 
 
 def guarded_h11(settings: ServerSettings) -> type[GuardedH11Protocol]:

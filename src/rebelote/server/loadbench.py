@@ -253,11 +253,14 @@ class _Bench:
                 r.raise_for_status()
                 table.seats.append(_Seat(table, seat, r.json()["token"], base))
             for s in table.seats:
+                # from the table's address too: the server caps the sockets
+                # one address holds open (max_sockets_per_address)
                 s.ws = await connect(
                     f"{s.base.replace('http://', 'ws://')}/ws/{table.id}?token={s.token}",
                     max_size=2**20,
                     max_queue=1024,
                     close_timeout=2,
+                    additional_headers=address,
                 )
                 readers.append(asyncio.create_task(self.read(s)))
             return table

@@ -204,7 +204,7 @@ class LobbySocket:
             return
         if not may_follow(table, self.user_id, self.invite):
             self.unwatch()
-            self.put(_error(ProtocolError("table_not_found", f"no lobby table {table.id!r}")))
+            self.put(_error(ProtocolError("table_not_found", "no such lobby table")))
             return
         you = table.seat_of_user(self.user_id) if self.user_id is not None else None
         room = table.room_data()
@@ -364,7 +364,7 @@ async def _handle(raw: str | bytes, socket: LobbySocket, manager: TableManager) 
         table = await manager.get(msg.d.table)
         if table is None or not may_follow(table, socket.user_id, msg.d.invite):
             socket.unwatch()
-            raise ProtocolError("table_not_found", f"no lobby table {msg.d.table!r}")
+            raise ProtocolError("table_not_found", "no such lobby table")
         socket.watch(table, msg.d.invite)
 
 

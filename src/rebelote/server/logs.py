@@ -4,9 +4,10 @@
 Every line goes to standard error, as text (``time level logger:
 message``) or as JSON lines (``{"time", "level", "logger", "message"}``
 plus ``exc`` with the traceback), and never holds a secret: the values of
-``token`` and ``invite`` in a query string (:data:`SECRET_PARAMS`) are
-replaced by ``REDACTED`` in every message, uvicorn's access log (one line
-per request or WebSocket, at ``info``) included.
+``token`` and ``invite`` in a query string (:data:`SECRET_PARAMS`, their
+names percent-encoded or not, in any case) are replaced by ``REDACTED`` in
+every message, uvicorn's access log (one line per request or WebSocket,
+at ``info``) included.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import logging
 import re
 import time
 from typing import Any
+from urllib.parse import unquote_plus
 
 __all__ = ["LOG_LEVELS", "SECRET_PARAMS", "JsonFormatter", "Redact", "log_config", "redact"]
 
@@ -25,13 +27,39 @@ LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 SECRET_PARAMS = ("token", "invite")
 """Query parameters whose values never reach a log."""
 
-_SECRET = re.compile(r"(?i)([?&;](?:" + "|".join(SECRET_PARAMS) + r")=)[^&\s\"']*")
+_PARAM = re.compile(r"""(?:[?&;]|%26|%3[bBfF])((?:[^=&;?\s"'%]|%[0-9A-Fa-f]{2})+)(?:=|%3[dD])""")
+"""A query parameter's name and its ``=``, after ``?``, ``&`` or ``;``,
+any of them percent-encoded or not."""
+
+_VALUE_END = re.compile(r"""&|%26|[\s"']""")
+
+
+def _secret_name(name: str) -> bool:
+    """Whether a parameter's name, percent-decoded (up to three times),
+    case folded, is one of :data:`SECRET_PARAMS`."""
+    for _ in range(3):
+        decoded = unquote_plus(name)
+        if decoded == name:
+            break
+        name = decoded
+    return name.strip().casefold() in SECRET_PARAMS
 
 
 def redact(text: str) -> str:
     """``text`` with the values of :data:`SECRET_PARAMS` in any query string
-    replaced by ``REDACTED``."""
-    return _SECRET.sub(r"\1REDACTED", text)
+    replaced by ``REDACTED``: their names are matched once percent-decoded
+    and case folded (``%74oken=``, ``TOKEN=``, ``tok%65n%3D``), after a
+    separator encoded or not (``%26token%3D``)."""
+    out: list[str] = []
+    done = 0
+    for match in _PARAM.finditer(text):
+        if match.start() < done or not _secret_name(match.group(1)):
+            continue
+        end = _VALUE_END.search(text, match.end())
+        stop = len(text) if end is None else end.start()
+        out += [text[done : match.end()], "REDACTED"]
+        done = stop
+    return "".join(out) + text[done:] if out else text
 
 
 class Redact(logging.Filter):

@@ -32,6 +32,15 @@ presence and clocks, chat, leaving, results.
   sockets); the room says why a seat is away (``away_reason``).  Away
   (disconnected or stood in for) for ``options.leave_after`` seconds, the
   player has left.
+- **Nobody there** (from the start on): while none of the humans still
+  seated has a table socket open, the computer players (and stand-ins) do
+  not play: the table waits for its first human back (a table cannot play
+  by itself for an hour while its players are away; the ``leave``
+  countdowns run meanwhile, and once every human has left the table
+  closes).  A lobby table always seats at least one human: the host is
+  one, a computer player never takes a human's seat, and the last human
+  leaving before the start closes the table; :meth:`Room.start` and
+  :meth:`Room.fill` refuse ``no_human`` should a table have none.
 - **Agreeing**: the next deal and a rematch start once every human agreed
   (:meth:`~rebelote.server.game.TableGame.agreement`); with the per-move
   clock on, the next deal starts by itself at the turn's ``deadline`` (the
@@ -69,7 +78,7 @@ from typing import Any, Literal
 
 from ..seats import Seat
 from .chat import RateLimiter, chat_data, clean_chat
-from .game import STANDIN_LEVEL, SeatSpec
+from .game import STANDIN_LEVEL, AutoStep, SeatSpec
 from .hub import StreamKey
 from .people import ResultLine
 from .protocol import (
@@ -270,8 +279,25 @@ class Room(Table):
 
     # ------------------------------------------------------------ presence
 
+    def nobody_there(self) -> bool:
+        """Whether the lobby table's match is on and none of its humans
+        still seated (not left) has a table socket open: its computer
+        players wait (see the module docstring)."""
+        if not self.networked or self.game.status != "playing":
+            return False
+        return not any(
+            self._present(seat)
+            for seat in self.game.humans
+            if not (self.seat_rows.get(seat) and self.seat_rows[seat].left)
+        )
+
+    def pending(self) -> AutoStep | None:
+        """The game's pending step, none while :meth:`nobody_there`."""
+        return None if self.nobody_there() else self.game.pending()
+
     def attach(self, key: StreamKey) -> None:
-        """A connection of ``key`` (a seat, or a spectator) opened."""
+        """A connection of ``key`` (a seat, or a spectator) opened; a seat's
+        wakes the computer players up (:meth:`nobody_there`)."""
         self.connections[key] = self.connections.get(key, 0) + 1
         if key is None:
             self._spectators_changed()
@@ -282,6 +308,7 @@ class Room(Table):
         self.back(key, quiet=True)
         self._host_back(key)
         self.broadcast_room()
+        self.kick()
 
     def detach(self, key: StreamKey) -> None:
         """A connection of ``key`` closed."""
@@ -685,6 +712,12 @@ class Room(Table):
         if seat is None or self.meta.host != seat.letter:
             raise ProtocolError("not_host", "only the host may do that")
 
+    def _require_human(self) -> None:
+        if not any(row.kind == "human" and not row.left for row in self.seat_rows.values()):
+            raise ProtocolError(
+                "no_human", "a table needs at least one human player: it cannot play by itself"
+            )
+
     def _seat(self, letter: str) -> Seat:
         seat = Seat[letter] if letter in ("N", "W", "S", "E") else None
         if seat is None or seat not in self.game.order:
@@ -852,12 +885,14 @@ class Room(Table):
         self.broadcast_room()
 
     async def fill(self, by: Seat | None, level: str) -> None:
-        """The host puts computer players of ``level`` in every empty seat."""
+        """The host puts computer players of ``level`` in every empty seat
+        (refused, ``no_human``, at a table with no human seated)."""
         if level not in BOT_LEVELS:
             raise ProtocolError("bad_request", f"unknown level {level!r}")
         async with self.lock:
             self._require_open()
             self._require_host(by)
+            self._require_human()
             changed = []
             undo = self._undo_point()
             for seat in self.game.order:
@@ -868,12 +903,13 @@ class Room(Table):
         self.broadcast_room()
 
     async def start(self, by: Seat | None) -> None:
-        """The host starts the match (every seat taken; else
-        ``seats_empty``)."""
+        """The host starts the match (every seat taken, else
+        ``seats_empty``; a human among them, else ``no_human``)."""
         async with self.lock:
             await self._sync()
             self._require_open()
             self._require_host(by)
+            self._require_human()
             empty = [s.letter for s in self.game.order if self.seat_rows[s].kind == "open"]
             if empty:
                 raise ProtocolError(

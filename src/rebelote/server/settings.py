@@ -48,7 +48,9 @@ class ServerSettings:
       JSON body or WebSocket message (422 ``invalid`` / ``bad_json``);
     - ``max_url_bytes``: the longest request target, path and query
       (414 ``too_long``; a WebSocket upgrade gets the same 414);
-    - ``max_header_bytes``: the request line and headers together (400);
+    - ``max_header_bytes``: the request line and headers together (431
+      ``too_large``, the connection closed; counted on the whole, whether
+      they came in one packet or several);
     - ``header_timeout``: time to send a request's line and headers once
       its first byte came (or once the connection opened): the connection
       is closed past it (slow or idle clients hold no socket);
@@ -56,16 +58,25 @@ class ServerSettings:
       it (uvicorn's ``timeout_keep_alive``);
     - ``body_timeout``: time to send a whole body (408 ``timeout``);
     - ``hello_timeout``: a WebSocket without a token in its URL (nor
-      ``?watch=1``) must send ``hello`` within it (closed with 4401).
+      ``?watch=1``) must send ``hello`` within it (closed with 4401);
+    - ``max_sockets_per_address``: WebSockets (lobby, seats, spectators)
+      one client address holds open at once; one more is accepted and
+      closed at once with 4429 ``too_many_sockets``.
 
     Throttles (per client address unless said):
 
     - ``signup_rate``, ``guest_rate``: account and guest creations;
     - ``solo_table_rate``: ``POST /api/tables`` (per logged-in user, or
       per address when anonymous);
-    - login: failures are counted per (name, address) pair, per address and
-      per name; past ``login_*_free`` failures each further one locks that
-      key for ``login_delay`` seconds doubled at each failure, at most
+    - ``lobby_table_rate``: ``POST /api/lobby/tables`` (per user);
+    - ``table_address_rate``: every table created (solo and lobby), per
+      address whoever is logged in, so that new guests from one address do
+      not bring new allowances;
+    - login: attempts are counted (as failures until the right password
+      takes them back) per (name, address) pair, per address and per name,
+      before the password is checked; past ``login_*_free`` failures each
+      further one locks that key for ``login_delay`` seconds doubled at
+      each failure, and is the only one checked meanwhile, at most
       ``login_*_cap`` (the name alone: at most ``login_name_cap``, so that
       a stranger can delay an account's owner, never lock him out); a
       count is forgotten ``login_forget_after`` seconds after its first
@@ -112,10 +123,13 @@ class ServerSettings:
     keep_alive_timeout: int = 5
     body_timeout: float = 30.0
     hello_timeout: float = 10.0
+    max_sockets_per_address: int = 64
 
     signup_rate: str = "5/hour"
     guest_rate: str = "10/hour"
     solo_table_rate: str = "10/minute;60/hour"
+    lobby_table_rate: str = "5/minute;30/hour"
+    table_address_rate: str = "20/minute;120/hour"
     login_pair_free: int = 5
     login_address_free: int = 20
     login_name_free: int = 50

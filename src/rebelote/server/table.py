@@ -436,12 +436,17 @@ class Table:
 
     # ---------------------------------------------------------------- driver
 
+    def pending(self) -> AutoStep | None:
+        """What the driver does next: the game's pending step (a room may
+        hold it back: :meth:`Room.pending <rebelote.server.room.Room.pending>`)."""
+        return self.game.pending()
+
     def kick(self) -> None:
         """Start the driver if the server has something to do (call under the
         lock, or before the table is shared)."""
         if self._closed or self._driver is not None:
             return
-        if self._suspect or self.game.pending() is not None:
+        if self._suspect or self.pending() is not None:
             self._driver = asyncio.create_task(self._drive(), name=f"table {self.id}")
 
     def _delay(self, step: AutoStep) -> float:
@@ -492,7 +497,7 @@ class Table:
         when the storage refuses (nothing changed)."""
         async with self.lock:
             await self._sync()
-            step = self.game.pending()
+            step = self.pending()
             if step is None or self._closed:
                 self._driver = None
                 return True
@@ -511,7 +516,7 @@ class Table:
             action = await asyncio.to_thread(choose_action, *job)
         async with self.lock:
             await self._sync()
-            if self.game.entries != version or self._closed or self.game.pending() != step:
+            if self.game.entries != version or self._closed or self.pending() != step:
                 return False
             if action is not None:
                 assert step.seat is not None

@@ -9,12 +9,15 @@ changes).  A refusal raises :class:`RateLimited` with the seconds to wait;
 the REST layer answers 429 ``{"detail": {"code": "rate_limited",
 "message", "retry_after"}}`` with a ``Retry-After`` header.
 
-Logins (:meth:`Throttle.login_allowed`, :meth:`Throttle.login_failed`,
-:meth:`Throttle.login_succeeded`): failures are counted per (name,
-address) pair, per address and per name; past a number of free failures,
-each further failure locks its key for a delay that doubles each time, up
-to a cap (the name alone has a small cap: someone trying passwords against
-an account from elsewhere delays its owner a little, never locks him out).
+Logins (:meth:`Throttle.login_claim`, then :meth:`LoginClaim.succeeded`
+or :meth:`LoginClaim.release`): attempts are counted per (name, address)
+pair, per address and per name, *before* the password is checked (as
+failures, until the right password takes its back), so that attempts sent
+at once cannot pass the limit together; past a number of free failures,
+each further attempt takes its key's lock for a delay that doubles each
+time, up to a cap, and the lock refuses every other attempt meanwhile (the
+name alone has a small cap: someone trying passwords against an account
+from elsewhere delays its owner a little, never locks him out).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from starlette.requests import HTTPConnection
 
 from .settings import ServerSettings
 
-__all__ = ["RateLimited", "Throttle", "client_key"]
+__all__ = ["LoginClaim", "RateLimited", "Throttle", "client_key"]
 
 
 class RateLimited(Exception):
@@ -105,15 +108,26 @@ class Throttle:
         """Count one ``what`` (``signup``, ``guest``, ``table``) by ``key``
         under ``rate`` (``"5/hour"``; ``a;b``: each must hold).  Raises
         :class:`RateLimited` (and counts nothing) when one is spent."""
-        items = self._items(rate)
-        for item in items:
-            if not await self.window.test(item, what, key):
-                stats = await self.window.get_window_stats(item, what, key)
-                raise RateLimited(
-                    stats.reset_time - time.time(), f"too many (at most {item}): try again later"
-                )
-        for item in items:
-            await self.window.hit(item, what, key)
+        await self.hit_all((what, rate, key))
+
+    async def hit_all(self, *counts: tuple[str, str, str]) -> None:
+        """Count one creation under several ``(what, rate, key)`` at once
+        (e.g. per user and per address): all are checked before any is
+        counted, so that a refusal (:class:`RateLimited`, the longest wait
+        of the spent ones) counts nowhere."""
+        wait = 0.0
+        spent: RateLimitItem | None = None
+        for what, rate, key in counts:
+            for item in self._items(rate):
+                if not await self.window.test(item, what, key):
+                    stats = await self.window.get_window_stats(item, what, key)
+                    if spent is None or stats.reset_time - time.time() > wait:
+                        wait, spent = stats.reset_time - time.time(), item
+        if spent is not None:
+            raise RateLimited(wait, f"too many (at most {spent}): try again later")
+        for what, rate, key in counts:
+            for item in self._items(rate):
+                await self.window.hit(item, what, key)
 
     # ------------------------------------------------------------ logins
 
@@ -122,41 +136,97 @@ class Throttle:
         ids = {"pair": f"{name}|{address}", "address": address, "name": name}
         return [(b, f"login:{b.scope}:{ids[b.scope]}") for b in self._backoffs]
 
-    async def login_allowed(self, name_key: str, address: str) -> None:
-        """Raise :class:`RateLimited` while a login of ``name_key`` (the
-        name's comparison key) from ``address`` must wait."""
-        wait = 0.0
-        now = time.time()
-        for _, key in self._login_keys(name_key, address):
+    def _delay(self, backoff: _Backoff, failures: int) -> int:
+        """The lock (whole seconds, at least 1) earned by failure number
+        ``failures`` of a key: ``login_delay`` doubled for each failure
+        past the free ones, at most the key's cap."""
+        beyond = failures - backoff.free
+        delay = min(backoff.cap, self.settings.login_delay * 2.0 ** min(beyond - 1, 40))
+        return max(1, math.ceil(delay))
+
+    async def login_claim(self, name_key: str, address: str) -> LoginClaim:
+        """Count a login attempt of ``name_key`` (the name's comparison
+        key) from ``address`` *before* its password is checked, as a
+        failure until :meth:`LoginClaim.succeeded` says otherwise.
+
+        Each key (pair, address, name) counts the attempt with one atomic
+        increment.  Within a key's free failures the attempt goes on; past
+        them, it goes on only if it is the first to take the key's lock
+        (also one atomic increment, expiring after the delay that failure
+        earns): the lock then refuses every other attempt until it
+        expires, however many arrive at once.  A refused attempt raises
+        :class:`RateLimited` (with the longest wait of the locked keys)
+        and counts nowhere: the claims it made on the other keys are
+        given back."""
+        expiry = max(1, math.ceil(self.settings.login_forget_after))
+        claim = LoginClaim(self, name_key, address)
+        keys = self._login_keys(name_key, address)
+        for backoff, key in keys:
+            failures = await self.storage.incr(f"{key}:fails", expiry)
+            if failures <= backoff.free:
+                claim.taken.append((backoff, key, 0))
+                continue
+            delay = self._delay(backoff, failures)
+            if await self.storage.incr(f"{key}:lock", delay) == 1:
+                claim.taken.append((backoff, key, delay))
+                continue
+            await self._give_back(key)
+            break
+        else:
+            return claim
+        await claim.release()
+        wait, now = 0.0, time.time()
+        for _, key in keys:
             if await self.storage.get(f"{key}:lock") > 0:
                 wait = max(wait, await self.storage.get_expiry(f"{key}:lock") - now)
-        if wait > 0:
-            raise RateLimited(wait, "too many wrong passwords: wait before trying again")
+        raise RateLimited(wait, "too many wrong passwords: wait before trying again")
 
-    async def login_failed(self, name_key: str, address: str) -> float:
-        """Count a wrong password; returns the seconds the next try must
-        wait (0: none)."""
-        settings = self.settings
-        wait = 0.0
-        for backoff, key in self._login_keys(name_key, address):
-            failures = await self.storage.incr(
-                f"{key}:fails", max(1, math.ceil(settings.login_forget_after))
-            )
-            beyond = failures - backoff.free
-            if beyond > 0:
-                delay = max(
-                    1, math.ceil(min(backoff.cap, settings.login_delay * 2 ** min(beyond - 1, 40)))
-                )
-                await self.storage.clear(f"{key}:lock")
-                await self.storage.incr(f"{key}:lock", delay)
-                wait = max(wait, delay)
-        return wait
+    async def _give_back(self, key: str) -> None:
+        """Take back one counted failure of ``key`` (never below 0)."""
+        if await self.storage.get(f"{key}:fails") > 0:
+            expiry = max(1, math.ceil(self.settings.login_forget_after))
+            await self.storage.incr(f"{key}:fails", expiry, amount=-1)
 
-    async def login_succeeded(self, name_key: str, address: str) -> None:
+
+class LoginClaim:
+    """One login attempt counted by :meth:`Throttle.login_claim`: a
+    failure unless :meth:`succeeded` is called, or :meth:`release` when
+    the password could not be checked at all (``busy``, storage down).
+    ``taken``: for each key, the seconds of the lock this attempt took
+    there (0: none, a free failure)."""
+
+    def __init__(self, throttle: Throttle, name_key: str, address: str) -> None:
+        self.throttle = throttle
+        self.name_key = name_key
+        self.address = address
+        self.taken: list[tuple[_Backoff, str, int]] = []
+
+    @property
+    def delay(self) -> int:
+        """The seconds the next attempt waits if this one fails (the
+        longest lock it took; 0: none)."""
+        return max((seconds for _, _, seconds in self.taken), default=0)
+
+    async def release(self) -> None:
+        """The password was not checked: the attempt counts nowhere (its
+        failures are given back, the locks it took are lifted)."""
+        taken, self.taken = self.taken, []
+        for _, key, locked in taken:
+            await self.throttle._give_back(key)
+            if locked:
+                await self.throttle.storage.clear(f"{key}:lock")
+
+    async def succeeded(self) -> None:
         """The right password: the pair's and the name's counts start
-        again (not the address's: one's own account must not wipe the
-        failures against others)."""
-        for backoff, key in self._login_keys(name_key, address):
+        again (not the address's, which only takes back this attempt: one's
+        own account must not wipe the failures against others)."""
+        taken, self.taken = self.taken, []
+        storage = self.throttle.storage
+        for backoff, key, locked in taken:
             if backoff.scope != "address":
-                await self.storage.clear(f"{key}:fails")
-                await self.storage.clear(f"{key}:lock")
+                await storage.clear(f"{key}:fails")
+                await storage.clear(f"{key}:lock")
+                continue
+            await self.throttle._give_back(key)
+            if locked:
+                await storage.clear(f"{key}:lock")

@@ -102,6 +102,7 @@ const ERROR_KEYS = {
   not_open: 'error.not_open',
   table_closed: 'error.table_closed',
   seats_empty: 'error.seats_empty',
+  no_human: 'error.no_human',
   no_seat: 'error.no_seat',
   rate_limited: 'error.rate_limited',
   too_large: 'error.too_large',

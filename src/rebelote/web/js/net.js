@@ -27,6 +27,7 @@ const SILENCE_LIMIT = 45000; // ms without any message before we reconnect
 const BACKOFF_FIRST = 300; // ms before the first retry (then doubled)
 const BACKOFF_MAX = 8000; // ms, the longest pause between two tries
 const FATAL_CODES = new Set([4000, 4403, 4404]); // left the table, refused, no such table
+const CROWDED = 4429; // too many sockets from this address: retry, ever more slowly
 
 /** The pause before retry number `n` (1, 2, ...): doubling from
  * BACKOFF_FIRST up to BACKOFF_MAX, each drawn at random between half and
@@ -60,6 +61,7 @@ export class Socket {
     this.ws = null;
     this.closed = false;
     this.retries = 0;
+    this.crowded = 0; // refusals (4429) in a row, none heard from since
     this.timer = null;
     this.pinger = null;
     this.lastHeard = 0;
@@ -110,6 +112,7 @@ export class Socket {
     ws.onmessage = (e) => {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
+      this.crowded = 0;
       let msg;
       try {
         msg = JSON.parse(e.data);
@@ -127,6 +130,8 @@ export class Socket {
         this.setStatus('fatal', { code: e.code, reason: e.reason });
         return;
       }
+      // opened, then refused at once: the pauses grow as if it never opened
+      if (e.code === CROWDED) this.retries = ++this.crowded;
       this.retry();
     };
   }
