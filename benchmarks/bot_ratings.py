@@ -1,7 +1,7 @@
 """Fixed ratings of the computer levels from arena runs against the intermediate.
 
 The server rates humans with OpenSkill (Plackett-Luce) and gives each
-computer level a fixed ``(mu, sigma)`` (``rebelote.server.ratings.BOT_RATINGS``),
+computer level a fixed ``(mu, sigma)`` (``rebelote.server.people.ratings.BOT_RATINGS``),
 the intermediate at a new player's 25.  This script turns a measured arena
 run of a level against the intermediate into that level's ``mu``:
 

@@ -18,9 +18,9 @@ from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
 from rebelote.server.app import create_app
-from rebelote.server.registry import TableManager
 from rebelote.server.run import bind, url_of, uvicorn_config
 from rebelote.server.settings import ServerSettings
+from rebelote.server.tables.registry import TableManager
 
 Message = dict[str, Any]
 

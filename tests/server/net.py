@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from pydantic import BaseModel, TypeAdapter
 
-from rebelote.server.protocol import (
+from rebelote.server.protocol.messages import (
     ChatData,
     ChatHistory,
     ErrorData,

@@ -16,11 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
-from rebelote.server import passwords
-from rebelote.server.names import hidden_characters, loose_marks, skeleton
-from rebelote.server.passwords import Busy, PasswordWork, password_problem
+from rebelote.server.api.throttle import RateLimited, Throttle
+from rebelote.server.people import passwords
+from rebelote.server.people.names import hidden_characters, loose_marks, skeleton
+from rebelote.server.people.passwords import Busy, PasswordWork, password_problem
 from rebelote.server.settings import ServerSettings
-from rebelote.server.throttle import RateLimited, Throttle
 
 from .live import TEST_SETTINGS, LiveServer
 from .net import Player
@@ -408,7 +408,7 @@ def test_the_migration_computes_the_skeletons_again(tmp_path: Path) -> None:
     from alembic import command
     from sqlalchemy import text
 
-    from rebelote.server.storage import Store, alembic_config
+    from rebelote.server.storage.tables import Store, alembic_config
 
     store = Store(f"sqlite:///{tmp_path / 'r0006.db'}")
     config = alembic_config(store.url)
@@ -447,7 +447,7 @@ def test_the_migration_fills_the_skeletons_of_existing_accounts(tmp_path: Path) 
     from alembic import command
     from sqlalchemy import text
 
-    from rebelote.server.storage import Store, alembic_config
+    from rebelote.server.storage.tables import Store, alembic_config
 
     store = Store(f"sqlite:///{tmp_path / 'old.db'}")
     config = alembic_config(store.url)

@@ -20,7 +20,7 @@ from rebelote.server.broker import (
     NoOwner,
     OwnerGone,
 )
-from rebelote.server.hub import MemoryHub, StreamKey
+from rebelote.server.broker.hub import MemoryHub, StreamKey
 
 from .brokers import Backend, Cluster, redis_url, until
 

@@ -22,7 +22,7 @@ from rebelote.server.broker import (
     OwnerGone,
     RedisBroker,
 )
-from rebelote.server.hub import StreamKey
+from rebelote.server.broker.hub import StreamKey
 
 from .brokers import Backend, Cluster, OwnRedis, free_port, redis_url, until
 

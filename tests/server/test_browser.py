@@ -221,7 +221,7 @@ def test_lobby_in_french_expert_level_and_the_chat_at_the_main_table(
     solo table."""
     from playwright.sync_api import Browser, expect
 
-    from rebelote.server.protocol import BOT_LEVELS
+    from rebelote.server.protocol.messages import BOT_LEVELS
 
     assert isinstance(browser, Browser)
     ctx = _context(browser)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from rebelote.server.ratings import (
+from rebelote.server.people.ratings import (
     BOT_RATINGS,
     STANDIN_SHARE_LIMIT,
     bot_display_rating,
@@ -575,7 +575,7 @@ def test_the_leaderboard_puts_provisional_ratings_after_established_ones(
 ) -> None:
     from sqlalchemy import update
 
-    from rebelote.server.people import UserRow
+    from rebelote.server.storage.people import UserRow
 
     store = server.app.state.store
     ids: dict[str, int] = {}

@@ -31,8 +31,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 from rebelote.server.settings import ServerSettings
-from rebelote.server.storage import Store, StoredTable
-from rebelote.server.table import game_from_stored
+from rebelote.server.storage.tables import Store, StoredTable
+from rebelote.server.tables.table import game_from_stored
 
 from .conftest import _postgres_database
 from .live import TEST_SETTINGS, Client, LiveServer

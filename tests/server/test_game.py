@@ -9,8 +9,8 @@ import pytest
 
 from rebelote.rules import preset
 from rebelote.seats import SEATS_4, Seat
-from rebelote.server.game import AutoStep, Entry, SeatSpec, TableGame
-from rebelote.server.protocol import ProtocolError, TableOptions
+from rebelote.server.protocol.messages import ProtocolError, TableOptions
+from rebelote.server.tables.game import AutoStep, Entry, SeatSpec, TableGame
 
 
 def _game(

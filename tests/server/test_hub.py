@@ -4,8 +4,8 @@ resuming, listeners."""
 from __future__ import annotations
 
 from rebelote.seats import Seat
-from rebelote.server.hub import MemoryHub
-from rebelote.server.protocol import ProtocolError, parse_client_message
+from rebelote.server.broker.hub import MemoryHub
+from rebelote.server.protocol.messages import ProtocolError, parse_client_message
 
 
 def test_since_returns_missed_messages_while_kept() -> None:

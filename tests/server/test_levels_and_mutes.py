@@ -12,8 +12,8 @@ from typing import Any, get_args
 
 from rebelote import bots
 from rebelote.server.app import WEB_DIR
-from rebelote.server.protocol import BOT_LEVELS, BotLevel
-from rebelote.server.ratings import BOT_RATINGS
+from rebelote.server.people.ratings import BOT_RATINGS
+from rebelote.server.protocol.messages import BOT_LEVELS, BotLevel
 
 from .live import Client, LiveServer, Message
 from .net import Player

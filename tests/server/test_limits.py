@@ -21,11 +21,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from rebelote.seats import Seat
-from rebelote.server.hub import MemoryHub
-from rebelote.server.protocol import ProtocolError, TableOptions
-from rebelote.server.registry import TableManager
+from rebelote.server.broker.hub import MemoryHub
+from rebelote.server.protocol.messages import ProtocolError, TableOptions
 from rebelote.server.settings import ServerSettings
-from rebelote.server.storage import Store, StoredSeat
+from rebelote.server.storage.tables import Store, StoredSeat
+from rebelote.server.tables.registry import TableManager
 
 from .live import LiveServer
 from .net import Player, lobby_table

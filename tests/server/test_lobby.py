@@ -19,7 +19,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from rebelote.record import replay as replay_record
-from rebelote.server.ratings import (
+from rebelote.server.people.ratings import (
     Rated,
     bot_rating,
     level_of,

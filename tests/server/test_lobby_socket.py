@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 from websockets.sync.client import ClientConnection, connect
 
-from rebelote.server.protocol import (
+from rebelote.server.protocol.messages import (
     ErrorData,
     LobbyList,
     RoomData,

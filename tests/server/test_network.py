@@ -18,8 +18,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from rebelote.seats import Seat
-from rebelote.server.ratings import display_rating
-from rebelote.server.table import game_from_stored
+from rebelote.server.people.ratings import display_rating
+from rebelote.server.tables.table import game_from_stored
 
 from .live import Client, LiveServer, Message
 from .net import Player, Seated, lobby_table, play_together, seat_of

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from rebelote.rules import PRESET_DESCRIPTIONS, PRESETS
-from rebelote.server.help import rules_help
+from rebelote.server.api.help import rules_help
 
 from .live import LiveServer
 from .net import Player

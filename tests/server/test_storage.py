@@ -12,8 +12,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select
 
 from rebelote.seats import Seat
-from rebelote.server.storage import Base, EventRow, SeatRow, Store
-from rebelote.server.table import game_from_stored
+from rebelote.server.storage.tables import Base, EventRow, SeatRow, Store
+from rebelote.server.tables.table import game_from_stored
 
 from .live import LiveServer, play_match
 
@@ -33,7 +33,7 @@ def test_migrations_match_the_models(db_url: str) -> None:
 def test_migrations_go_down_and_up_again(db_url: str) -> None:
     from alembic import command
 
-    from rebelote.server.storage import alembic_config
+    from rebelote.server.storage.tables import alembic_config
 
     store = Store(db_url)
     store.migrate()
@@ -64,7 +64,7 @@ def test_migration_r0003_marks_the_seats_of_guests(db_url: str) -> None:
     from alembic import command
     from sqlalchemy import text
 
-    from rebelote.server.storage import Store, alembic_config
+    from rebelote.server.storage.tables import Store, alembic_config
 
     store = Store(db_url)
     config = alembic_config(store.url)
@@ -108,8 +108,8 @@ def test_migration_r0004_recomputes_the_name_keys(db_url: str) -> None:
     from alembic import command
     from sqlalchemy import text
 
-    from rebelote.server.accounts import hash_password
-    from rebelote.server.storage import Store, alembic_config
+    from rebelote.server.people.accounts import hash_password
+    from rebelote.server.storage.tables import Store, alembic_config
 
     store = Store(db_url)
     config = alembic_config(store.url)
@@ -157,7 +157,7 @@ def test_migration_r0006_fills_in_the_unrated_reasons(db_url: str) -> None:
     from alembic import command
     from sqlalchemy import text
 
-    from rebelote.server.storage import Store, alembic_config
+    from rebelote.server.storage.tables import Store, alembic_config
 
     store = Store(db_url)
     config = alembic_config(store.url)

@@ -25,7 +25,7 @@ def server_codes() -> set[str]:
         r'_err\(\s*\d+,\s*"(\w+)"',
         r'"code":\s*"(\w+)"',
     )
-    for path in SERVER.glob("*.py"):
+    for path in SERVER.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         for pattern in patterns:
             codes |= set(re.findall(pattern, text))

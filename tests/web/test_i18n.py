@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 from rebelote.rules import PRESETS
+from rebelote.server.api.help import preset_infos
 from rebelote.server.app import WEB_DIR
-from rebelote.server.help import preset_infos
-from rebelote.server.protocol import BOT_LEVELS, SPEED_DELAYS
+from rebelote.server.protocol.messages import BOT_LEVELS, SPEED_DELAYS
 
 I18N = WEB_DIR / "i18n"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -1,35 +1,35 @@
 """The web application: REST endpoints, the WebSocket per seat, the static
 client.
 
-- ``POST /api/tables`` (:class:`~rebelote.server.protocol.CreateTable`) ->
-  201 :class:`~rebelote.server.protocol.CreatedTable`; also sets the
+- ``POST /api/tables`` (:class:`~rebelote.server.protocol.messages.CreateTable`) ->
+  201 :class:`~rebelote.server.protocol.messages.CreatedTable`; also sets the
   ``rebelote_token`` cookie (HttpOnly) so that the start page can offer
   "Continue your match".
-- ``GET /api/tables/{id}`` -> :class:`~rebelote.server.protocol.TablePublic`.
+- ``GET /api/tables/{id}`` -> :class:`~rebelote.server.protocol.messages.TablePublic`.
 - ``GET /api/presets`` -> a list of
-  :class:`~rebelote.server.protocol.PresetInfo` (one-line description,
+  :class:`~rebelote.server.protocol.messages.PresetInfo` (one-line description,
   options, help lines built from the options).
 - ``GET /api/me/current[?token=...]`` (token from the query or the cookie) ->
-  :class:`~rebelote.server.protocol.CurrentTable`.
+  :class:`~rebelote.server.protocol.messages.CurrentTable`.
 - ``GET /api/protocol`` -> the JSON Schemas of the WebSocket messages.
 - ``WS /ws/lobby``: the public tables and a waiting room, pushed (see
-  :mod:`rebelote.server.lobby`).
+  :mod:`rebelote.server.tables.lobby`).
 - ``WS /ws/{table_id}?token=...[&last_v=N]`` (``?watch=1``: a spectator):
-  see :mod:`rebelote.server.connection`.
+  see :mod:`rebelote.server.api.table_socket`.
 - Network play (accounts, lobby, history, replays, leaderboard): see
-  :mod:`rebelote.server.api`.
+  :mod:`rebelote.server.api.routes`.
 - Everything else: the static client in ``static_dir`` (default
   ``rebelote/web/``), ``index.html`` at ``/``.
 
 REST errors are ``{"detail": {"code": ..., "message": ...}}`` with status
 400 or 404; a request that does not validate (body, query) gets 422 with
 code ``invalid``, the message naming the field and the problem, never the
-value sent (:func:`rebelote.server.api.validation_error`).
+value sent (:func:`rebelote.server.api.routes.validation_error`).
 
 Limits (:class:`~rebelote.server.settings.ServerSettings`, ``settings``):
-the edge (:class:`~rebelote.server.guard.Guard`: URL and body sizes, JSON
+the edge (:class:`~rebelote.server.api.guard.Guard`: URL and body sizes, JSON
 depth, security headers on every response), throttles
-(:class:`~rebelote.server.throttle.Throttle`: 429 ``rate_limited``),
+(:class:`~rebelote.server.api.throttle.Throttle`: 429 ``rate_limited``),
 bounded password work, idle tables leaving memory.
 """
 
@@ -45,14 +45,14 @@ from typing import Annotated, Any
 from fastapi import Cookie, FastAPI, HTTPException, Query, Request, Response, WebSocket
 from fastapi.staticfiles import StaticFiles
 
-from . import api
-from .connection import serve_socket
-from .guard import Guard
-from .help import preset_infos
-from .hub import MemoryHub
-from .lobby import serve_lobby
-from .passwords import PasswordWork
-from .protocol import (
+from rebelote.server.api import routes as api
+from rebelote.server.api.guard import Guard
+from rebelote.server.api.help import preset_infos
+from rebelote.server.api.table_socket import serve_socket
+from rebelote.server.api.throttle import Throttle, client_key
+from rebelote.server.broker.hub import MemoryHub
+from rebelote.server.people.passwords import PasswordWork
+from rebelote.server.protocol.messages import (
     CreatedTable,
     CreateTable,
     CurrentTable,
@@ -61,10 +61,10 @@ from .protocol import (
     TablePublic,
     protocol_schema,
 )
-from .registry import TableManager
-from .settings import ServerSettings
-from .storage import Store, default_database_url
-from .throttle import Throttle, client_key
+from rebelote.server.settings import ServerSettings
+from rebelote.server.storage.tables import Store, default_database_url
+from rebelote.server.tables.lobby import serve_lobby
+from rebelote.server.tables.registry import TableManager
 
 __all__ = ["COOKIE", "WEB_DIR", "create_app"]
 
@@ -79,7 +79,7 @@ def _warm_solver() -> None:
     """Compile the solver's kernel (see ``create_app``); a failure only
     means the first expert move compiles it."""
     try:
-        from ..solver import warm_up
+        from rebelote.solver import warm_up
 
         warm_up()
     except Exception:  # pragma: no cover - numba missing or broken
@@ -99,7 +99,7 @@ def create_app(
     """The application.
 
     ``database_url``: any SQLAlchemy URL (default:
-    :func:`~rebelote.server.storage.default_database_url`); ``bot_delay``:
+    :func:`~rebelote.server.storage.tables.default_database_url`); ``bot_delay``:
     seconds before each computer action, overriding every table's speed
     (0 in tests); ``static_dir``: the client's files (default
     :data:`WEB_DIR`); ``migrate``: upgrade the schema on start; ``seed``:
@@ -216,12 +216,12 @@ def create_app(
     # before /ws/{table_id}: "lobby" is not a table id (ids have 12 characters)
     @app.websocket("/ws/lobby")
     async def lobby_socket(websocket: WebSocket) -> None:
-        """The lobby's socket (see :mod:`rebelote.server.lobby`)."""
+        """The lobby's socket (see :mod:`rebelote.server.tables.lobby`)."""
         await serve_lobby(websocket, manager_of(app))
 
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
-        """A seat's WebSocket (see :mod:`rebelote.server.connection`)."""
+        """A seat's WebSocket (see :mod:`rebelote.server.api.table_socket`)."""
         await serve_socket(websocket, manager_of(app), table_id, settings.hello_timeout)
 
     api.install(app)

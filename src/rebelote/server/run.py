@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import uvicorn
 
-    from .settings import ServerSettings
+    from rebelote.server.settings import ServerSettings
 
 __all__ = ["bind", "browser_available", "serve", "uvicorn_config"]
 
@@ -72,7 +72,7 @@ def uvicorn_config(
     configure_logging: bool = True,
 ) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` under ``settings``: the guarded
-    h11 protocol (:func:`~rebelote.server.guard.guarded_h11`: header-read
+    h11 protocol (:func:`~rebelote.server.api.guard.guarded_h11`: header-read
     timeout, URL limit on WebSocket upgrades), the keep-alive timeout, the
     header size limit, the WebSocket frame limit; logging at ``log_level``
     (:func:`~rebelote.server.logs.log_config`, JSON lines with
@@ -80,8 +80,8 @@ def uvicorn_config(
     Raises ``ValueError`` for an unknown level."""
     import uvicorn
 
-    from .guard import guarded_h11
-    from .logs import log_config
+    from rebelote.server.api.guard import guarded_h11
+    from rebelote.server.logs import log_config
 
     logging_config = log_config(log_level, as_json=log_json) if configure_logging else None
     return uvicorn.Config(
@@ -120,9 +120,9 @@ def serve(
     unknown log level."""
     import uvicorn
 
-    from .app import create_app
-    from .settings import ServerSettings
-    from .storage import default_database_url
+    from rebelote.server.app import create_app
+    from rebelote.server.settings import ServerSettings
+    from rebelote.server.storage.tables import default_database_url
 
     settings = settings or ServerSettings()
     url_db = database_url or default_database_url()

@@ -98,7 +98,7 @@ class ServerSettings:
       humans has had a connection (table or lobby socket) for that long is
       no longer listed in the lobby, until one of them is back.
 
-    Database (:class:`~rebelote.server.storage.Store`):
+    Database (:class:`~rebelote.server.storage.tables.Store`):
 
     - ``db_statement_timeout_ms``: the longest a statement may run
       (PostgreSQL ``statement_timeout``; 0: no limit);

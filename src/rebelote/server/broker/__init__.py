@@ -7,7 +7,7 @@ commands to a table's driver, presence, the lobby, the live tables).
 ``docs/scale-out.md`` for the Redis layout.
 """
 
-from .base import (
+from rebelote.server.broker.base import (
     Broker,
     BrokerError,
     BrokerUnavailable,
@@ -26,8 +26,8 @@ from .base import (
     Subscription,
     new_process_id,
 )
-from .memory import MemoryBroker
-from .redis import RedisBroker
+from rebelote.server.broker.memory import MemoryBroker
+from rebelote.server.broker.redis import RedisBroker
 
 __all__ = [
     "Broker",

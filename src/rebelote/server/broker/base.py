@@ -11,8 +11,8 @@ message formats):
   ``v`` the message's version in that stream (1, 2, 3, ... per seat), ``text``
   the JSON envelope.  Every process delivers the messages to its own
   listeners (sockets), in order, through the callbacks of
-  :mod:`rebelote.server.hub` (:data:`~rebelote.server.hub.Deliver`,
-  :data:`~rebelote.server.hub.Direct`), and keeps the recent past so that a
+  :mod:`rebelote.server.broker.hub` (:data:`~rebelote.server.broker.hub.Deliver`,
+  :data:`~rebelote.server.broker.hub.Direct`), and keeps the recent past so that a
   reconnecting client resumes by version (:meth:`Broker.since`).  Broadcasts
   (chat lines, the room) go to every listener of a table, outside the
   streams.  After a gap the broker could not fill (the connection to Redis
@@ -51,8 +51,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ...seats import Seat
-from ..hub import Deliver, Direct, StreamKey
+from rebelote.seats import Seat
+from rebelote.server.broker.hub import Deliver, Direct, StreamKey
 
 __all__ = [
     "Broker",
@@ -272,7 +272,7 @@ class Broker(Protocol):
     ) -> list[tuple[int, str]] | None:
         """The messages of ``seat``'s stream after version ``last_v``, as
         ``(v, text)`` in order (as :meth:`MemoryHub.since
-        <rebelote.server.hub.MemoryHub.since>`), ``[]`` when ``last_v`` is the last; or
+        <rebelote.server.broker.hub.MemoryHub.since>`), ``[]`` when ``last_v`` is the last; or
         ``None`` when some of them are no longer kept, or ``last_v`` is ahead
         of the stream: the client needs a snapshot.  Async because it may
         need a round trip to Redis (the in-process broker answers at once).
@@ -426,7 +426,7 @@ class Broker(Protocol):
 
 def parse_counts(raw: Mapping[str, int]) -> dict[StreamKey, int]:
     """Presence counts keyed by stream letter (``N``... or ``-``) ->
-    keyed by :data:`~rebelote.server.hub.StreamKey`."""
+    keyed by :data:`~rebelote.server.broker.hub.StreamKey`."""
     return {None if key == "-" else Seat[key]: n for key, n in raw.items() if n > 0}
 
 

@@ -1,6 +1,6 @@
 """The in-process broker: one server process, nothing to install.
 
-Fan-out is a :class:`~rebelote.server.hub.MemoryHub` (by composition: the
+Fan-out is a :class:`~rebelote.server.broker.hub.MemoryHub` (by composition: the
 same buffers and callbacks); leases are always granted to this process
 (there is no other); :meth:`MemoryBroker.call` runs the local handler
 directly; presence, the lobby and the live-table set are dictionaries.  No
@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..hub import BUFFER_SIZE, Deliver, Direct, MemoryHub, StreamKey
-from ..hub import Subscription as HubSubscription
-from .base import (
+from rebelote.server.broker.base import (
     Handler,
     Lease,
     LeaseLost,
@@ -32,6 +30,8 @@ from .base import (
     run_handler,
     safely,
 )
+from rebelote.server.broker.hub import BUFFER_SIZE, Deliver, Direct, MemoryHub, StreamKey
+from rebelote.server.broker.hub import Subscription as HubSubscription
 
 __all__ = ["MemoryBroker"]
 

@@ -45,10 +45,8 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ...seats import Seat
-from ..hub import BUFFER_SIZE, Deliver, Direct, MemoryHub, StreamKey
-from ..hub import Subscription as HubSubscription
-from .base import (
+from rebelote.seats import Seat
+from rebelote.server.broker.base import (
     BrokerUnavailable,
     CommandError,
     Handler,
@@ -69,6 +67,8 @@ from .base import (
     safely,
     stream_letter,
 )
+from rebelote.server.broker.hub import BUFFER_SIZE, Deliver, Direct, MemoryHub, StreamKey
+from rebelote.server.broker.hub import Subscription as HubSubscription
 
 __all__ = ["STREAM_LETTERS", "RedisBroker"]
 

@@ -1,0 +1,2 @@
+"""Storage: the stored rows (SQLAlchemy models), the stores of tables and
+people, and the Alembic migrations."""

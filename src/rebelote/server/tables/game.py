@@ -1,0 +1,867 @@
+"""A table's game as a log: the synchronous, replayable core of a table.
+
+A :class:`TableGame` holds the :class:`~rebelote.match.Match` and the
+current :class:`~rebelote.state.State` of one table, and changes only by
+:meth:`TableGame.apply` of a log :class:`Entry`:
+
+- ``match`` ``{"dealer": "N"}``: a match starts (the first, or a rematch);
+- ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names]}``: a deal starts
+  from the shuffled pack (stored, so a replay needs no random generator);
+- ``act`` ``{"action": "JS", "belote": true | null, "by": "human" | "bot" |
+  "auto" | "standin"}`` with the acting ``seat``: an action, matched by its
+  text against the legal actions (``standin``: the computer player standing
+  in for an absent player);
+- ``seat`` ``{"kind": "bot", "name": "...", "level": "intermediate"}`` with
+  the ``seat``: who sits there from now on (a player who left the match is
+  replaced by a computer player: ``"left": true``; ``"closes": true`` when
+  he left once the match was over, refusing the rematch: the table is
+  closed, nobody may ask for a rematch any more);
+- ``agree`` ``{"action": "next" | "rematch"}`` with the ``seat``: a human
+  agrees to the next deal or to a rematch (the one whose agreement
+  completes everyone's is not logged: the ``deal`` or ``match`` entry that
+  it causes is).
+
+A table may also wait for its players before its first match (no log entry
+yet, ``match`` is ``None``): its seats may then be ``open``.
+
+The stored log is the truth: replaying it through :meth:`apply` rebuilds the
+table, its numbered event streams included (the same entries give the same
+messages, with the same version numbers), so a restarted server resumes
+every table and every client's stream exactly.
+
+Each seat has its own stream, numbered 1, 2, 3, ..., and so have the
+spectators (the stream key ``None``: :data:`SPECTATORS`), built from a view
+with no hand at all.  A private happening
+(the cards dealt to a seat, a seat declining to declare) goes to that seat
+alone, and a ``turn`` message is sent to a seat only when what it says to
+that seat changed, so that the numbering and rhythm of one seat's stream
+tell nothing about another seat's hidden choices.
+
+This module holds no asyncio and does no I/O; :mod:`rebelote.server.tables.table`
+drives it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from rebelote.actions import Action, ChoosePattern, Cut, Play, parse_bid
+from rebelote.cards import CardParseError, card_name, parse_card
+from rebelote.match import Match
+from rebelote.observation import PlayerView, observe
+from rebelote.record import deal_summary
+from rebelote.rules import Rules
+from rebelote.seats import SEATS_3, SEATS_4, Seat, previous_seat
+from rebelote.server.api.help import describe
+from rebelote.server.broker.hub import StreamKey
+from rebelote.server.protocol.messages import (
+    DealEndEvent,
+    DealStartEvent,
+    MatchEndEvent,
+    MatchInfo,
+    MatchStartEvent,
+    ProtocolError,
+    RulesInfo,
+    SeatEvent,
+    SeatInfo,
+    SheetLine,
+    Snapshot,
+    SnapshotTable,
+    TableOptions,
+    TablePublic,
+    TurnData,
+    TurnEvent,
+    Waiting,
+)
+from rebelote.server.protocol.redact import (
+    check_visible,
+    event_data,
+    last_trick,
+    public_view,
+    turn_data,
+    view_json,
+    wire_text,
+)
+from rebelote.state import IllegalActionError, Phase, State
+
+__all__ = [
+    "SPECTATORS",
+    "STANDIN_LEVEL",
+    "AutoStep",
+    "Entry",
+    "EntryKind",
+    "Outgoing",
+    "SeatSpec",
+    "StreamKey",
+    "TableGame",
+    "derive_seed",
+]
+
+EntryKind = Literal["match", "deal", "act", "seat", "agree"]
+"""The kinds of log entries."""
+
+SPECTATORS: StreamKey = None
+"""The key of the spectators' stream."""
+
+STANDIN_LEVEL = "intermediate"
+"""The level of the computer player standing in for an absent player."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from ``parts`` (stable across runs and machines)."""
+    text = "/".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits at ``seat``: a ``human`` named ``name`` (``guest``: without
+    an account), a ``bot`` of ``level``, or nobody yet (``open``, before the
+    first match)."""
+
+    seat: Seat
+    kind: Literal["human", "bot", "open"]
+    name: str
+    level: str | None = None
+    guest: bool = False
+    left: bool = False
+
+    def info(self) -> SeatInfo:
+        """The public :class:`SeatInfo`."""
+        return SeatInfo(
+            seat=self.seat.letter,
+            kind=self.kind,
+            name=self.name,
+            level=self.level,
+            guest=self.guest,
+            left=self.left,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a table's log (see the module docstring)."""
+
+    kind: EntryKind
+    seat: Seat | None = None
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One happening as each seat's stream tells it: per seat, the version
+    ``v`` in that seat's stream and the seat's redacted event data (a seat
+    that may not know of it is absent)."""
+
+    per_seat: Mapping[StreamKey, tuple[int, BaseModel]]
+
+
+@dataclass(frozen=True, slots=True)
+class AutoStep:
+    """Something the server does by itself now: a computer player's decision
+    (``bot``), a cut or pattern made for the player (``auto``), his only
+    legal card (``forced``), or the next deal (``next``)."""
+
+    kind: Literal["bot", "auto", "forced", "next"]
+    seat: Seat | None = None
+
+
+_TABLE_ACTIONS = ("next", "rematch")
+_ACTION_SHAPES = re.compile(r"^(cut \d+|deal [23]-[23]|declare( [\w-]+)+|next|rematch)$", re.I)
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _looks_like_action(text: str) -> bool:
+    """Whether ``text`` is written like some action (legal now or not)."""
+    if _ACTION_SHAPES.match(" ".join(text.split())):
+        return True
+    try:
+        parse_bid(text)
+        return True
+    except ValueError:
+        pass
+    try:
+        parse_card(text)
+        return True
+    except CardParseError:
+        return False
+
+
+class TableGame:
+    """The game at one table: seats, the match, the current deal and the
+    numbered message stream.
+
+    ``rules``: the table's rules; ``options``: :class:`TableOptions`;
+    ``seed``: the table's seed (shuffles, automatic cuts and computer
+    decisions derive from it); ``seats``: a :class:`SeatSpec` per seat of the
+    rules (three or four); ``timed``: the table's clock
+    (``options.move_clock``) applies (lobby tables; a solo table has none),
+    so that the wait for the next deal has a deadline.
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        rules: Rules,
+        options: TableOptions,
+        seed: int,
+        seats: Mapping[Seat, SeatSpec],
+        *,
+        timed: bool = False,
+    ) -> None:
+        expected = SEATS_3 if rules.players == 3 else SEATS_4
+        if set(seats) != set(expected):
+            names = " ".join(s.letter for s in expected)
+            raise ValueError(f"a {rules.players}-player table seats exactly {names}")
+        self.id = table_id
+        self.rules = rules
+        self.options = options
+        self.seed = seed
+        self.seats: dict[Seat, SeatSpec] = dict(seats)
+        self.order: tuple[Seat, ...] = expected
+        self.sides: tuple[str, ...] = ("W", "S", "E") if rules.players == 3 else ("NS", "EW")
+        self.match: Match | None = None
+        self.match_number = 0
+        self.deal_number = 0
+        self.state: State | None = None
+        self.actions_in_deal = 0
+        self.sheet: list[SheetLine] = []
+        self.summary: dict[str, Any] | None = None
+        self.keys: tuple[StreamKey, ...] = (*self.order, SPECTATORS)
+        self.versions: dict[StreamKey, int] = dict.fromkeys(self.keys, 0)
+        self._last_turn: dict[StreamKey, BaseModel] = {}
+        self.turn_versions: dict[StreamKey, int] = {}
+        """Per seat, the version of the last ``turn`` event sent to it: an
+        action made against an older version is stale."""
+        self.entries = 0
+        self.finished: list[tuple[int, int, State]] | None = None
+        """When a list (set it before replaying a log): every finished deal
+        as ``(match, deal, state)``, for replays and exports."""
+        self.away: set[Seat] = set()
+        """Human seats whose absent player a computer player stands in for
+        (not logged: the table sets it as players come and go)."""
+        self.timed = timed
+        self.agreed: set[Seat] = set()
+        """The human seats that agreed to the next deal or the rematch the
+        table waits for (``agree`` entries; emptied when a deal or a match
+        starts)."""
+        self.closed = False
+        """A player left once the match was over (a ``seat`` entry with
+        ``closes``): no rematch, the table waits for nothing."""
+        self.next_deadline: float | None = None
+        """When the next deal starts by itself (Unix seconds): set when a
+        deal of a match not over ends at a timed table with a per-move
+        clock (from the clock at that moment: a replay sets it anew)."""
+        self.cards_played: dict[Seat, int] = dict.fromkeys(self.order, 0)
+        """Cards each seat played in the current match."""
+        self.standin_cards: dict[Seat, int] = dict.fromkeys(self.order, 0)
+        """Of those, the cards a computer player standing in for the seat's
+        absent player played (``act`` entries ``by: standin``)."""
+
+    # ----------------------------------------------------------------- status
+
+    @property
+    def status(self) -> Literal["open", "playing", "finished"]:
+        """``open`` before the first match, ``finished`` once the match is
+        won (until a rematch), else ``playing``."""
+        if self.match is None:
+            return "open"
+        return "finished" if self.match.is_over else "playing"
+
+    @property
+    def humans(self) -> list[Seat]:
+        """The seats of human players."""
+        return [s for s in self.order if self.seats[s].kind == "human"]
+
+    @property
+    def waiting(self) -> Waiting | None:
+        """What the table waits for: ``action``, ``next``, ``rematch`` or ``None``."""
+        if self.match is None or self.closed:
+            return None
+        if self.match.is_over:
+            return "rematch"
+        if self.state is None or self.state.is_terminal:
+            return "next"
+        return "action"
+
+    def view(self, seat: StreamKey) -> PlayerView:
+        """``observe`` of the current deal for ``seat``; for the spectators,
+        :func:`~rebelote.server.protocol.redact.public_view`."""
+        assert self.state is not None
+        if seat is None:
+            return public_view(self.state)
+        return observe(self.state, seat)
+
+    # ------------------------------------------------------------ automation
+
+    def pending(self) -> AutoStep | None:
+        """What the server should do by itself now, if anything (a computer
+        player also acts for a seat in :attr:`away`)."""
+        return self._pending(with_away=True)
+
+    def _pending(self, *, with_away: bool) -> AutoStep | None:
+        waiting = self.waiting
+        if waiting == "next":
+            if self.options.auto_next or all(
+                h in self.agreed or (with_away and h in self.away) for h in self.humans
+            ):
+                return AutoStep("next")
+            return None
+        if waiting != "action":
+            return None
+        state = self.state
+        assert state is not None and state.current is not None
+        seat = state.current
+        if self.seats[seat].kind == "bot" or (with_away and seat in self.away):
+            return AutoStep("bot", seat)
+        if state.phase == Phase.CUT and not self.options.player_cuts:
+            return AutoStep("auto", seat)
+        if state.phase == Phase.PATTERN and not self.options.player_chooses_pattern:
+            return AutoStep("auto", seat)
+        if state.phase == Phase.PLAYING and self.options.auto_play_forced:
+            legal = state.legal_actions()
+            if len(legal) == 1 and isinstance(legal[0], Play):
+                return AutoStep("forced", seat)
+        return None
+
+    def bot_level(self, seat: Seat) -> str:
+        """The level of the computer player deciding for ``seat``: the seat's
+        own, or :data:`STANDIN_LEVEL` for an absent human."""
+        spec = self.seats[seat]
+        return (spec.level or "random") if spec.kind == "bot" else STANDIN_LEVEL
+
+    def _auto_seats(self) -> list[Seat]:
+        # from the log alone (not :attr:`away`), so that a replay numbers
+        # every stream the same way
+        step = self._pending(with_away=False)
+        return [step.seat] if step is not None and step.seat is not None else []
+
+    def deal_seed(self) -> int:
+        """The seed of the current deal."""
+        return derive_seed(self.seed, self.match_number, self.deal_number)
+
+    def decision_seed(self, seat: Seat) -> int:
+        """The seed of the current decision of ``seat`` (deal seed, seat,
+        index of the action in the deal)."""
+        return derive_seed(self.deal_seed(), int(seat), self.actions_in_deal)
+
+    def automatic_entry(self, step: AutoStep) -> list[Entry]:
+        """The entries of an ``auto``, ``forced`` or ``next`` step (a ``bot``
+        step needs the bot's action: :meth:`action_entry`)."""
+        if step.kind == "next":
+            return self.next_deal_entries()
+        state = self.state
+        assert state is not None and step.seat is not None
+        legal = state.legal_actions()
+        action: Action
+        if step.kind == "forced":
+            action = legal[0]
+        elif state.phase == Phase.CUT:
+            cuts = [a for a in legal if isinstance(a, Cut) and a.packet > 0] or legal
+            action = random.Random(self.decision_seed(step.seat)).choice(cuts)
+        else:
+            patterns = [a for a in legal if isinstance(a, ChoosePattern)]
+            action = patterns[0]
+        return [self.action_entry(step.seat, action, "auto")]
+
+    def action_entry(self, seat: Seat, action: Action, by: str) -> Entry:
+        """The ``act`` entry of ``action`` by ``seat``."""
+        # The log keeps a card's name and a belote flag (true where the card
+        # has no belote choice), as the protocol does.
+        belote = (action.belote is not False) if isinstance(action, Play) else None
+        return Entry("act", seat, {"action": wire_text(action), "belote": belote, "by": by})
+
+    def _deal_entry(self, match_number: int, deal_number: int, dealer: Seat) -> Entry:
+        """The ``deal`` entry of deal ``deal_number`` of match ``match_number``:
+        its pack shuffled from the table's seed."""
+        rng = random.Random(derive_seed(self.seed, match_number, deal_number))
+        pack = Match(self.rules, dealer).shuffled_pack(rng)
+        return Entry("deal", None, {"dealer": dealer.letter, "pack": [card_name(c) for c in pack]})
+
+    def next_deal_entries(self) -> list[Entry]:
+        """The entry that starts the next deal of the match."""
+        assert self.match is not None
+        return [self._deal_entry(self.match_number, self.deal_number + 1, self.match.dealer)]
+
+    def start_entries(self) -> list[Entry]:
+        """The entries that start a match (at creation, or a rematch): the
+        first dealer, drawn from the table's seed, and the first deal."""
+        number = self.match_number + 1
+        dealer = random.Random(derive_seed(self.seed, "dealer", number)).choice(self.order)
+        return [
+            Entry("match", None, {"dealer": dealer.letter}),
+            self._deal_entry(number, 1, dealer),
+        ]
+
+    # ---------------------------------------------------------------- requests
+
+    def request(self, seat: Seat, text: str, belote: bool | None) -> list[Entry]:
+        """The entries for a player's request ``text`` (an action, ``next``
+        or ``rematch``); nothing changes.  ``next`` and ``rematch`` are
+        agreements (:meth:`agreement`): no entry at all when the seat
+        already agreed.  Raises :class:`ProtocolError` (``not_your_turn``,
+        ``bad_action``, ``illegal``, ``belote_choice_required``)."""
+        norm = _normalize(text)
+        if self.closed:
+            raise ProtocolError(
+                "illegal", "the table is closed: a player left after the match", legal=[]
+            )
+        waiting = self.waiting
+        if norm in _TABLE_ACTIONS:
+            if norm == waiting and self.seats[seat].kind == "human":
+                return self.agreement(seat)
+            allowed = {"next": "the deal is over", "rematch": "the match is over"}[norm]
+            raise ProtocolError(
+                "illegal", f"{norm} is allowed only when {allowed}", legal=self._legal_for(seat)
+            )
+        if waiting != "action":
+            code = "illegal" if _looks_like_action(text) else "bad_action"
+            what = (
+                "the match is over: send rematch"
+                if waiting == "rematch"
+                else ("the deal is over: send next")
+            )
+            raise ProtocolError(code, f"{what}", legal=self._legal_for(seat))
+        action = self._resolve(seat, text, belote)
+        return [self.action_entry(seat, action, "human")]
+
+    def agreement(self, seat: Seat) -> list[Entry]:
+        """The entries of ``seat``'s agreement to what the table waits for
+        (``next`` or ``rematch``): none when it already agreed; the entries
+        that start the next deal (or the rematch) when every human seat
+        has agreed with it, for ``next`` a seat in :attr:`away` counting as
+        agreed (a rematch needs everyone's own word); else an ``agree``
+        entry."""
+        waiting = self.waiting
+        assert waiting in ("next", "rematch")
+        if seat in self.agreed:
+            return []
+        missing = [
+            h
+            for h in self.humans
+            if h != seat and h not in self.agreed and not (waiting == "next" and h in self.away)
+        ]
+        if not missing:
+            return self.next_deal_entries() if waiting == "next" else self.start_entries()
+        return [Entry("agree", seat, {"action": waiting})]
+
+    def standin_shares(self) -> dict[Seat, float]:
+        """For each human seat, the share of its cards in the current match
+        that a stand-in played (0 when it played none)."""
+        return {
+            s: self.standin_cards[s] / self.cards_played[s] if self.cards_played[s] else 0.0
+            for s in self.humans
+        }
+
+    def _legal_for(self, seat: Seat) -> list[str]:
+        waiting = self.waiting
+        if waiting in ("next", "rematch"):
+            return [] if seat in self.agreed else [waiting]
+        if self.state is None or self.state.current != seat:
+            return []
+        return list(dict.fromkeys(wire_text(a) for a in self.state.legal_actions()))
+
+    def _resolve(self, seat: Seat, text: str, belote: bool | None) -> Action:
+        state = self.state
+        assert state is not None
+        if state.current != seat:
+            who = "nobody" if state.current is None else state.current.letter
+            raise ProtocolError(
+                "not_your_turn", f"it is {who}'s turn, not {seat.letter}'s", legal=[]
+            )
+        legal = state.legal_actions()
+        norm = _normalize(text)
+        found = [a for a in legal if _normalize(wire_text(a)) == norm]
+        texts = list(dict.fromkeys(wire_text(a) for a in legal))
+        if not found:
+            if not _looks_like_action(text):
+                raise ProtocolError(
+                    "bad_action",
+                    f"{text!r} is not an action; legal now: {' '.join(texts)}",
+                    legal=texts,
+                )
+            where = f" at trick {state.trick_number}" if state.phase == Phase.PLAYING else ""
+            raise ProtocolError(
+                "illegal",
+                f"{text.strip()} is not allowed{where} ({state.phase.value}); "
+                f"legal now: {' '.join(texts)}",
+                legal=texts,
+            )
+        if len(found) == 1:
+            return found[0]
+        if belote is None:
+            raise ProtocolError(
+                "belote_choice_required",
+                f"say whether you announce belote with {wire_text(found[0])}: "
+                "send belote true or false",
+                legal=texts,
+            )
+        return next(a for a in found if isinstance(a, Play) and a.belote == belote)
+
+    # ----------------------------------------------------------------- applying
+
+    def apply(self, entry: Entry) -> list[Outgoing]:
+        """Apply one log entry and return the messages it causes.  Raises
+        :class:`ProtocolError` (``illegal`` ...) or ``ValueError`` for an
+        entry that does not fit; then nothing changes."""
+        if entry.kind == "seat":
+            out = self._apply_seat(entry)
+        elif entry.kind == "match":
+            out = self._apply_match(entry)
+        elif entry.kind == "deal":
+            out = self._apply_deal(entry)
+        elif entry.kind == "act":
+            out = self._apply_act(entry)
+        elif entry.kind == "agree":
+            out = self._apply_agree(entry)
+        else:
+            raise ValueError(f"unknown log entry {entry.kind!r}")
+        self.entries += 1
+        return out
+
+    def seat_entry(
+        self,
+        seat: Seat,
+        kind: str,
+        name: str,
+        level: str | None,
+        *,
+        left: bool = False,
+        closes: bool = False,
+    ) -> Entry:
+        """The ``seat`` entry that puts a ``kind`` player at ``seat``
+        (``left``: a computer player for good in place of ``name``, the
+        player who left; ``closes``: he left once the match was over, which
+        closes the table)."""
+        payload: dict[str, Any] = {"kind": kind, "name": name, "level": level}
+        if left:
+            payload["left"] = True
+        if closes:
+            payload["closes"] = True
+        return Entry("seat", seat, payload)
+
+    def _apply_agree(self, entry: Entry) -> list[Outgoing]:
+        seat = entry.seat
+        if seat is None or seat not in self.seats or self.seats[seat].kind != "human":
+            raise ValueError("an agree entry needs a human's seat")
+        what = str(entry.payload.get("action"))
+        if what != self.waiting:
+            raise ProtocolError("illegal", f"the table does not wait for {what}")
+        self.agreed.add(seat)
+        return self._turn()
+
+    def _apply_seat(self, entry: Entry) -> list[Outgoing]:
+        seat = entry.seat
+        if seat is None or seat not in self.seats:
+            raise ValueError("a seat entry needs a seat of the table")
+        kind = str(entry.payload["kind"])
+        if kind not in ("human", "bot"):
+            raise ValueError(f"a seat entry for a {kind!r} player")
+        level = entry.payload.get("level")
+        player: Literal["human", "bot"] = "human" if kind == "human" else "bot"
+        spec = SeatSpec(
+            seat,
+            player,
+            str(entry.payload["name"]),
+            None if level is None else str(level),
+            left=bool(entry.payload.get("left", False)),
+        )
+        self.seats[seat] = spec
+        self.away.discard(seat)
+        self.agreed.discard(seat)
+        if entry.payload.get("closes"):
+            self.closed = True
+            self.agreed = set()
+        event = SeatEvent(
+            match=self.match_number,
+            deal=self.deal_number,
+            seat=seat.letter,
+            player=player,
+            name=spec.name,
+            level=spec.level,
+            left=spec.left,
+        )
+        out = [self._public(event)]
+        if self.match is not None:
+            out += self._turn()
+        return out
+
+    def _number(self, per_seat: Mapping[StreamKey, BaseModel]) -> Outgoing:
+        numbered: dict[StreamKey, tuple[int, BaseModel]] = {}
+        for seat, model in per_seat.items():
+            self.versions[seat] += 1
+            numbered[seat] = (self.versions[seat], model)
+        return Outgoing(numbered)
+
+    def _public(self, model: BaseModel) -> Outgoing:
+        return self._number(dict.fromkeys(self.keys, model))
+
+    def _apply_match(self, entry: Entry) -> list[Outgoing]:
+        if self.match is not None and not self.match.is_over:
+            raise ValueError("a match is already in progress")
+        if self.closed:
+            raise ValueError("the table is closed")
+        dealer = Seat[str(entry.payload["dealer"])]
+        match = Match(self.rules, dealer)
+        self.match = match
+        self.match_number += 1
+        self.deal_number = 0
+        self.state = None
+        self.sheet = []
+        self.summary = None
+        self.agreed = set()
+        self.next_deadline = None
+        self.cards_played = dict.fromkeys(self.order, 0)
+        self.standin_cards = dict.fromkeys(self.order, 0)
+        return [
+            self._public(
+                MatchStartEvent(
+                    match=self.match_number,
+                    deal=0,
+                    target=self.rules.target,
+                    dealer=dealer.letter,
+                )
+            )
+        ]
+
+    def _apply_deal(self, entry: Entry) -> list[Outgoing]:
+        match = self.match
+        if match is None or match.is_over:
+            raise ValueError("no match in progress")
+        if self.state is not None and not self.state.is_terminal:
+            raise ValueError("the current deal is not over")
+        dealer = Seat[str(entry.payload["dealer"])]
+        if dealer != match.dealer:
+            raise ValueError(f"the log deals from {dealer.letter}, the match from {match.dealer}")
+        pack = [parse_card(str(c)) for c in entry.payload["pack"]]
+        state = match.deal(pack)
+        self.state = state
+        self.deal_number += 1
+        self.actions_in_deal = 0
+        self.summary = None
+        self.agreed = set()
+        self.next_deadline = None
+        start = DealStartEvent(
+            match=self.match_number,
+            deal=self.deal_number,
+            dealer=dealer.letter,
+            cutter=previous_seat(dealer, self.rules.players).letter,
+        )
+        return [self._public(start), *self._turn()]
+
+    def _apply_act(self, entry: Entry) -> list[Outgoing]:
+        if entry.seat is None:
+            raise ValueError("an act entry needs its seat")
+        if self.waiting != "action":
+            raise ProtocolError("illegal", "no deal in progress")
+        state = self.state
+        assert state is not None
+        payload = entry.payload
+        action = self._resolve(entry.seat, str(payload["action"]), payload.get("belote"))
+        try:
+            events = state.apply(action, entry.seat)
+        except IllegalActionError as exc:  # pragma: no cover - _resolve matched a legal action
+            raise ProtocolError("illegal", str(exc), legal=exc.legal) from None
+        self.actions_in_deal += 1
+        if isinstance(action, Play):
+            self.cards_played[entry.seat] += 1
+            if payload.get("by") == "standin":
+                self.standin_cards[entry.seat] += 1
+        views: dict[StreamKey, PlayerView] = {s: observe(state, s) for s in self.order}
+        views[SPECTATORS] = public_view(state)
+        out: list[Outgoing] = []
+        for event in events:
+            per_seat: dict[StreamKey, BaseModel] = {}
+            for seat, view in views.items():
+                data = event_data(
+                    event,
+                    view,
+                    match=self.match_number,
+                    deal=self.deal_number,
+                    spectator=seat is None,
+                )
+                if data is not None:
+                    check_visible(data, view)
+                    per_seat[seat] = data
+            if per_seat:
+                out.append(self._number(per_seat))
+        if state.is_terminal:
+            out += self._deal_end(state, views)
+            clock = self.options.move_clock
+            if self.timed and clock and self.match is not None and not self.match.is_over:
+                self.next_deadline = round(time.time() + clock, 3)
+        out += self._turn()
+        return out
+
+    def _side_dict(self, values: Sequence[int]) -> dict[str, int]:
+        return {self.sides[i]: v for i, v in enumerate(values)}
+
+    def _deal_end(self, state: State, views: Mapping[StreamKey, PlayerView]) -> list[Outgoing]:
+        match = self.match
+        assert match is not None and state.result is not None
+        dealer = match.dealer
+        entry = match.add(state.result)
+        summary = deal_summary(state, entry.score)
+        summary["released"] = entry.released
+        summary["totals"] = self._side_dict(entry.totals)
+        contract = state.contract
+        line = SheetLine(
+            deal=self.deal_number,
+            dealer=dealer.letter,
+            taker=None if contract is None else contract.taker.letter,
+            contract=None if contract is None else contract.text,
+            result=state.result.result,
+            score=self._side_dict(entry.score),
+            released=entry.released,
+            held_over=match.held_over,
+            totals=self._side_dict(entry.totals),
+        )
+        self.sheet.append(line)
+        self.summary = summary
+        if self.finished is not None:
+            self.finished.append((self.match_number, self.deal_number, state))
+        end = DealEndEvent(
+            match=self.match_number,
+            deal=self.deal_number,
+            summary=summary,
+            line=line,
+            totals=self._side_dict(match.totals),
+        )
+        for view in views.values():
+            check_visible(end, view)
+        out = [self._public(end)]
+        if match.winner is not None:
+            out.append(
+                self._public(
+                    MatchEndEvent(
+                        match=self.match_number,
+                        deal=self.deal_number,
+                        winner=self.sides[match.winner],
+                        totals=self._side_dict(match.totals),
+                        sheet=list(self.sheet),
+                    )
+                )
+            )
+        return out
+
+    def _turn(self) -> list[Outgoing]:
+        """A ``turn`` message to each seat for which it changed."""
+        per_seat: dict[StreamKey, BaseModel] = {}
+        for seat in self.keys:
+            data = self.turn(seat)
+            event = TurnEvent(match=self.match_number, deal=self.deal_number, **data.model_dump())
+            if self._last_turn.get(seat) != event:
+                self._last_turn[seat] = event
+                per_seat[seat] = event
+        if not per_seat:
+            return []
+        out = self._number(per_seat)
+        for seat, (v, _) in out.per_seat.items():
+            self.turn_versions[seat] = v
+        return [out]
+
+    def turn(self, seat: StreamKey) -> TurnData:
+        """The :class:`~rebelote.server.protocol.messages.TurnData` for ``seat`` (or
+        the spectators) now."""
+        waiting = self.waiting
+        table_actions: list[str] = []
+        agreed: list[str] = []
+        if waiting in ("next", "rematch"):
+            agreed = [s.letter for s in self.order if s in self.agreed]
+            if seat is not None and self.seats[seat].kind == "human" and seat not in self.agreed:
+                table_actions = [waiting]
+        return turn_data(
+            self.view(seat),
+            waiting=waiting,
+            auto_seats=self._auto_seats() if seat is not None else (),
+            table_actions=table_actions,
+            agreed=agreed,
+            deadline=self.next_deadline if waiting == "next" else None,
+        )
+
+    # ---------------------------------------------------------------- snapshots
+
+    def rules_info(self) -> RulesInfo:
+        """The table's :class:`RulesInfo`."""
+        return RulesInfo(
+            preset=self.rules.preset,
+            description=describe(self.rules),
+            players=self.rules.players,
+            target=self.rules.target,
+            options=self.rules.options(),
+        )
+
+    def match_info(self) -> MatchInfo:
+        """The public :class:`MatchInfo` (only once a match started)."""
+        match = self.match
+        assert match is not None
+        winner = None if match.winner is None else self.sides[match.winner]
+        dealer = self.state.dealer if self.state is not None else match.dealer
+        return MatchInfo(
+            number=self.match_number,
+            target=self.rules.target,
+            sides=list(self.sides),
+            totals=self._side_dict(match.totals),
+            held_over=match.held_over,
+            sheet=list(self.sheet),
+            deal=self.deal_number,
+            dealer=dealer.letter,
+            winner=winner,
+        )
+
+    def public(
+        self, status: Literal["open", "playing", "finished", "closed"] | None = None
+    ) -> TablePublic:
+        """What anyone may know of the table (``status``: the table's, when
+        it says more than the game's: ``closed``)."""
+        return TablePublic(
+            id=self.id,
+            status=status or self.status,
+            rules=self.rules_info(),
+            options=self.options,
+            seats=[self.seats[s].info() for s in self.order],
+            match=None if self.match is None else self.match_info(),
+        )
+
+    @property
+    def version(self) -> int:
+        """The number of messages published so far, all seats together
+        (changes with every entry applied)."""
+        return sum(self.versions.values())
+
+    def snapshot(self, seat: StreamKey) -> Snapshot:
+        """Everything ``seat`` (or a spectator) may know now, built from
+        ``observe`` of the deal for that seat (:func:`public_view` for a
+        spectator) and the public match data; checked for leaks."""
+        view = self.view(seat)
+        body = view_json(view)
+        if seat is None:
+            body["seat"] = None
+        snap = Snapshot(
+            table=SnapshotTable(
+                id=self.id,
+                you=None if seat is None else seat.letter,
+                seats=[self.seats[s].info() for s in self.order],
+                rules=self.rules_info(),
+                options=self.options,
+                status="closed" if self.closed else self.status,
+            ),
+            match=self.match_info(),
+            view=body,
+            last_trick=last_trick(view),
+            turn=self.turn(seat),
+            deal_summary=self.summary,
+        )
+        check_visible(snap.model_dump(mode="json", exclude={"table"}), view)
+        return snap

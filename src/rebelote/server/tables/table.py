@@ -1,0 +1,545 @@
+"""The table actor: one :class:`Table` per table id, holding its
+:class:`~rebelote.server.tables.game.TableGame` behind an asyncio lock.
+
+Every change goes the same way, under the lock: the game turns a request
+into log entries and applies them (an illegal one raises and changes
+nothing), the entries are stored, then each seat's redacted messages are
+published through the :class:`~rebelote.server.broker.hub.Fanout`.  A change that
+cannot be stored is refused (``unavailable``) with nothing applied; as the
+write may have been done anyway (a COMMIT whose answer was lost), the
+table then reads its log again (:meth:`Table._resync`) before it judges the
+next change, computer players' included: a retried action whose id the
+log holds is acknowledged as a duplicate, never applied twice.
+
+A driver task does what the server does by itself (computer players, the
+player's automatic cut or pattern, his forced card, the next deal when
+``auto_next``), each after the delay of the table's speed (``bot_delay``
+overrides it: 0 in tests).
+
+Network play (tables of the lobby, not ``solo`` ones) adds the room around
+the game, in :class:`~rebelote.server.tables.room.Room`: players taking and
+leaving seats before the start, the host, presence and clocks, chat,
+results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hmac
+import logging
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal, cast
+
+from rebelote.rules import Rules
+from rebelote.seats import Seat
+from rebelote.server.broker.hub import Fanout, StreamKey
+from rebelote.server.protocol.messages import (
+    SPEED_DELAYS,
+    ProtocolError,
+    Snapshot,
+    TableOptions,
+    TablePublic,
+    envelope,
+)
+from rebelote.server.storage.tables import (
+    Store,
+    StoredEvent,
+    StoredSeat,
+    StoredTable,
+    TableMeta,
+    hash_token,
+)
+from rebelote.server.tables.bots import choose_action
+from rebelote.server.tables.game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
+
+__all__ = ["Table", "game_from_stored", "retry_pause", "stored_event"]
+
+log = logging.getLogger(__name__)
+
+NEXT_DEAL_FACTOR = 4.0
+"""The pause before an automatic next deal, in computer-action delays."""
+
+ACTION_IDS_KEPT = 64
+"""How many of each seat's last action ids a table keeps to refuse a
+duplicate."""
+
+RETRY_FIRST = 0.5
+"""Seconds before the computer players try again after the storage refused
+their step; doubled after each failure in a row, up to :data:`RETRY_MAX`."""
+
+RETRY_MAX = 8.0
+"""The longest pause between two tries of a refused step, in seconds."""
+
+
+def retry_pause(failures: int) -> float:
+    """Seconds to wait before trying again after ``failures`` refusals in a
+    row (1, 2, ...): :data:`RETRY_FIRST` doubled each time, at most
+    :data:`RETRY_MAX`."""
+    return float(min(RETRY_MAX, RETRY_FIRST * 2 ** max(0, failures - 1)))
+
+
+_KINDS: dict[str, Literal["human", "bot", "open"]] = {
+    "human": "human",
+    "bot": "bot",
+    "open": "open",
+}
+
+
+def game_from_stored(
+    stored: StoredTable, *, keep_deals: bool = False
+) -> tuple[TableGame, list[Outgoing]]:
+    """Rebuild a table's game by replaying its stored log; also returns the
+    messages the replay produced (the table's whole stream).
+    ``keep_deals``: keep every finished deal in ``game.finished``."""
+    rules = Rules.from_record(stored.rules)
+    options = TableOptions.model_validate(stored.options)
+    seats = {
+        Seat[s.seat]: SeatSpec(
+            Seat[s.seat], _KINDS.get(s.kind, "bot"), s.name, s.level, s.guest and s.kind == "human"
+        )
+        for s in stored.seats
+    }
+    game = TableGame(
+        stored.id, rules, options, stored.seed, seats, timed=stored.meta.visibility != "solo"
+    )
+    if keep_deals:
+        game.finished = []
+    out: list[Outgoing] = []
+    for e in stored.events:
+        if e.seq != game.entries:
+            raise ValueError(f"table {stored.id}: log entry {e.seq} where {game.entries} was due")
+        if e.kind not in ("match", "deal", "act", "seat", "agree"):
+            raise ValueError(f"table {stored.id}: unknown log entry kind {e.kind!r}")
+        kind = cast(EntryKind, e.kind)
+        entry = Entry(kind, None if e.seat is None else Seat[e.seat], e.payload)
+        out += game.apply(entry)
+    return game, out
+
+
+def stored_event(entry: Entry, seq: int, deal: int) -> StoredEvent:
+    """The stored form of log entry ``seq`` (``deal``: the deal number after it)."""
+    return StoredEvent(
+        seq=seq,
+        deal=deal,
+        kind=entry.kind,
+        seat=None if entry.seat is None else entry.seat.letter,
+        payload=dict(entry.payload),
+    )
+
+
+class Table:
+    """A live table.  ``seats`` are the stored seats (tokens' hashes,
+    accounts, who left); ``meta`` the lobby's data; ``bot_delay`` (seconds)
+    overrides the speed option when given; ``closed``: everyone left before
+    the start."""
+
+    def __init__(
+        self,
+        game: TableGame,
+        *,
+        store: Store,
+        hub: Fanout,
+        seats: Mapping[Seat, StoredSeat],
+        meta: TableMeta | None = None,
+        bot_delay: float | None = None,
+        closed: bool = False,
+    ) -> None:
+        self.game = game
+        self.store = store
+        self.hub = hub
+        self.seat_rows: dict[Seat, StoredSeat] = dict(seats)
+        self.meta = meta or TableMeta()
+        self.bot_delay = bot_delay
+        self.closed = closed
+        self.lock = asyncio.Lock()
+        self._driver: asyncio.Task[None] | None = None
+        self._closed = False
+        self.connections: dict[StreamKey, int] = {}
+        self._status_before = game.status
+        self._suspect = False
+        self._action_ids: dict[Seat, deque[str]] = {}
+
+    @property
+    def id(self) -> str:
+        """The table id."""
+        return self.game.id
+
+    @property
+    def networked(self) -> bool:
+        """A lobby table (public or private), not a single player's."""
+        return self.meta.visibility != "solo"
+
+    @property
+    def status(self) -> Literal["open", "playing", "finished", "closed"]:
+        """The game's status, or ``closed``."""
+        return "closed" if self.closed else self.game.status
+
+    def public(self) -> TablePublic:
+        """What anyone may know of the table (``GET /api/tables/{id}``),
+        its status being :attr:`status` (``closed`` too), as the room's."""
+        return self.game.public(status=self.status)
+
+    def seat_of(self, token: str) -> Seat | None:
+        """The seat whose token is ``token``, or ``None``."""
+        digest = hash_token(token)
+        found = None
+        for seat, row in self.seat_rows.items():
+            if row.token_hash is not None and hmac.compare_digest(row.token_hash, digest):
+                found = seat
+        return found
+
+    # ---------------------------------------------------------------- stream
+
+    def publish(self, outs: Iterable[Outgoing]) -> None:
+        """Publish messages to each seat's stream (a model shared by every
+        seat is serialized once)."""
+        for out in outs:
+            texts: dict[tuple[int, int], str] = {}
+            for seat, (v, model) in out.per_seat.items():
+                key = (id(model), v)
+                text = texts.get(key)
+                if text is None:
+                    text = texts[key] = envelope("event", model, v)
+                self.hub.publish(self.id, seat, v, text)
+
+    def snapshot_text(self, seat: StreamKey) -> tuple[int, str]:
+        """The version and JSON text of ``seat``'s snapshot, or the
+        spectators' (call under the lock; the match must have started)."""
+        snap: Snapshot = self.game.snapshot(seat)
+        v = self.game.versions[seat]
+        return v, envelope("snapshot", snap, v)
+
+    # --------------------------------------------------------------- changes
+
+    async def act(
+        self,
+        seat: Seat,
+        action: str,
+        belote: bool | None,
+        *,
+        action_id: str | None = None,
+        made_at: int | None = None,
+    ) -> bool:
+        """Apply ``seat``'s request (an action, ``next`` or ``rematch``)
+        once.  ``action_id``: the client's id of the action; a request whose
+        id this seat already sent is not applied again and ``False`` is
+        returned (the client's retry after a lost answer).  ``made_at``: the
+        version of the seat's stream the action was made against; a game
+        action made against a version older than the seat's last ``turn``
+        is refused as ``stale`` (a second click on a hand that has changed).
+        Returns ``True`` when applied.  Raises :class:`ProtocolError`; then
+        nothing changed.  After a write whose outcome is unknown, the table
+        first reads its log again (:meth:`_resync`), so that the request is
+        judged against what was really stored (``unavailable`` while the
+        log cannot be read)."""
+        async with self.lock:
+            await self._sync()
+            self._check_can_act(seat)
+            recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
+            if action_id is not None and action_id in recent:
+                return False
+            table_action = action.strip().lower() in ("next", "rematch")
+            if (
+                made_at is not None
+                and not table_action
+                and made_at < self.game.turn_versions.get(seat, 0)
+            ):
+                raise ProtocolError(
+                    "stale",
+                    f"that action was made at version {made_at}; the table has changed "
+                    f"since version {self.game.turn_versions.get(seat, 0)}: look again",
+                )
+            entries = self.game.request(seat, action, belote)
+            if action_id is not None:
+                entries = [
+                    Entry(e.kind, e.seat, {**e.payload, "id": action_id})
+                    if e.kind == "act" and e.seat == seat
+                    else e
+                    for e in entries
+                ]
+            if entries:  # none: an agreement already given
+                await self._commit(entries)
+            if action_id is not None:
+                recent.append(action_id)
+            return True
+
+    def remember_actions(self, events: Iterable[StoredEvent]) -> None:
+        """Keep the ids of the last actions of each seat from a stored log,
+        so that a retry after a restart (or after a write whose answer was
+        lost) is not applied twice; ids already kept are not added again."""
+        for e in events:
+            action_id = e.payload.get("id") if e.kind == "act" else None
+            if isinstance(action_id, str) and e.seat is not None:
+                seat = Seat[e.seat]
+                recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
+                if action_id not in recent:
+                    recent.append(action_id)
+
+    def _check_can_act(self, seat: Seat) -> None:
+        row = self.seat_rows.get(seat)
+        if row is not None and row.left:
+            raise ProtocolError("left", "you left this match; a computer player has your seat")
+        if self.game.match is None:
+            raise ProtocolError("not_started", "the table waits for its players and the host")
+
+    async def _commit(
+        self,
+        entries: list[Entry],
+        *,
+        seats: Sequence[StoredSeat] = (),
+        host: str | None = None,
+        set_host: bool = False,
+        status: str | None = None,
+        drop_mutes: Sequence[tuple[int | None, str]] = (),
+    ) -> None:
+        """Store, then apply and publish (call under the lock).
+
+        The log entries are written first, in one transaction (with
+        ``seats``' rows, the ``host`` when ``set_host``, the ``status`` and
+        the mutes to drop when given: a change of the room that goes with
+        the entries): when the database refuses them (down, read-only,
+        full, locked, past a timeout), nothing is applied and
+        :class:`ProtocolError` ``unavailable`` is raised with the game
+        unchanged.  After such a failure the outcome of the write is not
+        known for sure (a commit whose answer was lost), so the table reads
+        its log again before the next change (:meth:`_sync`, which the
+        callers run before they compute ``entries``; if they did not and
+        the log had more, ``unavailable`` too, nothing written); the driver
+        is started to do it even if nobody acts.  Entries are validated by
+        the game before they get here; one that still fails to apply once
+        stored (a defect) makes the table reload from the log
+        (``internal``).  The table row's status, an index for the lobby and
+        the restart (the log is the truth), is written with the entries and
+        set again, best effort, when the entries changed it."""
+        if self._suspect:
+            known = self.game.entries
+            await self._resync()
+            if self.game.entries != known:
+                raise ProtocolError(
+                    "unavailable", "the table changed meanwhile; nothing changed, try again"
+                )
+        first = self.game.entries
+        deal = self.game.deal_number
+        stored: list[StoredEvent] = []
+        for i, entry in enumerate(entries):
+            if entry.kind == "match":
+                deal = 0
+            elif entry.kind == "deal":
+                deal += 1
+            stored.append(stored_event(entry, first + i, deal))
+        before = self.game.status
+        try:
+            if seats or set_host or drop_mutes or status is not None:
+                await asyncio.to_thread(
+                    self.store.update_table,
+                    self.id,
+                    seats=seats,
+                    host=host,
+                    set_host=set_host,
+                    status=status or before,
+                    events=stored,
+                    drop_mutes=drop_mutes,
+                )
+            else:
+                await asyncio.to_thread(self.store.append, self.id, stored, before)
+        except Exception as exc:
+            self._suspect = True
+            log.warning("table %s: cannot store entries from %d: %s", self.id, first, exc)
+            self.kick()
+            raise ProtocolError(
+                "unavailable", "the server could not save that; nothing changed, try again"
+            ) from None
+        outs: list[Outgoing] = []
+        try:
+            for entry in entries:
+                outs += self.game.apply(entry)
+        except Exception:
+            log.exception("table %s: stored entry %d failed to apply", self.id, self.game.entries)
+            self._suspect = True
+            await self._resync()
+            raise ProtocolError("internal", "the server failed on that") from None
+        self.publish(outs)
+        await self._after_change(status or before)
+
+    async def _after_change(self, stored_status: str) -> None:
+        """After stored entries were applied (``stored_status``: the status
+        the table's row holds): the row's status when the game's differs
+        (best effort; ``closed`` stays), the room's hook, the driver."""
+        if stored_status != "closed" and self.game.status != stored_status:
+            try:
+                await asyncio.to_thread(self.store.update_table, self.id, status=self.game.status)
+            except Exception as exc:  # the next entries carry it
+                log.warning("table %s: cannot store its status: %s", self.id, exc)
+        await self.changed()
+        self.kick()
+
+    async def _sync(self) -> None:
+        """Read the log again if the last write's outcome is unknown
+        (:meth:`_resync`; call under the lock before judging a change).
+        Raises :class:`ProtocolError` ``unavailable`` while it cannot be
+        read (nothing changed)."""
+        if self._suspect:
+            await self._resync()
+
+    async def _resync(self) -> None:
+        """Bring the table up to date with what is stored, after a write
+        whose outcome is unknown: the game is rebuilt from the log (entries
+        the database has and the game has not are applied and published,
+        and their changes followed: clocks, results, computer players), the
+        seats' rows and the host are read again, and the ids of the stored
+        actions are kept (a retry of one is a duplicate).  Raises
+        :class:`ProtocolError` ``unavailable`` (nothing changed) while the
+        database cannot be read."""
+        try:
+            stored = await asyncio.to_thread(self.store.load, self.id)
+        except Exception as exc:
+            log.warning("table %s: cannot read its log: %s", self.id, exc)
+            raise ProtocolError(
+                "unavailable", "the server cannot reach its storage; nothing changed, try again"
+            ) from None
+        if stored is None:  # pragma: no cover - the table row never goes away
+            raise ProtocolError("internal", "the table is gone")
+        versions = dict(self.game.versions)
+        known = self.game.entries
+        away = self.game.away
+        game, outs = game_from_stored(stored)
+        game.away = away
+        self.game = game
+        self.seat_rows = {Seat[s.seat]: s for s in stored.seats}
+        host = stored.meta.host or None
+        if host != self.meta.host:
+            self.meta = dataclasses.replace(self.meta, host=host)
+        if stored.status == "closed":
+            self.closed = self._closed = True
+        self.remember_actions(stored.events)
+        self._suspect = False
+        self.publish(
+            [
+                Outgoing(
+                    {
+                        key: item
+                        for key, item in out.per_seat.items()
+                        if item[0] > versions.get(key, 0)
+                    }
+                )
+                for out in outs
+            ]
+        )
+        if game.entries != known:
+            log.warning(
+                "table %s: %d stored entries were not applied; now applied",
+                self.id,
+                game.entries - known,
+            )
+            await self._after_change(stored.status)
+
+    async def changed(self) -> None:
+        """Called under the lock after every stored change: a hook for the
+        room (clocks, results); the plain table does nothing."""
+        self._status_before = self.game.status
+
+    # ---------------------------------------------------------------- driver
+
+    def pending(self) -> AutoStep | None:
+        """What the driver does next: the game's pending step (a room may
+        hold it back: :meth:`Room.pending <rebelote.server.tables.room.Room.pending>`)."""
+        return self.game.pending()
+
+    def kick(self) -> None:
+        """Start the driver if the server has something to do (call under the
+        lock, or before the table is shared)."""
+        if self._closed or self._driver is not None:
+            return
+        if self._suspect or self.pending() is not None:
+            self._driver = asyncio.create_task(self._drive(), name=f"table {self.id}")
+
+    def _delay(self, step: AutoStep) -> float:
+        base = (
+            self.bot_delay if self.bot_delay is not None else SPEED_DELAYS[self.game.options.speed]
+        )
+        if step.kind == "next":
+            return base * NEXT_DEAL_FACTOR
+        if step.kind == "auto":
+            return base / 2
+        return base
+
+    async def _drive(self) -> None:
+        """Do the server's steps one after the other (:meth:`_step`) until
+        there is nothing to do; a step the storage refused (nothing
+        changed) is tried again after :func:`retry_pause`, so that the
+        computer players go on once it is back."""
+        failures = 0
+        try:
+            while True:
+                try:
+                    if await self._step():
+                        return
+                except ProtocolError as exc:
+                    failures += 1
+                    pause = retry_pause(failures)
+                    log.warning(
+                        "table %s: %s; the computer players try again in %.1f s",
+                        self.id,
+                        exc.code,
+                        pause,
+                    )
+                    await asyncio.sleep(pause)
+                else:
+                    failures = 0
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the driver stopped", self.id)
+            self._driver = None
+
+    async def _step(self) -> bool:
+        """One step of the driver, computed under the lock from the table as
+        stored (after a write whose outcome is unknown the log is read
+        again first, and again before the step is written: a step computed
+        before a change is dropped).  Returns ``True`` when there is
+        nothing to do (the driver ends).  Raises :class:`ProtocolError`
+        when the storage refuses (nothing changed)."""
+        async with self.lock:
+            await self._sync()
+            step = self.pending()
+            if step is None or self._closed:
+                self._driver = None
+                return True
+            version = self.game.entries
+            job = None
+            if step.kind == "bot":
+                assert step.seat is not None
+                job = (
+                    self.game.bot_level(step.seat),
+                    self.game.view(step.seat),
+                    self.game.decision_seed(step.seat),
+                )
+        await asyncio.sleep(self._delay(step))
+        action = None
+        if job is not None:
+            action = await asyncio.to_thread(choose_action, *job)
+        async with self.lock:
+            await self._sync()
+            if self.game.entries != version or self._closed or self.pending() != step:
+                return False
+            if action is not None:
+                assert step.seat is not None
+                by = "bot" if self.game.seats[step.seat].kind == "bot" else "standin"
+                entries = [self.game.action_entry(step.seat, action, by)]
+            else:
+                entries = self.game.automatic_entry(step)
+            await self._commit(entries)
+        return False
+
+    async def close(self) -> None:
+        """Stop the driver (the stored log keeps everything)."""
+        self._closed = True
+        task = self._driver
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._driver = None
