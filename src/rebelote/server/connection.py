@@ -8,7 +8,10 @@ messages after ``last_v`` (while the server still keeps them) or a
 snapshot; from then on every event of the seat's stream, in order, each
 once.  Client messages are validated at the edge
 (:func:`~rebelote.server.protocol.parse_client_message`); a refused message
-gets an ``error`` to this connection alone and changes nothing.
+gets an ``error`` to this connection alone and changes nothing.  An ``act``
+without ``v`` counts as made at the last version this connection had sent
+when it read the message (or the ``last_v`` it resumed from), so that a
+second action computed against an older state is ``stale``.
 
 Besides the stream, a connection gets the ``room`` on connection and at
 each change of it, the chat's last lines (``chat_history``) and each new
@@ -141,6 +144,9 @@ class _Connection:
         self.token_hash = ""
         self.subscription: Subscription | None = None
         self.awaiting_start = False
+        self.resumed_at = 0
+        """The highest ``last_v`` the client resumed from (it had seen
+        that version, even before this socket sent it anything)."""
 
     @property
     def key(self) -> StreamKey:
@@ -294,6 +300,7 @@ class _Connection:
             self.awaiting_start = True
             return
         if last_v is not None:
+            self.resumed_at = max(self.resumed_at, last_v)
             missed = table.hub.since(table.id, key, last_v)
             if missed is not None:
                 self.outbox.put("reset", last_v)
@@ -313,7 +320,8 @@ class _Connection:
                 return
             if raw is None:
                 return
-            seen = self.outbox.sent  # what the client had when it sent this
+            # what the client had seen when it sent this (see the act below)
+            seen = max(self.outbox.sent, self.resumed_at)
             try:
                 msg = parse_client_message(raw)
                 if isinstance(msg, PingMessage):
