@@ -25,7 +25,9 @@ reason ``you left the table``; a ``leave`` message, ``POST .../leave`` or
 away too long), 4401 no token in time, 4403 refused, the reason being the
 error's code: ``bad_token`` (the token holds no seat here), ``left`` (the
 player left the match), ``private`` (``?watch=1`` at a table that is not
-public); 4404 no such table, 4408 too slow to read its messages.
+public); 4404 no such table, 4408 too slow to read its messages, 1013 the
+table cannot be loaded now (its database is down: an ``error``
+``unavailable`` first; reconnect later).
 """
 
 from __future__ import annotations
@@ -60,7 +62,14 @@ from .registry import TableManager
 from .room import Room
 from .storage import hash_token, storage_failure
 
-__all__ = ["HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
+__all__ = [
+    "HELLO_TIMEOUT",
+    "LEFT_CODE",
+    "LEFT_REASON",
+    "QUEUE_LIMIT",
+    "TRY_AGAIN_CODE",
+    "serve_socket",
+]
 
 HELLO_TIMEOUT = 10.0
 """Seconds a connection without a token in its URL has to send ``hello``
@@ -78,6 +87,10 @@ LEFT_CODE = 4000
 
 LEFT_REASON = "you left the table"
 """The close reason sent with :data:`LEFT_CODE`."""
+
+TRY_AGAIN_CODE = 1013
+"""The close code of a socket whose table cannot be loaded now (the
+database is down): reconnect later."""
 
 log = logging.getLogger(__name__)
 
@@ -232,9 +245,8 @@ class _Connection:
             if hello is None:
                 return
             token, last_v = hello
-        table = await self.manager.get(self.table_id)
+        table = await self._table()
         if table is None:
-            await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
             return
         seat = table.seat_of(token) if len(token) <= 128 else None
         if seat is None:
@@ -250,11 +262,29 @@ class _Connection:
         self.table, self.seat, self.token_hash = table, seat, hash_token(token)
         await self._serve(table, last_v)
 
-    async def _watch(self, last_v: int | None) -> None:
-        """A spectator's connection."""
-        table = await self.manager.get(self.table_id)
+    async def _table(self) -> Room | None:
+        """The table, loaded if need be; ``None`` once the socket is
+        refused: 4404 when there is no such table, 1013 (try again later)
+        with an ``error`` ``unavailable`` when the database cannot be read."""
+        try:
+            table = await self.manager.get(self.table_id)
+        except Exception as exc:
+            if not storage_failure(exc):
+                raise
+            log.warning("table %s: cannot be loaded: storage failed", self.table_id)
+            await self._refuse(
+                ProtocolError("unavailable", "the server cannot reach its storage; try again"),
+                TRY_AGAIN_CODE,
+            )
+            return None
         if table is None:
             await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
+        return table
+
+    async def _watch(self, last_v: int | None) -> None:
+        """A spectator's connection."""
+        table = await self._table()
+        if table is None:
             return
         if table.meta.visibility != "public":
             await self._refuse(ProtocolError("private", "only public tables may be watched"), 4403)
