@@ -29,6 +29,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
+from websockets.exceptions import ConnectionClosed
 
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, StoredTable
@@ -713,3 +714,25 @@ def test_an_action_without_v_counts_as_made_at_the_version_its_socket_had(
                 lambda m: m["t"] == "event" and m["d"]["kind"] == "card" and m["d"]["seat"] == "S"
             )
             assert _cards_played(client, "S") == [turn["legal"][0]]
+
+
+def test_a_socket_whose_table_cannot_be_loaded_is_told_to_come_back(tmp_path: Path) -> None:
+    """A table not in memory while its database cannot be read: the socket
+    gets ``unavailable`` and is closed with 1013 (try again later); once
+    the database answers, the same socket URL gets the table."""
+    url = f"sqlite:///{tmp_path / 'load.db'}"
+    with LiveServer(url) as live:
+        created = live.create(preset="ffb", options={"speed": "instant"})
+    with LiveServer(url) as live:  # a restart: solo tables load when asked for
+        fault = Fault(live.app.state.store, "load", times=None)
+        try:
+            with live.connect(created["table_id"], created["token"]) as client:
+                assert client.error()["code"] == "unavailable"
+                with pytest.raises(ConnectionClosed) as closed:
+                    client.recv()
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        finally:
+            fault.clear()
+        with live.connect(created["table_id"], created["token"]) as client:
+            snap = client.recv_until(lambda m: m["t"] == "snapshot")["d"]
+            assert (snap["table"]["id"], snap["table"]["you"]) == (created["table_id"], "S")

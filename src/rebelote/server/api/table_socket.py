@@ -8,7 +8,10 @@ messages after ``last_v`` (while the server still keeps them) or a
 snapshot; from then on every event of the seat's stream, in order, each
 once.  Client messages are validated at the edge
 (:func:`~rebelote.server.protocol.messages.parse_client_message`); a refused message
-gets an ``error`` to this connection alone and changes nothing.
+gets an ``error`` to this connection alone and changes nothing.  An ``act``
+without ``v`` counts as made at the last version this connection had sent
+when it read the message (or the ``last_v`` it resumed from), so that a
+second action computed against an older state is ``stale``.
 
 Besides the stream, a connection gets the ``room`` on connection and at
 each change of it, the chat's last lines (``chat_history``) and each new
@@ -22,7 +25,9 @@ reason ``you left the table``; a ``leave`` message, ``POST .../leave`` or
 away too long), 4401 no token in time, 4403 refused, the reason being the
 error's code: ``bad_token`` (the token holds no seat here), ``left`` (the
 player left the match), ``private`` (``?watch=1`` at a table that is not
-public); 4404 no such table, 4408 too slow to read its messages.
+public); 4404 no such table, 4408 too slow to read its messages, 1013 the
+table cannot be loaded now (its database is down: an ``error``
+``unavailable`` first; reconnect later).
 """
 
 from __future__ import annotations
@@ -57,7 +62,14 @@ from rebelote.server.storage.tables import hash_token, storage_failure
 from rebelote.server.tables.registry import TableManager
 from rebelote.server.tables.room import Room
 
-__all__ = ["HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
+__all__ = [
+    "HELLO_TIMEOUT",
+    "LEFT_CODE",
+    "LEFT_REASON",
+    "QUEUE_LIMIT",
+    "TRY_AGAIN_CODE",
+    "serve_socket",
+]
 
 HELLO_TIMEOUT = 10.0
 """Seconds a connection without a token in its URL has to send ``hello``
@@ -75,6 +87,10 @@ LEFT_CODE = 4000
 
 LEFT_REASON = "you left the table"
 """The close reason sent with :data:`LEFT_CODE`."""
+
+TRY_AGAIN_CODE = 1013
+"""The close code of a socket whose table cannot be loaded now (the
+database is down): reconnect later."""
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +157,9 @@ class _Connection:
         self.token_hash = ""
         self.subscription: Subscription | None = None
         self.awaiting_start = False
+        self.resumed_at = 0
+        """The highest ``last_v`` the client resumed from (it had seen
+        that version, even before this socket sent it anything)."""
 
     @property
     def key(self) -> StreamKey:
@@ -226,9 +245,8 @@ class _Connection:
             if hello is None:
                 return
             token, last_v = hello
-        table = await self.manager.get(self.table_id)
+        table = await self._table()
         if table is None:
-            await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
             return
         seat = table.seat_of(token) if len(token) <= 128 else None
         if seat is None:
@@ -244,11 +262,29 @@ class _Connection:
         self.table, self.seat, self.token_hash = table, seat, hash_token(token)
         await self._serve(table, last_v)
 
-    async def _watch(self, last_v: int | None) -> None:
-        """A spectator's connection."""
-        table = await self.manager.get(self.table_id)
+    async def _table(self) -> Room | None:
+        """The table, loaded if need be; ``None`` once the socket is
+        refused: 4404 when there is no such table, 1013 (try again later)
+        with an ``error`` ``unavailable`` when the database cannot be read."""
+        try:
+            table = await self.manager.get(self.table_id)
+        except Exception as exc:
+            if not storage_failure(exc):
+                raise
+            log.warning("table %s: cannot be loaded: storage failed", self.table_id)
+            await self._refuse(
+                ProtocolError("unavailable", "the server cannot reach its storage; try again"),
+                TRY_AGAIN_CODE,
+            )
+            return None
         if table is None:
             await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
+        return table
+
+    async def _watch(self, last_v: int | None) -> None:
+        """A spectator's connection."""
+        table = await self._table()
+        if table is None:
             return
         if table.meta.visibility != "public":
             await self._refuse(ProtocolError("private", "only public tables may be watched"), 4403)
@@ -294,6 +330,7 @@ class _Connection:
             self.awaiting_start = True
             return
         if last_v is not None:
+            self.resumed_at = max(self.resumed_at, last_v)
             missed = table.hub.since(table.id, key, last_v)
             if missed is not None:
                 self.outbox.put("reset", last_v)
@@ -313,7 +350,8 @@ class _Connection:
                 return
             if raw is None:
                 return
-            seen = self.outbox.sent  # what the client had when it sent this
+            # what the client had seen when it sent this (see the act below)
+            seen = max(self.outbox.sent, self.resumed_at)
             try:
                 msg = parse_client_message(raw)
                 if isinstance(msg, PingMessage):

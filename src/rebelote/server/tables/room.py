@@ -598,7 +598,8 @@ class Room(Table):
 
     async def changed(self) -> None:
         """After each stored change: the clock; the results once a match is
-        over; at a rematch, the absent players' seats held again."""
+        over; at the start and at a rematch, the absent players' seats
+        held."""
         before = self._status_before
         await super().changed()
         send_room = False
@@ -613,10 +614,11 @@ class Room(Table):
             self.game.away.clear()
             self._away_reason.clear()
             send_room = True
-        elif before == "finished" and self.game.status == "playing":
-            # a rematch: the seats of the players not connected are held
-            # again (countdowns, then a stand-in), and everyone learns that
-            # the table plays again
+        elif before in ("open", "finished") and self.game.status == "playing":
+            # the start (whoever stored it: the host, or a write whose
+            # answer was lost, read again) or a rematch: the seats of the
+            # players not connected are held (again: countdowns, then a
+            # stand-in), and everyone learns that the table plays
             self.hold_absent()
             send_room = True
         agreed = frozenset(self.game.agreed)
@@ -918,8 +920,7 @@ class Room(Table):
             for seat in self.game.order:
                 self._cancel(seat, "host")
             self._host_away = False
-            await self._commit(self.game.start_entries())
-            self.hold_absent()
+            await self._commit(self.game.start_entries())  # holds the absent seats
         self.broadcast_room()
 
     def hold_absent(self) -> None:
