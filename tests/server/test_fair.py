@@ -511,7 +511,7 @@ def test_a_player_whose_clock_runs_out_is_told(server: LiveServer) -> None:
     """At a friendly table with a clock: Ben's clock runs out, he alone gets
     the notice, the room says why he is away; back, the stand-in stops;
     disconnected past ``hold``, he is away for that reason."""
-    options = {**OPTS, "move_clock": 6.0, "hold": 0.3, "leave_after": 600}
+    options = {**OPTS, "move_clock": 3.0, "hold": 0.3, "leave_after": 600}
     table_id, players = lobby_table(
         server, ["Ana", "Ben"], bots="random", target=1000, options=options
     )
@@ -519,7 +519,9 @@ def test_a_player_whose_clock_runs_out_is_told(server: LiveServer) -> None:
 
     def ben_to_act() -> bool:
         t = n.client.turn
-        return bool(t and t["waiting"] == "action" and t["seat"] == "N" and t["legal"])
+        return bool(
+            t and t["waiting"] == "action" and t["seat"] == "N" and t["legal"] and not t["auto"]
+        )
 
     play_together([s, n], random.Random(1), until=ben_to_act)
     _until([n], lambda: NOTICE in n.raw)
