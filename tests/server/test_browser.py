@@ -258,11 +258,13 @@ def test_lobby_in_french_expert_level_and_the_chat_at_the_main_table(
         )
     expect(page.locator("#start")).to_have_text("Commencer")
     # English on demand, kept for the next pages
-    page.locator(".topnav button[data-lang-toggle]").click()
+    with page.expect_navigation():  # the toggle reloads the page
+        page.locator(".topnav button[data-lang-toggle]").click()
     expect(page.locator("h1")).to_have_text("Lobby")
     expect(page.locator("#fill")).to_have_text("Fill empty seats with computers")
     assert page.evaluate("localStorage.getItem('rebelote.lang')") == "en"
-    page.locator(".topnav button[data-lang-toggle]").click()
+    with page.expect_navigation():
+        page.locator(".topnav button[data-lang-toggle]").click()
     expect(page.locator("h1")).to_have_text("Salon")
     # a second table, played at the main table page (index.html)
     csrf = next(c["value"] for c in ctx.cookies() if c["name"] == "rebelote_csrf")

@@ -722,8 +722,9 @@ def test_my_games_say_why_a_match_did_not_count_and_the_leaderboard_says_how_it_
     expect(about).to_contain_text("un joueur l'a quittée")
     expect(about).not_to_contain_text("docs/")
     expect(about).not_to_contain_text("sigma")
-    # in English too
-    page.locator("[data-lang-toggle]").click()
+    # in English too (the toggle reloads the page)
+    with page.expect_navigation():
+        page.locator("[data-lang-toggle]").click()
     expect(about).to_contain_text("Ratings start at 1500")
     page.goto(live.url + "/history.html")
     expect(row.locator(".rating")).to_have_text("not rated: a player left the match")
