@@ -17,9 +17,11 @@ __all__ = ["play_randomly", "random_deal", "random_match"]
 
 
 def play_randomly(state: State, rng: random.Random) -> State:
-    """Play ``state`` to its end with uniformly random legal actions."""
+    """Play ``state`` to its end with uniformly random legal actions
+    (``rng.choice`` of :meth:`State.legal_actions`; no events are built)."""
+    apply, legal_actions, choice = state.apply, state.legal_actions, rng.choice
     while not state.is_terminal:
-        state.apply(rng.choice(state.legal_actions()))
+        apply(choice(legal_actions()), events=False)
     return state
 
 

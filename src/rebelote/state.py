@@ -92,7 +92,7 @@ from .legality import RULES_DIGEST, SEED000, SEED001, SEED002, SEED003, Illegali
 from .rules import Rules
 from .scoring import DealResult, score_deal, void_result
 from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
-from .tricks import Trick, beats, card_illegality, legal_play_mask
+from .tricks import PlayTable, Trick, card_illegality, play_table
 from .trump import Strain, StrainTables, strain_tables
 
 __all__ = [
@@ -110,6 +110,19 @@ __all__ = [
 
 _PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))
 """One :class:`Play` per card, without a belote choice."""
+
+_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(_PLAYS[suit * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
+    for suit in range(4)
+)
+"""``_SUIT_PLAYS[suit][byte]``: the plays of the cards of ``suit`` whose
+ranks are the bits of ``byte``, in card order (the legal cards' plays are
+four look-ups, one a suit)."""
+
+_NEXT: dict[int, tuple[Seat, ...]] = {
+    n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (3, 4)
+}
+"""``_NEXT[players][seat]``: :func:`~rebelote.seats.next_seat`."""
 
 
 class Phase(Enum):
@@ -220,6 +233,8 @@ class State:
         "_belote_cards",
         "_belote_owner",
         "_next",
+        "_partners",
+        "_play_table",
         "_pos",
         "auction",
         "belote_said",
@@ -258,7 +273,9 @@ class State:
         if dealer not in self.seats:
             raise DealError(f"seat {Seat(dealer).letter} is not at a {rules.players}-player table")
         self.dealer = Seat(dealer)
-        self._next: tuple[Seat, ...] = tuple(next_seat(Seat(i), rules.players) for i in range(4))
+        self._next: tuple[Seat, ...] = _NEXT[rules.players]
+        self._partners = rules.players == 4
+        self._play_table: PlayTable | None = None
         self.side_of: tuple[int, ...] = (0, 1, 0, 1) if rules.players == 4 else (-1, 0, 1, 2)
         self.phase = Phase.CUT
         self.pack: list[Card] = []
@@ -292,6 +309,19 @@ class State:
 
     def _check_pack(self, cards: Sequence[Card], what: str) -> None:
         size = self.rules.cards_per_deal
+        full = DECK_24 if self.rules.players == 3 else DECK_32
+        if len(cards) == size:
+            got = 0
+            try:
+                for c in cards:
+                    if c >> 5:  # out of 0..31
+                        got = -1
+                        break
+                    got |= 1 << c
+            except TypeError:  # not a whole number
+                got = -1
+            if got == full:  # every card once: the checks below would pass
+                return
         if len(cards) != size:
             raise DealError(f"{what} has {len(cards)} cards; this game needs {size}")
         mask = 0
@@ -301,7 +331,7 @@ class State:
             if mask >> c & 1:
                 raise DealError(f"{what}: {card_name(c)} appears twice")
             mask |= 1 << c
-        if mask != (DECK_24 if self.rules.players == 3 else DECK_32):
+        if mask != full:
             raise DealError(f"{what}: the three-player game uses no 7s or 8s")
 
     @classmethod
@@ -330,9 +360,9 @@ class State:
             if pattern not in rules.patterns:
                 allowed = " or ".join(rules.patterns)
                 raise DealError(f"pattern {pattern!r} is not allowed here (use {allowed})")
-            state._distribute(pattern)
+            state._distribute(pattern, False)
         elif len(rules.patterns) == 1:
-            state._distribute(rules.patterns[0])
+            state._distribute(rules.patterns[0], False)
         return state
 
     @classmethod
@@ -376,34 +406,41 @@ class State:
         state._start_bidding()
         return state
 
-    def _deal_round(self, counts: Sequence[int], taker: Seat | None = None) -> list[Event]:
-        events: list[Event] = []
+    def _deal_round(
+        self, counts: Sequence[int], taker: Seat | None = None, events: bool = True
+    ) -> list[Event]:
+        out: list[Event] = []
+        deck, hands, nxt, seats = self.deck, self.hands, self._next, self.seats
+        pos = self._pos
         for count in counts:
-            seat = next_seat(self.dealer, self.rules.players)
-            for _ in self.seats:
+            seat = nxt[self.dealer]
+            for _ in seats:
                 n = count - 1 if seat == taker else count
                 got = 0
-                for c in self.deck[self._pos : self._pos + n]:
+                for c in deck[pos : pos + n]:
                     got |= 1 << c
-                self._pos += n
-                self.hands[seat] |= got
-                events.append(Dealt(seat, got))
-                seat = next_seat(seat, self.rules.players)
-        return events
+                pos += n
+                hands[seat] |= got
+                if events:
+                    out.append(Dealt(seat, got))
+                seat = nxt[seat]
+        self._pos = pos
+        return out
 
-    def _distribute(self, pattern: str) -> list[Event]:
+    def _distribute(self, pattern: str, events: bool = True) -> list[Event]:
         self.pattern = pattern
-        first = [int(x) for x in pattern.split("-")]
+        first = [3, 2] if pattern == "3-2" else [int(x) for x in pattern.split("-")]
         if not self.rules.turned_card:
             first.append(3)
-        events: list[Event] = [PatternChosen(self.dealer, pattern)]
-        events += self._deal_round(first)
+        out: list[Event] = [PatternChosen(self.dealer, pattern)] if events else []
+        out += self._deal_round(first, None, events)
         if self.rules.turned_card:
             self.turned = self.deck[self._pos]
             self._pos += 1
-            events.append(CardTurned(self.turned))
+            if events:
+                out.append(CardTurned(self.turned))
         self._start_bidding()
-        return events
+        return out
 
     def _start_bidding(self) -> None:
         turned_suit = None if self.turned is None else Strain(self.turned >> 3)
@@ -426,7 +463,7 @@ class State:
     @property
     def is_terminal(self) -> bool:
         """Whether the deal is over (scored, passed or cancelled)."""
-        return self.phase == Phase.DONE
+        return self.phase is Phase.DONE
 
     def side_name(self, side: int) -> str:
         """``NS`` / ``EW``, or the seat letter in the three-player game."""
@@ -445,17 +482,34 @@ class State:
         current = self.current
         if self.phase is not Phase.PLAYING or current is None:
             return 0
-        if self.to_declare and self.to_declare[0] == current:
+        to_declare = self.to_declare
+        if to_declare and to_declare[0] == current:
             return 0
+        return self._card_mask(current)
+
+    def _card_mask(self, current: Seat) -> CardMask:
+        """The legal cards of ``current``, to play now (the phase is
+        ``playing`` and he has nothing to declare first): the rules of
+        :func:`~rebelote.tricks.legal_play_mask` read from the deal's
+        :class:`~rebelote.tricks.PlayTable`."""
         hand = self.hands[current]
         cards = self.trick_cards
         if not cards:
             return hand
-        tables = self.tables
-        assert tables is not None
+        table = self._play_table
+        assert table is not None
         winning = self.winning
-        partner = self.rules.players == 4 and (self.trick_seats[winning] ^ current) & 1 == 0
-        return legal_play_mask(hand, cards[0], cards[winning], partner, tables, self.rules)
+        partner = self._partners and not (self.trick_seats[winning] ^ current) & 1
+        follow, follow_higher, trumps, over = table.rows[
+            (cards[0] >> 3) << 6 | cards[winning] << 1 | partner
+        ]
+        follow &= hand
+        if follow:
+            return follow & follow_higher or follow
+        trumps &= hand
+        if not trumps:
+            return hand
+        return trumps & over or (trumps if table.must_undertrump else hand)
 
     def _must_declare(self) -> bool:
         return bool(self.to_declare) and self.to_declare[0] == self.current
@@ -463,13 +517,21 @@ class State:
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now, in a stable order."""
         phase = self.phase
-        if phase == Phase.PLAYING:
-            if self._must_declare():
-                assert self.current is not None
-                return [Declare(s) for s in declaration_subsets(self.found[self.current])]
-            mask = self.legal_play_mask()
+        if phase is Phase.PLAYING:
+            current = self.current
+            assert current is not None
+            to_declare = self.to_declare
+            if to_declare and to_declare[0] == current:
+                return [Declare(s) for s in declaration_subsets(self.found[current])]
+            mask = self._card_mask(current)
             if not mask & self._belote_cards or not self.rules.belote_must_be_said:
-                return [_PLAYS[c] for c in cards_of(mask)]
+                s0, s1, s2, s3 = _SUIT_PLAYS
+                return [
+                    *s0[mask & 255],
+                    *s1[mask >> 8 & 255],
+                    *s2[mask >> 16 & 255],
+                    *s3[mask >> 24],
+                ]
             out: list[Action] = []
             for c in cards_of(mask):
                 if self._belote_choice(c):
@@ -478,7 +540,7 @@ class State:
                 else:
                     out.append(_PLAYS[c])
             return out
-        if phase == Phase.BIDDING:
+        if phase is Phase.BIDDING:
             assert self.auction is not None
             return list(self.auction.legal_bids())
         if phase == Phase.CUT:
@@ -728,7 +790,9 @@ class State:
             reason=reason,
         )
 
-    def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
+    def apply(
+        self, action: Action, seat: Seat | None = None, *, events: bool = True
+    ) -> list[Event]:
         """Apply the current player's ``action`` and return the events it caused
         (typed, :mod:`rebelote.events`).
 
@@ -739,97 +803,125 @@ class State:
         belote flag where the rules fix whether belote is said, and a card
         without the flag where the choice is open says belote (as before the
         flag was written in the text).
+
+        ``events=False``: for simulations, where nobody listens: the action
+        is checked and applied all the same, but no event is built and the
+        list returned is empty.
         """
-        if self.phase == Phase.DONE:
+        if type(action) is Play and self.phase is Phase.PLAYING:
+            # The hot path: a card by the player to play.
+            current = self.current
+            assert current is not None
+            to_declare = self.to_declare
+            if (
+                (seat is None or seat == current)
+                and not (to_declare and to_declare[0] == current)
+                and self._card_mask(current) >> action.card & 1
+            ):
+                return self._play(action, events)
+        if self.phase is Phase.DONE:
             raise self._illegal(action, "the deal is over", self._why(action, seat))
         if seat is not None and seat != self.current:
             raise self._illegal(action, f"not {Seat(seat).letter}'s turn", self._why(action, seat))
         if isinstance(action, Play):
             if self.phase is Phase.PLAYING and self.legal_play_mask() >> action.card & 1:
-                return self._play(action)
+                return self._play(action, events)
         elif action in self.legal_actions():
-            return self._apply(action)
+            return self._apply(action, events)
         kind = {
             Phase.PLAYING: "illegal card",
             Phase.BIDDING: "illegal bid",
         }.get(self.phase, "illegal action")
-        if self.phase == Phase.PLAYING and self._must_declare():
+        if self.phase is Phase.PLAYING and self._must_declare():
             kind = "declare first"
         raise self._illegal(action, kind, self._why(action, seat))
 
-    def _apply(self, action: Action) -> list[Event]:
+    def _apply(self, action: Action, events: bool = True) -> list[Event]:
         if isinstance(action, Play):
-            return self._play(action)
+            return self._play(action, events)
         if isinstance(action, Bid):
-            return self._bid(action)
+            return self._bid(action, events)
         if isinstance(action, Declare):
-            return self._declare(action)
+            return self._declare(action, events)
         if isinstance(action, Cut):
             assert self.current is not None
             n = action.packet
             self.deck = self.pack[n:] + self.pack[:n]
-            event = PackCut(self.current, n)
+            out: list[Event] = [PackCut(self.current, n)] if events else []
             self.phase = Phase.PATTERN
             self.current = self.dealer
             if len(self.rules.patterns) == 1:
-                return [event, *self._distribute(self.rules.patterns[0])]
-            return [event]
+                return out + self._distribute(self.rules.patterns[0], events)
+            return out
         assert isinstance(action, ChoosePattern)
-        return self._distribute(action.pattern)
+        return self._distribute(action.pattern, events)
 
-    def _bid(self, bid: Bid) -> list[Event]:
+    def _bid(self, bid: Bid, events: bool = True) -> list[Event]:
         auction = self.auction
         assert auction is not None and self.current is not None
-        events: list[Event] = [BidMade(self.current, bid)]
-        saved = auction.copy()
+        out: list[Event] = [BidMade(self.current, bid)] if events else []
+        final_hands = self.final_hands
+        saved = auction.copy() if final_hands is not None else None
         status = auction.bid(bid)
-        taker = auction.contract.taker if auction.contract is not None else None
         if (
-            taker is not None
-            and self.final_hands is not None
+            saved is not None
+            and auction.contract is not None
             and self.turned is not None
-            and not self.final_hands[taker] >> self.turned & 1
+            and not final_hands[auction.contract.taker] >> self.turned & 1  # type: ignore[index]
         ):
             self.auction = saved  # nothing half-applied
             raise DealError(
                 f"the turned card {card_name(self.turned)} is not in the hand of the "
-                f"taker {taker.letter}"
+                f"taker {auction.contract.taker.letter}"
             )
         if status == "open":
             self.current = auction.current
-            return events
+            return out
         if status == "all_pass":
-            events.append(AllPassed())
+            if events:
+                out.append(AllPassed())
             self._finish(void_result("passed", len(self.side_names)))
-            return events
+            return out
         contract = auction.contract
         assert contract is not None
         self.contract = contract
-        self.tables = strain_tables(contract.strain, self.rules.ta_points, self.rules.sa_points)
-        events.append(ContractMade(contract.taker, contract))
-        events += self._complete(contract)
-        return events
+        rules = self.rules
+        self.tables = strain_tables(contract.strain, rules.ta_points, rules.sa_points)
+        self._play_table = play_table(
+            contract.strain,
+            rules.ta_points,
+            rules.sa_points,
+            rules.partner_winning_exemption,
+            rules.must_undertrump,
+            rules.overtrump_partner_on_trump_lead,
+        )
+        if events:
+            out.append(ContractMade(contract.taker, contract))
+        out += self._complete(contract, events)
+        return out
 
-    def _complete(self, contract: Contract) -> list[Event]:
-        events: list[Event] = []
+    def _complete(self, contract: Contract, events: bool = True) -> list[Event]:
+        out: list[Event] = []
         if self.final_hands is not None:
             for seat in self.seats:
                 new = self.final_hands[seat] & ~self.hands[seat]
                 self.hands[seat] = self.final_hands[seat]
-                if new:
-                    events.append(DealCompleted(seat, new))
+                if new and events:
+                    out.append(DealCompleted(seat, new))
         elif self.turned is not None:
             self.hands[contract.taker] |= 1 << self.turned
-            events.append(DealCompleted(contract.taker, 1 << self.turned))
-            events += self._deal_round([3], contract.taker)
+            if events:
+                out.append(DealCompleted(contract.taker, 1 << self.turned))
+            out += self._deal_round((3,), contract.taker, events)
         rules = self.rules
         if rules.declarations != "off":
             if rules.carre_of_seven_cancels:
                 for seat in self.seats:
                     if has_carre_of_sevens(self.hands[seat]):
-                        events.append(DealCancelled(seat, "carre of 7s", RANK_MASKS[Rank.SEVEN]))
+                        if events:
+                            out.append(DealCancelled(seat, "carre of 7s", RANK_MASKS[Rank.SEVEN]))
                         self._finish(void_result("cancelled", len(self.side_names), contract))
-                        return events
+                        return out
             for seat in self.seats:
                 found = find_declarations(self.hands[seat], contract.strain)
                 if found:
@@ -838,71 +930,78 @@ class State:
             for pair in belote_pairs(self.hands[seat], contract.strain):
                 self._belote_owner[pair] = seat
                 self._belote_cards |= pair
-        first = next_seat(self.dealer, self.players)
+        nxt = self._next
+        first = nxt[self.dealer]
         order = [first]
         while len(order) < self.players:
-            order.append(next_seat(order[-1], self.players))
+            order.append(nxt[order[-1]])
         if rules.first_lead == "dealer":
             self.leader = self.dealer
         else:
             self.leader = first
         play_order = [self.leader]
         while len(play_order) < self.players:
-            play_order.append(next_seat(play_order[-1], self.players))
+            play_order.append(nxt[play_order[-1]])
         if rules.declaration_turn and self.found:
             self.to_declare = [s for s in order if s in self.found]
             self.phase = Phase.DECLARING
             self.current = self.to_declare[0]
             if rules.declarations == "automatic":
-                events += self._auto_declare_turn()
-            return events
+                out += self._auto_declare_turn(events)
+            return out
         if rules.declarations == "choice":
             self.to_declare = [s for s in play_order if s in self.found]
         self.phase = Phase.PLAYING
         self.current = self.leader
-        return events
+        return out
 
-    def _auto_declare_turn(self) -> list[Event]:
-        events: list[Event] = []
-        while self.phase == Phase.DECLARING:
+    def _auto_declare_turn(self, events: bool = True) -> list[Event]:
+        out: list[Event] = []
+        while self.phase is Phase.DECLARING:
             assert self.current is not None
-            events += self._declare(Declare(self.found[self.current]))
-        return events
+            out += self._declare(Declare(self.found[self.current]), events)
+        return out
 
-    def _declare(self, action: Declare) -> list[Event]:
+    def _declare(self, action: Declare, events: bool = True) -> list[Event]:
         seat = self.current
         assert seat is not None
         self.to_declare.pop(0)
-        events: list[Event]
+        out: list[Event] = []
         if action.declarations:
             self.declared.append((seat, action.declarations))
-            events = [Declared(seat, action.declarations)]
+            if events:
+                out.append(Declared(seat, action.declarations))
         else:
             # Declining is private: telling the table would reveal that the
             # seat held something to declare.
             self.declined.append(seat)
-            events = [Declined(seat)]
-        if self.phase == Phase.DECLARING:
+            if events:
+                out.append(Declined(seat))
+        if self.phase is Phase.DECLARING:
             if self.to_declare:
                 self.current = self.to_declare[0]
             else:
                 self.phase = Phase.PLAYING
                 self.current = self.leader
-        return events
+        return out
 
-    def _play(self, action: Play) -> list[Event]:
+    def _play(self, action: Play, events: bool = True) -> list[Event]:
         seat = self.current
-        assert seat is not None and self.tables is not None
+        table = self._play_table
+        assert seat is not None and table is not None and self.tables is not None
         card = action.card
-        events: list[Event] = []
+        out: list[Event] = []
         if (
-            self.rules.declarations == "automatic"
-            and not self.rules.declaration_turn
-            and not self.tricks
+            not self.tricks
             and seat in self.found
+            and self.rules.declarations == "automatic"
+            and not self.rules.declaration_turn
             and all(s != seat for s, _ in self.declared)
         ):
-            events += [self._declare_auto(seat)]
+            found = self.found[seat]
+            self.declared.append((seat, found))
+            if events:
+                out.append(Declared(seat, found))
         if self._belote_cards >> card & 1:
             pair = self._belote_pair_of(card)
             if self._belote_owner[pair] == seat:
@@ -916,38 +1015,38 @@ class State:
                 if self.belote_said[pair]:
                     word: Literal["belote", "rebelote"] = "belote" if first else "rebelote"
                     self.belotes.append((seat, card, word))
-                    events.append(BeloteSaid(seat, card, word))
+                    if events:
+                        out.append(BeloteSaid(seat, card, word))
         self.hands[seat] &= ~(1 << card)
         self.played |= 1 << card
-        events.append(CardPlayed(seat, card))
+        if events:
+            out.append(CardPlayed(seat, card))
         cards = self.trick_cards
-        if cards and beats(card, cards[self.winning], self.tables):
+        if cards and table.beaters[cards[self.winning]] >> card & 1:
             self.winning = len(cards)
         cards.append(card)
         self.trick_seats.append(seat)
         if len(cards) < len(self.seats):
             self.current = self._next[seat]
-            return events
-        points = 0
+            return out
         pts = self.tables.points
+        points = 0
         for c in cards:
             points += pts[c]
         winner = self.trick_seats[self.winning]
         trick = Trick(self.leader, tuple(cards), tuple(self.trick_seats), winner, points)
-        self.tricks.append(trick)
-        events.append(TrickWon(winner, len(self.tricks), trick.cards, points))
+        tricks = self.tricks
+        tricks.append(trick)
+        if events:
+            out.append(TrickWon(winner, len(tricks), trick.cards, points))
         self.trick_cards = []
         self.trick_seats = []
         self.winning = 0
         self.leader = winner
         self.current = winner
-        if len(self.tricks) == 8:
-            events += self._score()
-        return events
-
-    def _declare_auto(self, seat: Seat) -> Event:
-        self.declared.append((seat, self.found[seat]))
-        return Declared(seat, self.found[seat])
+        if len(tricks) == 8:
+            out += self._score(events)
+        return out
 
     def counted_declarations(self) -> tuple[tuple[Declaration, ...], ...]:
         """Per side, the declarations that count: only the side holding the
@@ -966,7 +1065,7 @@ class State:
                     out[s].extend(decls)
         return tuple(tuple(x) for x in out)
 
-    def _score(self) -> list[Event]:
+    def _score(self, events: bool = True) -> list[Event]:
         assert self.contract is not None
         holders = []
         said = []
@@ -983,7 +1082,7 @@ class State:
             belote_said=said,
         )
         self._finish(result)
-        return [DealScored(result)]
+        return [DealScored(result)] if events else []
 
     def _finish(self, result: DealResult) -> None:
         self.result = result
