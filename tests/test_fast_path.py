@@ -1,23 +1,29 @@
-"""The engine's fast path against a plain path and a plain reference
+"""The engine's fast path against the checked paths and a plain reference
 (issue 15, item 5): 300 seeded random deals over every preset, half of
-them with random rule options, each played twice from the same pack.
+them with random rule options, each played three times from the same pack.
 
-- The fast path is how simulations play (:func:`rebelote.simulate.play_randomly`):
+- The fast path is how simulations play, :func:`rebelote.simulate.play_randomly`
+  (``State._play_out``: the legal cards from the play table, the action
+  drawn from them applied without a second check, no events).
+- The quiet path is the checked API without events:
   ``rng.choice(state.legal_actions())`` then ``state.apply(action,
   events=False)``.
-- The plain path replays the same actions through the checked, listening
-  API: each action's text read by :meth:`State.parse_action`, applied by
-  :meth:`State.apply` with the seat and its events.
-- At every step both paths list the same legal actions, in the same order,
-  and those are the reference's (``tests/reference.py``): the cards by
-  :func:`reference.legal_plays` (every card of the hand asked with
-  :meth:`State.is_legal` and :meth:`State.why_illegal` too, and the
-  rules' own :func:`rebelote.tricks.legal_play_mask`), the bids by
+- The plain path is the checked, listening API: each action's text read
+  by :meth:`State.parse_action`, applied by :meth:`State.apply` with the
+  seat and its events.
+- Each path draws its actions with its own ``random.Random`` of the same
+  seed, so the three play the same actions exactly when they list the
+  same legal actions in the same order at every step.
+- At every step the plain path's legal actions are the reference's
+  (``tests/reference.py``): the cards by :func:`reference.legal_plays`
+  (each card of the hand asked with :meth:`State.is_legal`,
+  :meth:`State.why_illegal` and ``in state.legal`` too, and the mask by
+  the rules' own :func:`rebelote.tricks.legal_play_mask`), the bids by
   :func:`reference.legal_bids`.
 - The declarations each hand holds are the reference's; every trick's
-  winner and points are the reference's; both paths end with the same
-  tricks and the same :class:`DealResult`, whose card points are the
-  reference's.
+  winner and points are the reference's; the three paths end with the
+  same bids, tricks, hands, declarations, belotes and
+  :class:`DealResult`, whose card points are the reference's.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from rebelote.cards import DECK_24, DECK_32, cards_of
 from rebelote.declarations import find_declarations
 from rebelote.rules import PRESETS, Rules, RulesError
 from rebelote.seats import SEATS_3, SEATS_4
+from rebelote.simulate import play_randomly
 from rebelote.state import Phase, State
 from rebelote.tricks import legal_play_mask
 from rebelote.trump import Strain, strain_tables
@@ -151,9 +158,10 @@ def check_tricks(state: State) -> None:
     assert sum(sides) == 152
 
 
-def play_both(index: int) -> tuple[State, State, int]:
-    """Deal ``index`` through the fast and the plain path; returns both
-    finished states and the number of actions."""
+def deal_states(index: int) -> tuple[list[State], int]:
+    """Three copies of deal ``index``'s start (from the cut, or from the
+    cut pack with the first distribution made), and the seed of its
+    actions."""
     rng = random.Random(15_000 + index)
     rules = deal_rules(index, rng)
     seats = SEATS_3 if rules.players == 3 else SEATS_4
@@ -161,48 +169,75 @@ def play_both(index: int) -> tuple[State, State, int]:
     rng.shuffle(pack)
     dealer = rng.choice(seats)
     if index % 3 == 0:  # from the cut, the pattern chosen by the dealer
-        fast, plain = State.new(rules, dealer, pack), State.new(rules, dealer, pack)
+        states = [State.new(rules, dealer, pack) for _ in range(3)]
     else:
         pattern = rng.choice(rules.patterns)
-        fast = State.from_deck(rules, dealer, pack, pattern)
-        plain = State.from_deck(rules, dealer, pack, pattern)
+        states = [State.from_deck(rules, dealer, pack, pattern) for _ in range(3)]
+    return states, rng.randrange(2**32)
+
+
+def play_paths(index: int) -> tuple[State, State, State, int]:
+    """Deal ``index`` through the three paths, each drawing its actions with
+    ``random.Random(seed).choice`` from the legal ones: the fast path
+    (:func:`play_randomly`), the quiet checked path (``legal_actions``,
+    ``apply(events=False)``) and the plain path (``parse_action`` of each
+    action's text, ``apply`` with the seat and its events), checked
+    against the reference at every step.  Returns the three finished
+    states and the number of actions."""
+    (fast, quiet, plain), seed = deal_states(index)
+    play_randomly(fast, random.Random(seed))
+    quiet_rng, plain_rng = random.Random(seed), random.Random(seed)
     actions = 0
     declarations_checked = False
-    while not fast.is_terminal:
-        legal = fast.legal_actions()
+    while not quiet.is_terminal:
+        legal = quiet.legal_actions()
         assert legal
-        assert plain.legal_actions() == legal
-        check_legal(plain, legal)
-        action = rng.choice(legal)
+        action = quiet_rng.choice(legal)
+        assert quiet.apply(action, events=False) == []
+        plain_legal = plain.legal_actions()
+        assert plain_legal == legal
+        check_legal(plain, plain_legal)
+        chosen = plain_rng.choice(plain_legal)
+        assert chosen == action
         seat = plain.current
         assert seat is not None
-        assert fast.apply(action, events=False) == []
-        parsed = plain.parse_action(action.text)
-        assert parsed == action
-        events = plain.apply(parsed, seat)
-        assert events
+        parsed = plain.parse_action(chosen.text)
+        assert parsed == chosen
+        assert plain.apply(parsed, seat)
         actions += 1
         complete = plain.phase in (Phase.DECLARING, Phase.PLAYING)
         if complete and not declarations_checked and not plain.tricks and not plain.trick_cards:
             check_declarations(plain)
             declarations_checked = True
-    assert plain.is_terminal
-    return fast, plain, actions
+    assert plain.is_terminal and fast.is_terminal
+    return fast, quiet, plain, actions
+
+
+def same_deal(a: State, b: State) -> None:
+    """Two finished states played the same actions to the same result."""
+    assert a.result == b.result
+    assert a.result is not None
+    assert a.pack == b.pack and a.deck == b.deck and a.pattern == b.pattern
+    assert a.auction is not None and b.auction is not None
+    assert a.auction.bids == b.auction.bids
+    assert a.contract == b.contract
+    assert a.tricks == b.tricks
+    assert a.hands == b.hands and a.played == b.played
+    assert a.found == b.found
+    assert a.declared == b.declared and a.declined == b.declined
+    assert a.belotes == b.belotes and a.belote_said == b.belote_said
 
 
 @pytest.mark.parametrize("block", range(10))
-def test_fast_and_plain_paths_agree_with_the_reference(block: int) -> None:
+def test_fast_quiet_and_plain_paths_agree_with_the_reference(block: int) -> None:
     for index in range(block, DEALS, 10):
-        fast, plain, actions = play_both(index)
+        fast, quiet, plain, actions = play_paths(index)
         assert actions >= fast.players  # at least the bids
-        assert fast.result == plain.result
-        assert fast.result is not None
-        assert fast.tricks == plain.tricks
-        assert fast.hands == plain.hands
-        assert fast.declared == plain.declared
-        assert fast.belotes == plain.belotes
-        if fast.result.result not in ("passed", "cancelled"):
-            check_tricks(fast)
+        same_deal(fast, plain)
+        same_deal(quiet, plain)
+        assert plain.result is not None
+        if plain.result.result not in ("passed", "cancelled"):
+            check_tricks(plain)
 
 
 def test_the_deals_cover_every_preset_and_the_options() -> None:

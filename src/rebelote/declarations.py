@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import RANK_MASKS, RANK_SYMBOLS, SUIT_MASKS, Card, CardMask, Rank, Suit, card_name
+from .cards import RANK_MASKS, RANK_SYMBOLS, SUIT_MASKS, Card, CardMask, Rank, card_name
 from .trump import PLAIN_STRENGTH, Strain
 
 __all__ = [
@@ -140,7 +140,7 @@ _CARRE_RANKS: CardMask = sum(1 << rank for rank in CARRE_POINTS)
 
 def _sequences(hand: CardMask) -> list[Declaration]:
     found: list[Declaration] = []
-    for suit in Suit:
+    for suit in range(4):
         for start, length in _RUNS[(hand >> (8 * suit)) & 0xFF]:
             cards = ((1 << length) - 1) << (8 * suit + start)
             kind = {3: "tierce", 4: "quarte"}.get(length, "quinte")

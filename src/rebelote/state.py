@@ -31,9 +31,10 @@ Randomness never enters here: the pack is given.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import Enum
-from typing import Literal
+from operator import itemgetter
+from typing import Literal, Protocol, TypeVar
 
 from .actions import (
     Action,
@@ -98,6 +99,7 @@ from .trump import Strain, StrainTables, strain_tables
 __all__ = [
     "ActionError",
     "AmbiguousActionError",
+    "Chooser",
     "DealError",
     "Event",
     "IllegalActionError",
@@ -118,11 +120,93 @@ _SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
 """``_SUIT_PLAYS[suit][byte]``: the plays of the cards of ``suit`` whose
 ranks are the bits of ``byte``, in card order (the legal cards' plays are
 four look-ups, one a suit)."""
+_PLAYS_S, _PLAYS_H, _PLAYS_D, _PLAYS_C = _SUIT_PLAYS
+_ONE_SUIT_PLAYS: dict[CardMask, tuple[Play, ...]] = {
+    byte << (8 * suit): _SUIT_PLAYS[suit][byte] for suit in range(4) for byte in range(1, 256)
+}
+"""The plays of the cards of a mask within one suit, by mask."""
+
+_BELOTE_PAIRS: dict[Strain, tuple[CardMask, ...]] = {
+    strain: tuple(belote_pairs(DECK_32, strain)) for strain in Strain
+}
+"""The king-queen pairs of trump of each strain, suit by suit, for
+:func:`~rebelote.declarations.belote_pairs` of every hand."""
+
+_INT_ONLY: set[type] = {int}
+_SORTED_PACKS: dict[int, list[Card]] = {
+    24: list(cards_of(DECK_24)),
+    32: list(cards_of(DECK_32)),
+}
+"""The cards of the 24- and 32-card packs in order."""
+
+
+_DEAL_POSITIONS: dict[
+    tuple[int, int, tuple[int, ...], int],
+    tuple[tuple[Callable[[list[Card]], tuple[Card, ...]], ...], int],
+] = {}
+
+
+def _deal_positions(
+    pos: int, seats: int, counts: tuple[int, ...], taker: int
+) -> tuple[tuple[Callable[[list[Card]], tuple[Card, ...]], ...], int]:
+    """For dealing ``counts`` cards a round (one less to the ``taker``-th
+    seat from the dealer's right, -1: none) from position ``pos`` of the
+    deck: per seat from the dealer's right, a function giving its cards of
+    a deck, and the position after the distribution.  Cached: a game has
+    few distributions."""
+    key = (pos, seats, counts, taker)
+    known = _DEAL_POSITIONS.get(key)
+    if known is None:
+        positions: list[list[int]] = [[] for _ in range(seats)]
+        for count in counts:
+            for k in range(seats):
+                n = count - 1 if k == taker else count
+                positions[k].extend(range(pos, pos + n))
+                pos += n
+        known = tuple(_getter(p) for p in positions), pos
+        _DEAL_POSITIONS[key] = known
+    return known
+
+
+def _getter(positions: list[int]) -> Callable[[list[Card]], tuple[Card, ...]]:
+    """A function giving the cards at ``positions`` of a deck, as a tuple."""
+    if len(positions) == 1:
+        only = positions[0]
+        return lambda deck: (deck[only],)
+    return itemgetter(*positions)
+
+
+_BITS: tuple[CardMask, ...] = tuple(1 << c for c in range(32))
+"""``_BITS[card]`` is ``1 << card`` (a look-up allocates no int)."""
+
+_BIT_OF = _BITS.__getitem__
+"""``_BIT_OF(card)`` is ``1 << card``."""
+
+_SUIT_OF: tuple[int, ...] = tuple(c >> 3 for c in range(32))
+"""``_SUIT_OF[card]`` is ``card >> 3``."""
+
+_PARTNER_OF: dict[int, tuple[int, ...]] = {4: (2, 3, 0, 1), 3: (-1, -1, -1, -1)}
+"""``_PARTNER_OF[players][seat]``: the seat's partner, -1 in the
+three-player game."""
+
+_STRAINS: tuple[Strain, ...] = tuple(Strain)
+"""``_STRAINS[i]`` is ``Strain(i)``."""
 
 _NEXT: dict[int, tuple[Seat, ...]] = {
     n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (3, 4)
 }
 """``_NEXT[players][seat]``: :func:`~rebelote.seats.next_seat`."""
+
+
+_T = TypeVar("_T")
+
+
+class Chooser(Protocol):
+    """Chooses one element of a sequence (``random.Random.choice``)."""
+
+    def __call__(self, seq: Sequence[_T], /) -> _T:
+        """One element of ``seq`` (not empty)."""
+        ...
 
 
 class Phase(Enum):
@@ -134,6 +218,13 @@ class Phase(Enum):
     DECLARING = "declaring"
     PLAYING = "playing"
     DONE = "done"
+
+
+# The hot paths compare phases with these names: an enum's class attribute
+# costs a look-up through its metaclass.
+_BIDDING = Phase.BIDDING
+_PLAYING = Phase.PLAYING
+_DONE = Phase.DONE
 
 
 class DealError(ValueError):
@@ -233,9 +324,11 @@ class State:
         "_belote_cards",
         "_belote_owner",
         "_next",
-        "_partners",
+        "_partner_of",
         "_play_table",
         "_pos",
+        "_row",
+        "_size",
         "auction",
         "belote_said",
         "belotes",
@@ -272,10 +365,12 @@ class State:
         self.seats: tuple[Seat, ...] = SEATS_3 if rules.players == 3 else SEATS_4
         if dealer not in self.seats:
             raise DealError(f"seat {Seat(dealer).letter} is not at a {rules.players}-player table")
-        self.dealer = Seat(dealer)
+        self.dealer = dealer if type(dealer) is Seat else Seat(dealer)
         self._next: tuple[Seat, ...] = _NEXT[rules.players]
-        self._partners = rules.players == 4
+        self._partner_of = _PARTNER_OF[rules.players]
+        self._size = rules.players
         self._play_table: PlayTable | None = None
+        self._row: tuple[CardMask, CardMask, CardMask, CardMask, CardMask] = (0, 0, 0, 0, 0)
         self.side_of: tuple[int, ...] = (0, 1, 0, 1) if rules.players == 4 else (-1, 0, 1, 2)
         self.phase = Phase.CUT
         self.pack: list[Card] = []
@@ -310,18 +405,12 @@ class State:
     def _check_pack(self, cards: Sequence[Card], what: str) -> None:
         size = self.rules.cards_per_deal
         full = DECK_24 if self.rules.players == 3 else DECK_32
-        if len(cards) == size:
-            got = 0
-            try:
-                for c in cards:
-                    if c >> 5:  # out of 0..31
-                        got = -1
-                        break
-                    got |= 1 << c
-            except TypeError:  # not a whole number
-                got = -1
-            if got == full:  # every card once: the checks below would pass
-                return
+        if (
+            len(cards) == size
+            and set(map(type, cards)) == _INT_ONLY
+            and sorted(cards) == _SORTED_PACKS[size]
+        ):
+            return  # every card of the pack once: the checks below would pass
         if len(cards) != size:
             raise DealError(f"{what} has {len(cards)} cards; this game needs {size}")
         mask = 0
@@ -411,18 +500,30 @@ class State:
     ) -> list[Event]:
         out: list[Event] = []
         deck, hands, nxt, seats = self.deck, self.hands, self._next, self.seats
+        first = nxt[self.dealer]
+        if not events:
+            # Each seat's cards of the whole distribution at once.
+            offset = -1
+            if taker is not None:
+                offset, seat = 0, first
+                while seat != taker:
+                    offset, seat = offset + 1, nxt[seat]
+            takes, end = _deal_positions(self._pos, len(seats), tuple(counts), offset)
+            seat = first
+            for take in takes:
+                hands[seat] |= sum(map(_BIT_OF, take(deck)))  # distinct cards
+                seat = nxt[seat]
+            self._pos = end
+            return out
         pos = self._pos
         for count in counts:
-            seat = nxt[self.dealer]
+            seat = first
             for _ in seats:
                 n = count - 1 if seat == taker else count
-                got = 0
-                for c in deck[pos : pos + n]:
-                    got |= 1 << c
+                got = sum(map(_BIT_OF, deck[pos : pos + n]))
                 pos += n
                 hands[seat] |= got
-                if events:
-                    out.append(Dealt(seat, got))
+                out.append(Dealt(seat, got))
                 seat = nxt[seat]
         self._pos = pos
         return out
@@ -443,7 +544,7 @@ class State:
         return out
 
     def _start_bidding(self) -> None:
-        turned_suit = None if self.turned is None else Strain(self.turned >> 3)
+        turned_suit = None if self.turned is None else _STRAINS[self.turned >> 3]
         self.auction = Auction(self.rules, self.dealer, turned_suit)
         self.phase = Phase.BIDDING
         self.current = self.auction.current
@@ -463,7 +564,7 @@ class State:
     @property
     def is_terminal(self) -> bool:
         """Whether the deal is over (scored, passed or cancelled)."""
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     def side_name(self, side: int) -> str:
         """``NS`` / ``EW``, or the seat letter in the three-player game."""
@@ -480,7 +581,7 @@ class State:
         """The cards the current player may play (0 outside the card play or
         while he still has to declare)."""
         current = self.current
-        if self.phase is not Phase.PLAYING or current is None:
+        if self.phase is not _PLAYING or current is None:
             return 0
         to_declare = self.to_declare
         if to_declare and to_declare[0] == current:
@@ -488,28 +589,22 @@ class State:
         return self._card_mask(current)
 
     def _card_mask(self, current: Seat) -> CardMask:
-        """The legal cards of ``current``, to play now (the phase is
-        ``playing`` and he has nothing to declare first): the rules of
-        :func:`~rebelote.tricks.legal_play_mask` read from the deal's
-        :class:`~rebelote.tricks.PlayTable`."""
+        """The legal cards of ``current``, the player to play now (the phase
+        is ``playing`` and he has nothing to declare first): the rules of
+        :func:`~rebelote.tricks.legal_play_mask` read from the row of the
+        deal's :class:`~rebelote.tricks.PlayTable` that :meth:`_play` chose
+        for him (``_row``: the suit led, the card winning the trick, whether
+        his partner plays it).  :meth:`legal_actions` and :meth:`apply`
+        repeat these lines (a call costs as much as they do)."""
         hand = self.hands[current]
-        cards = self.trick_cards
-        if not cards:
+        if not self.trick_cards:
             return hand
-        table = self._play_table
-        assert table is not None
-        winning = self.winning
-        partner = self._partners and not (self.trick_seats[winning] ^ current) & 1
-        follow, follow_higher, trumps, over = table.rows[
-            (cards[0] >> 3) << 6 | cards[winning] << 1 | partner
-        ]
-        follow &= hand
-        if follow:
-            return follow & follow_higher or follow
+        follow, follow_higher, trumps, over, under = self._row
+        mask = hand & follow
+        if mask:
+            return mask & follow_higher or mask
         trumps &= hand
-        if not trumps:
-            return hand
-        return trumps & over or (trumps if table.must_undertrump else hand)
+        return (trumps & over or hand & under) if trumps else hand
 
     def _must_declare(self) -> bool:
         return bool(self.to_declare) and self.to_declare[0] == self.current
@@ -517,20 +612,32 @@ class State:
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now, in a stable order."""
         phase = self.phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             current = self.current
             assert current is not None
             to_declare = self.to_declare
             if to_declare and to_declare[0] == current:
                 return [Declare(s) for s in declaration_subsets(self.found[current])]
-            mask = self._card_mask(current)
-            if not mask & self._belote_cards or not self.rules.belote_must_be_said:
-                s0, s1, s2, s3 = _SUIT_PLAYS
+            mask = self.hands[current]
+            if self.trick_cards:  # as _card_mask
+                follow, follow_higher, trumps, over, under = self._row
+                follow &= mask
+                if follow:
+                    mask = follow & follow_higher or follow
+                else:
+                    trumps &= mask
+                    if trumps:
+                        mask = trumps & over or mask & under
+            belote_cards = self._belote_cards
+            if not (belote_cards and mask & belote_cards and self.rules.belote_must_be_said):
+                plays = _ONE_SUIT_PLAYS.get(mask)  # following: one suit, one look-up
+                if plays is not None:
+                    return list(plays)
                 return [
-                    *s0[mask & 255],
-                    *s1[mask >> 8 & 255],
-                    *s2[mask >> 16 & 255],
-                    *s3[mask >> 24],
+                    *_PLAYS_S[mask & 255],
+                    *_PLAYS_H[mask >> 8 & 255],
+                    *_PLAYS_D[mask >> 16 & 255],
+                    *_PLAYS_C[mask >> 24],
                 ]
             out: list[Action] = []
             for c in cards_of(mask):
@@ -540,7 +647,7 @@ class State:
                 else:
                     out.append(_PLAYS[c])
             return out
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             assert self.auction is not None
             return list(self.auction.legal_bids())
         if phase == Phase.CUT:
@@ -808,17 +915,30 @@ class State:
         is checked and applied all the same, but no event is built and the
         list returned is empty.
         """
-        if type(action) is Play and self.phase is Phase.PLAYING:
+        phase = self.phase
+        if type(action) is Play and phase is _PLAYING:
             # The hot path: a card by the player to play.
             current = self.current
             assert current is not None
             to_declare = self.to_declare
-            if (
-                (seat is None or seat == current)
-                and not (to_declare and to_declare[0] == current)
-                and self._card_mask(current) >> action.card & 1
-            ):
-                return self._play(action, events)
+            if (seat is None or seat == current) and not (to_declare and to_declare[0] == current):
+                mask = self.hands[current]
+                if self.trick_cards:  # as _card_mask
+                    follow, follow_higher, trumps, over, under = self._row
+                    follow &= mask
+                    if follow:
+                        mask = follow & follow_higher or follow
+                    else:
+                        trumps &= mask
+                        if trumps:
+                            mask = trumps & over or mask & under
+                card = action.card
+                if 0 <= card < 32 and mask & _BITS[card]:
+                    return self._play(action, events)
+        elif type(action) is Bid and phase is _BIDDING and (seat is None or seat == self.current):
+            assert self.auction is not None
+            if action in self.auction.legal_bids():
+                return self._bid(action, events)
         if self.phase is Phase.DONE:
             raise self._illegal(action, "the deal is over", self._why(action, seat))
         if seat is not None and seat != self.current:
@@ -835,6 +955,47 @@ class State:
         if self.phase is Phase.PLAYING and self._must_declare():
             kind = "declare first"
         raise self._illegal(action, kind, self._why(action, seat))
+
+    def _play_out(self, choose: Chooser) -> None:
+        """Play the deal to its end, each action ``choose(legal)``, where
+        ``legal`` holds the legal actions in the order of
+        :meth:`legal_actions` (a list, or a tuple of the cards' plays): the
+        loop of :func:`rebelote.simulate.play_randomly`, the engine's fast
+        path.  The action chosen is legal by construction, so it is applied
+        without :meth:`apply`'s check; no event is built.
+        ``tests/test_fast_path.py`` checks it against the checked path."""
+        while self.phase is not _DONE:
+            current = self.current
+            to_declare = self.to_declare
+            if self.phase is not _PLAYING or (to_declare and to_declare[0] == current):
+                self._apply(choose(self.legal_actions()), False)
+                continue
+            assert current is not None
+            mask = self.hands[current]
+            if self.trick_cards:  # as _card_mask
+                follow, follow_higher, trumps, over, under = self._row
+                follow &= mask
+                if follow:
+                    mask = follow & follow_higher or follow
+                else:
+                    trumps &= mask
+                    if trumps:
+                        mask = trumps & over or mask & under
+            belote_cards = self._belote_cards
+            if belote_cards and mask & belote_cards and self.rules.belote_must_be_said:
+                action = choose(self.legal_actions())
+                assert isinstance(action, Play)
+            else:
+                plays = _ONE_SUIT_PLAYS.get(mask)
+                if plays is None:
+                    plays = (
+                        *_PLAYS_S[mask & 255],
+                        *_PLAYS_H[mask >> 8 & 255],
+                        *_PLAYS_D[mask >> 16 & 255],
+                        *_PLAYS_C[mask >> 24],
+                    )
+                action = choose(plays)
+            self._play(action, False)
 
     def _apply(self, action: Action, events: bool = True) -> list[Event]:
         if isinstance(action, Play):
@@ -926,30 +1087,31 @@ class State:
                 found = find_declarations(self.hands[seat], contract.strain)
                 if found:
                     self.found[seat] = found
-        for seat in self.seats:
-            for pair in belote_pairs(self.hands[seat], contract.strain):
-                self._belote_owner[pair] = seat
-                self._belote_cards |= pair
+        pairs = _BELOTE_PAIRS[contract.strain]
+        if pairs:
+            for seat in self.seats:
+                hand = self.hands[seat]
+                for pair in pairs:
+                    if hand & pair == pair:
+                        self._belote_owner[pair] = seat
+                        self._belote_cards |= pair
         nxt = self._next
         first = nxt[self.dealer]
-        order = [first]
-        while len(order) < self.players:
-            order.append(nxt[order[-1]])
-        if rules.first_lead == "dealer":
-            self.leader = self.dealer
-        else:
-            self.leader = first
-        play_order = [self.leader]
-        while len(play_order) < self.players:
-            play_order.append(nxt[play_order[-1]])
+        self.leader = self.dealer if rules.first_lead == "dealer" else first
         if rules.declaration_turn and self.found:
+            order = [first]
+            while len(order) < rules.players:
+                order.append(nxt[order[-1]])
             self.to_declare = [s for s in order if s in self.found]
             self.phase = Phase.DECLARING
             self.current = self.to_declare[0]
             if rules.declarations == "automatic":
                 out += self._auto_declare_turn(events)
             return out
-        if rules.declarations == "choice":
+        if rules.declarations == "choice" and self.found:
+            play_order = [self.leader]
+            while len(play_order) < rules.players:
+                play_order.append(nxt[play_order[-1]])
             self.to_declare = [s for s in play_order if s in self.found]
         self.phase = Phase.PLAYING
         self.current = self.leader
@@ -990,6 +1152,7 @@ class State:
         table = self._play_table
         assert seat is not None and table is not None and self.tables is not None
         card = action.card
+        bit = _BITS[card]
         out: list[Event] = []
         if (
             not self.tricks
@@ -1002,7 +1165,7 @@ class State:
             self.declared.append((seat, found))
             if events:
                 out.append(Declared(seat, found))
-        if self._belote_cards >> card & 1:
+        if self._belote_cards & bit:
             pair = self._belote_pair_of(card)
             if self._belote_owner[pair] == seat:
                 first = pair not in self.belote_said
@@ -1017,24 +1180,28 @@ class State:
                     self.belotes.append((seat, card, word))
                     if events:
                         out.append(BeloteSaid(seat, card, word))
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
+        self.hands[seat] ^= bit  # the card is in the hand: checked legal
+        self.played |= bit
         if events:
             out.append(CardPlayed(seat, card))
         cards = self.trick_cards
-        if cards and table.beaters[cards[self.winning]] >> card & 1:
-            self.winning = len(cards)
+        seats = self.trick_seats
+        winning = self.winning
+        if cards and table.beaters[cards[winning]] & bit:
+            winning = self.winning = len(cards)
         cards.append(card)
-        self.trick_seats.append(seat)
-        if len(cards) < len(self.seats):
-            self.current = self._next[seat]
+        seats.append(seat)
+        if len(cards) < self._size:
+            after = self.current = self._next[seat]
+            # The row of the play table for the next player's legal cards.
+            row = _SUIT_OF[cards[0]] * 64 + cards[winning] * 2
+            if seats[winning] == self._partner_of[after]:
+                row += 1
+            self._row = table.rows[row]
             return out
-        pts = self.tables.points
-        points = 0
-        for c in cards:
-            points += pts[c]
-        winner = self.trick_seats[self.winning]
-        trick = Trick(self.leader, tuple(cards), tuple(self.trick_seats), winner, points)
+        points = sum(map(self.tables.points.__getitem__, cards))
+        winner = seats[winning]
+        trick = Trick(self.leader, tuple(cards), tuple(seats), winner, points)
         tricks = self.tricks
         tricks.append(trick)
         if events:
@@ -1051,10 +1218,10 @@ class State:
     def counted_declarations(self) -> tuple[tuple[Declaration, ...], ...]:
         """Per side, the declarations that count: only the side holding the
         best declaration scores, all of its declarations."""
-        nsides = len(self.side_names)
-        out: list[list[Declaration]] = [[] for _ in range(nsides)]
+        nsides = 3 if self.rules.players == 3 else 2
         if self.contract is None or not self.declared:
-            return tuple(tuple(x) for x in out)
+            return ((),) * nsides
+        out: list[list[Declaration]] = [[] for _ in range(nsides)]
         by_side = [(self.side_of[s], d) for s, d in self.declared]
         side = best_declaration(
             by_side, self.contract.strain, self.rules.declaration_tie == "first"
@@ -1069,8 +1236,9 @@ class State:
         assert self.contract is not None
         holders = []
         said = []
-        for pair, seat in sorted(self._belote_owner.items()):
-            holders.append(seat)
+        owners = self._belote_owner
+        for pair in sorted(owners) if len(owners) > 1 else owners:
+            holders.append(owners[pair])
             said.append(self.belote_said.get(pair, False))
         result = score_deal(
             rules=self.rules,
