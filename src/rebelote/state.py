@@ -586,25 +586,21 @@ class State:
         to_declare = self.to_declare
         if to_declare and to_declare[0] == current:
             return 0
-        return self._card_mask(current)
-
-    def _card_mask(self, current: Seat) -> CardMask:
-        """The legal cards of ``current``, the player to play now (the phase
-        is ``playing`` and he has nothing to declare first): the rules of
-        :func:`~rebelote.tricks.legal_play_mask` read from the row of the
-        deal's :class:`~rebelote.tricks.PlayTable` that :meth:`_play` chose
-        for him (``_row``: the suit led, the card winning the trick, whether
-        his partner plays it).  :meth:`legal_actions` and :meth:`apply`
-        repeat these lines (a call costs as much as they do)."""
-        hand = self.hands[current]
-        if not self.trick_cards:
-            return hand
-        follow, follow_higher, trumps, over, under = self._row
-        mask = hand & follow
-        if mask:
-            return mask & follow_higher or mask
-        trumps &= hand
-        return (trumps & over or hand & under) if trumps else hand
+        # The rules of rebelote.tricks.legal_play_mask, read from the row of
+        # the deal's PlayTable that _play chose for the player to play
+        # (_row: the suit led, the card winning the trick, whether his
+        # partner plays it).  legal_actions, apply and _play_cards repeat
+        # these lines: a call costs as much as they do.
+        mask = self.hands[current]
+        if self.trick_cards:
+            follow, follow_higher, trumps, over, under = self._row
+            follow &= mask
+            if follow:
+                return follow & follow_higher or follow
+            trumps &= mask
+            if trumps:
+                return trumps & over or mask & under
+        return mask
 
     def _must_declare(self) -> bool:
         return bool(self.to_declare) and self.to_declare[0] == self.current
@@ -619,7 +615,7 @@ class State:
             if to_declare and to_declare[0] == current:
                 return [Declare(s) for s in declaration_subsets(self.found[current])]
             mask = self.hands[current]
-            if self.trick_cards:  # as _card_mask
+            if self.trick_cards:  # as legal_play_mask
                 follow, follow_higher, trumps, over, under = self._row
                 follow &= mask
                 if follow:
@@ -923,7 +919,7 @@ class State:
             to_declare = self.to_declare
             if (seat is None or seat == current) and not (to_declare and to_declare[0] == current):
                 mask = self.hands[current]
-                if self.trick_cards:  # as _card_mask
+                if self.trick_cards:  # as legal_play_mask
                     follow, follow_higher, trumps, over, under = self._row
                     follow &= mask
                     if follow:
@@ -967,12 +963,34 @@ class State:
         while self.phase is not _DONE:
             current = self.current
             to_declare = self.to_declare
-            if self.phase is not _PLAYING or (to_declare and to_declare[0] == current):
+            if self.phase is _PLAYING and not (to_declare and to_declare[0] == current):
+                self._play_cards(choose)
+            else:
                 self._apply(choose(self.legal_actions()), False)
-                continue
+
+    def _play_cards(self, choose: Chooser) -> None:
+        """:meth:`_play_out`'s card play, until the deal ends or a player
+        must declare: what does not change during the play is read once, and
+        a card that neither ends its trick nor needs :meth:`_play`'s care
+        (a declaration made with the first card, a belote) is played here
+        with :meth:`_play`'s lines."""
+        table = self._play_table
+        assert table is not None
+        rows, beaters = table.rows, table.beaters
+        hands, nxt, partner_of, size = self.hands, self._next, self._partner_of, self._size
+        to_declare = self.to_declare
+        belote_cards = self._belote_cards
+        must_say = self.rules.belote_must_be_said
+        rules = self.rules
+        auto_declare = rules.declarations == "automatic" and not rules.declaration_turn
+        while self.phase is _PLAYING:
+            current = self.current
             assert current is not None
-            mask = self.hands[current]
-            if self.trick_cards:  # as _card_mask
+            if to_declare and to_declare[0] == current:
+                return
+            mask = hands[current]
+            cards = self.trick_cards
+            if cards:  # as legal_play_mask
                 follow, follow_higher, trumps, over, under = self._row
                 follow &= mask
                 if follow:
@@ -981,8 +999,7 @@ class State:
                     trumps &= mask
                     if trumps:
                         mask = trumps & over or mask & under
-            belote_cards = self._belote_cards
-            if belote_cards and mask & belote_cards and self.rules.belote_must_be_said:
+            if belote_cards and mask & belote_cards and must_say:
                 action = choose(self.legal_actions())
                 assert isinstance(action, Play)
             else:
@@ -995,7 +1012,30 @@ class State:
                         *_PLAYS_C[mask >> 24],
                     )
                 action = choose(plays)
-            self._play(action, False)
+            card = action.card
+            bit = _BITS[card]
+            count = len(cards)
+            if (
+                count + 1 == size
+                or (belote_cards and belote_cards & bit)
+                or (auto_declare and not self.tricks)
+            ):
+                self._play(action, False)
+                continue
+            # _play's lines for a card inside a trick.
+            hands[current] ^= bit
+            self.played |= bit
+            seats = self.trick_seats
+            winning = self.winning
+            if count and beaters[cards[winning]] & bit:
+                winning = self.winning = count
+            cards.append(card)
+            seats.append(current)
+            after = self.current = nxt[current]
+            row = _SUIT_OF[cards[0]] * 64 + cards[winning] * 2
+            if seats[winning] == partner_of[after]:
+                row += 1
+            self._row = rows[row]
 
     def _apply(self, action: Action, events: bool = True) -> list[Event]:
         if isinstance(action, Play):
@@ -1150,7 +1190,7 @@ class State:
     def _play(self, action: Play, events: bool = True) -> list[Event]:
         seat = self.current
         table = self._play_table
-        assert seat is not None and table is not None and self.tables is not None
+        assert seat is not None and table is not None
         card = action.card
         bit = _BITS[card]
         out: list[Event] = []
@@ -1165,7 +1205,8 @@ class State:
             self.declared.append((seat, found))
             if events:
                 out.append(Declared(seat, found))
-        if self._belote_cards & bit:
+        belote_cards = self._belote_cards
+        if belote_cards and belote_cards & bit:
             pair = self._belote_pair_of(card)
             if self._belote_owner[pair] == seat:
                 first = pair not in self.belote_said
@@ -1199,7 +1240,7 @@ class State:
                 row += 1
             self._row = table.rows[row]
             return out
-        points = sum(map(self.tables.points.__getitem__, cards))
+        points = sum(map(table.points.__getitem__, cards))
         winner = seats[winning]
         trick = Trick(self.leader, tuple(cards), tuple(seats), winner, points)
         tricks = self.tricks

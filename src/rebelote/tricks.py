@@ -156,11 +156,13 @@ class PlayTable:
     undertrump (``must_undertrump``), else every card.  ``beaters[best]``:
     the mask of the cards that beat ``best`` when it wins a trick (the
     higher cards of its suit, and every trump when it is no trump).
+    ``points``: the card points (:attr:`~rebelote.trump.StrainTables.points`).
     """
 
     rows: tuple[tuple[CardMask, CardMask, CardMask, CardMask, CardMask], ...]
     must_undertrump: bool
     beaters: tuple[CardMask, ...]
+    points: tuple[int, ...]
 
 
 @lru_cache(maxsize=256)
@@ -195,7 +197,7 @@ def play_table(
     beaters = tuple(
         higher[best] | (0 if trumps_all >> best & 1 else trumps_all) for best in range(32)
     )
-    return PlayTable(tuple(rows), must_undertrump, beaters)
+    return PlayTable(tuple(rows), must_undertrump, beaters, tables.points)
 
 
 def beats(card: Card, best: Card, tables: StrainTables) -> bool:
