@@ -59,6 +59,13 @@ DEAL_POINTS = 162
 COINCHE_FAIL_POINTS = 160
 """What the defenders add to the contract when a coinche contract fails."""
 
+_OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(s for s in range(n) if s != side) for side in range(n)) for n in (2, 3)
+}
+"""``_OTHERS[sides][side]``: the other sides, in order."""
+
+_SA, _TA = Strain.SA, Strain.TA
+
 ResultKind = Literal["made", "dedans", "litige", "capot", "passed", "cancelled"]
 
 
@@ -163,9 +170,11 @@ def score_deal(
             bel[side] += 20
 
     tk = side_of[contract.taker]
-    total = [trick_pts[s] + decl[s] + bel[s] for s in range(nsides)]
-    others = [s for s in range(nsides) if s != tk]
-    best_other = max(total[s] for s in others)
+    total = trick_pts[:]
+    for s in range(nsides):
+        total[s] += decl[s] + bel[s]
+    others = _OTHERS[nsides][tk]
+    best_other = max(map(total.__getitem__, others))
     if coinche:
         assert contract.value is not None
         reached = capot == tk if contract.capot_bid else total[tk] >= contract.value
@@ -222,13 +231,7 @@ def score_deal(
             score[others[0]] += lost_decl + (0 if keep_belote else bel[tk])
 
     strain = contract.strain
-    mult = (
-        rules.sa_multiplier
-        if strain == Strain.SA
-        else rules.ta_multiplier
-        if strain == Strain.TA
-        else 1
-    )
+    mult = rules.sa_multiplier if strain == _SA else rules.ta_multiplier if strain == _TA else 1
     if mult != 1:
         score = [p * mult for p in score]
         held *= mult
@@ -237,7 +240,7 @@ def score_deal(
         contract,
         tuple(card),
         ddd,
-        tuple([tuple(declarations[s]) for s in range(nsides)]),
+        tuple(map(tuple, declarations[:nsides])),
         tuple(holders),
         tuple(bel),
         capot,
