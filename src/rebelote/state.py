@@ -61,6 +61,7 @@ from .cards import (
     parse_card,
 )
 from .declarations import (
+    CARRE_POINTS,
     KIND_NAMES,
     Declaration,
     DeclarationError,
@@ -188,6 +189,11 @@ _SUIT_OF: tuple[int, ...] = tuple(c >> 3 for c in range(32))
 _PARTNER_OF: dict[int, tuple[int, ...]] = {4: (2, 3, 0, 1), 3: (-1, -1, -1, -1)}
 """``_PARTNER_OF[players][seat]``: the seat's partner, -1 in the
 three-player game."""
+
+_SEQUENCE_STARTS: CardMask = 0x3F3F3F3F
+"""The cards from which a run of three may start in their suit (7 up to Q)."""
+_CARRE_RANKS: CardMask = sum(1 << rank for rank in CARRE_POINTS)
+"""The ranks whose carré scores, as bits 0..7."""
 
 _STRAINS: tuple[Strain, ...] = tuple(Strain)
 """``_STRAINS[i]`` is ``Strain(i)``."""
@@ -965,6 +971,9 @@ class State:
             to_declare = self.to_declare
             if self.phase is _PLAYING and not (to_declare and to_declare[0] == current):
                 self._play_cards(choose)
+            elif self.phase is _BIDDING:
+                assert self.auction is not None
+                self._bid(choose(self.auction.legal_bids()), False)
             else:
                 self._apply(choose(self.legal_actions()), False)
 
@@ -1124,7 +1133,13 @@ class State:
                         self._finish(void_result("cancelled", len(self.side_names), contract))
                         return out
             for seat in self.seats:
-                found = find_declarations(self.hands[seat], contract.strain)
+                hand = self.hands[seat]
+                if not (
+                    hand & hand >> 1 & hand >> 2 & _SEQUENCE_STARTS
+                    or hand & hand >> 8 & hand >> 16 & hand >> 24 & _CARRE_RANKS
+                ):
+                    continue  # no run of three, no carré: find_declarations finds none
+                found = find_declarations(hand, contract.strain)
                 if found:
                     self.found[seat] = found
         pairs = _BELOTE_PAIRS[contract.strain]
