@@ -61,7 +61,6 @@ from .cards import (
     parse_card,
 )
 from .declarations import (
-    CARRE_POINTS,
     KIND_NAMES,
     Declaration,
     DeclarationError,
@@ -100,7 +99,6 @@ from .trump import Strain, StrainTables, strain_tables
 __all__ = [
     "ActionError",
     "AmbiguousActionError",
-    "Chooser",
     "DealError",
     "Event",
     "IllegalActionError",
@@ -190,11 +188,6 @@ _PARTNER_OF: dict[int, tuple[int, ...]] = {4: (2, 3, 0, 1), 3: (-1, -1, -1, -1)}
 """``_PARTNER_OF[players][seat]``: the seat's partner, -1 in the
 three-player game."""
 
-_SEQUENCE_STARTS: CardMask = 0x3F3F3F3F
-"""The cards from which a run of three may start in their suit (7 up to Q)."""
-_CARRE_RANKS: CardMask = sum(1 << rank for rank in CARRE_POINTS)
-"""The ranks whose carré scores, as bits 0..7."""
-
 _STRAINS: tuple[Strain, ...] = tuple(Strain)
 """``_STRAINS[i]`` is ``Strain(i)``."""
 
@@ -207,7 +200,7 @@ _NEXT: dict[int, tuple[Seat, ...]] = {
 _T = TypeVar("_T")
 
 
-class Chooser(Protocol):
+class _Chooser(Protocol):
     """Chooses one element of a sequence (``random.Random.choice``)."""
 
     def __call__(self, seq: Sequence[_T], /) -> _T:
@@ -958,7 +951,7 @@ class State:
             kind = "declare first"
         raise self._illegal(action, kind, self._why(action, seat))
 
-    def _play_out(self, choose: Chooser) -> None:
+    def _play_out(self, choose: _Chooser) -> None:
         """Play the deal to its end, each action ``choose(legal)``, where
         ``legal`` holds the legal actions in the order of
         :meth:`legal_actions` (a list, or a tuple of the cards' plays): the
@@ -977,7 +970,7 @@ class State:
             else:
                 self._apply(choose(self.legal_actions()), False)
 
-    def _play_cards(self, choose: Chooser) -> None:
+    def _play_cards(self, choose: _Chooser) -> None:
         """:meth:`_play_out`'s card play, until the deal ends or a player
         must declare: what does not change during the play is read once, and
         a card that neither ends its trick nor needs :meth:`_play`'s care
@@ -1071,18 +1064,20 @@ class State:
         assert auction is not None and self.current is not None
         out: list[Event] = [BidMade(self.current, bid)] if events else []
         final_hands = self.final_hands
-        saved = auction.copy() if final_hands is not None else None
+        saved = auction.copy() if final_hands is not None else None  # a record's deal
         status = auction.bid(bid)
+        taker = auction.contract.taker if auction.contract is not None else None
         if (
-            saved is not None
-            and auction.contract is not None
+            taker is not None
+            and final_hands is not None
+            and saved is not None
             and self.turned is not None
-            and not final_hands[auction.contract.taker] >> self.turned & 1  # type: ignore[index]
+            and not final_hands[taker] >> self.turned & 1
         ):
             self.auction = saved  # nothing half-applied
             raise DealError(
                 f"the turned card {card_name(self.turned)} is not in the hand of the "
-                f"taker {auction.contract.taker.letter}"
+                f"taker {taker.letter}"
             )
         if status == "open":
             self.current = auction.current
@@ -1133,13 +1128,7 @@ class State:
                         self._finish(void_result("cancelled", len(self.side_names), contract))
                         return out
             for seat in self.seats:
-                hand = self.hands[seat]
-                if not (
-                    hand & hand >> 1 & hand >> 2 & _SEQUENCE_STARTS
-                    or hand & hand >> 8 & hand >> 16 & hand >> 24 & _CARRE_RANKS
-                ):
-                    continue  # no run of three, no carré: find_declarations finds none
-                found = find_declarations(hand, contract.strain)
+                found = find_declarations(self.hands[seat], contract.strain)
                 if found:
                     self.found[seat] = found
         pairs = _BELOTE_PAIRS[contract.strain]
