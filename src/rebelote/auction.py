@@ -40,6 +40,30 @@ COINCHE_VALUES: tuple[int, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160, CA
 
 _LEVEL = {Strain.SA: 1, Strain.TA: 2}
 
+# The bids are frozen: the auction hands out these shared ones.
+_PASS = Bid("pass")
+_TAKE = Bid("take")
+_COINCHE = Bid("coinche")
+_SURCOINCHE = Bid("surcoinche")
+_STRAIN_BIDS: tuple[Bid, ...] = tuple(Bid("strain", s) for s in Strain)
+"""``_STRAIN_BIDS[strain]``: naming ``strain`` (round two, TA, SA)."""
+_CONTRACTS_ABOVE: dict[tuple[bool, int], tuple[Bid, ...]] = {
+    (all_strains, low): tuple(
+        Bid("contract", s, value)
+        for value in COINCHE_VALUES
+        if value > low
+        for s in (list(Strain) if all_strains else list(Strain)[:4])
+    )
+    for all_strains in (False, True)
+    for low in (0, *COINCHE_VALUES)
+}
+"""``_CONTRACTS_ABOVE[(coinche_tout_atout, value)]``: the coinche contracts
+above ``value`` (0: all), lowest first, the strains in order."""
+_NEXT: dict[int, tuple[Seat, ...]] = {
+    n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (3, 4)
+}
+"""``_NEXT[players][seat]``: :func:`~rebelote.seats.next_seat`."""
+
 
 @dataclass(frozen=True, slots=True)
 class Contract:
@@ -98,7 +122,7 @@ class Auction:
         self.rules = rules
         self.players = rules.players
         self.turned = turned
-        self.current: Seat = next_seat(dealer, self.players)
+        self.current: Seat = _NEXT[self.players][dealer]
         self.round = 1
         self.passes = 0
         self.high: Bid | None = None
@@ -124,36 +148,36 @@ class Auction:
         if self.status != "open":
             return []
         bidding = self.rules.bidding
-        out = [Bid("pass")]
+        out = [_PASS]
         if bidding == "coinche":
             if self.coinched > 1:
-                out.append(Bid("surcoinche"))
+                out.append(_SURCOINCHE)
                 return out
             low = self.high.value if self.high is not None and self.high.value else 0
-            strains = list(Strain) if self.rules.coinche_tout_atout else list(Strain)[:4]
-            for value in COINCHE_VALUES:
-                if value > low:
-                    out.extend(Bid("contract", s, value) for s in strains)
+            all_strains = self.rules.coinche_tout_atout
+            above = _CONTRACTS_ABOVE.get((all_strains, low))
+            if above is None:
+                above = _CONTRACTS_ABOVE[(all_strains, 0)]
+                above = tuple(b for b in above if b.value is not None and b.value > low)
+            out.extend(above)
             if self.bidder is not None and not self._same_side(self.current, self.bidder):
-                out.append(Bid("coinche"))
+                out.append(_COINCHE)
             return out
-        assert self.turned is not None
-        suits = [
-            Bid("strain", s)
-            for s in list(Strain)[:4]
-            if self.rules.round_two_turned_suit or s != self.turned
-        ]
+        turned = self.turned
+        assert turned is not None
+        if self.round == 1 and (bidding == "classic" or self.high is None):
+            out.append(_TAKE)
+        elif bidding == "classic" or self.high is None:
+            every = self.rules.round_two_turned_suit
+            out.extend(b for b in _STRAIN_BIDS[:4] if every or b.strain != turned)
         if bidding == "classic":
-            out.extend([Bid("take")] if self.round == 1 else suits)
             return out
         # tout_atout
         level = -1 if self.high is None else _LEVEL.get(self.high.strain or Strain.S, 0)
-        if self.high is None:
-            out.extend([Bid("take")] if self.round == 1 else suits)
         if level < 1:
-            out.append(Bid("strain", Strain.SA))
+            out.append(_STRAIN_BIDS[Strain.SA])
         if level < 2:
-            out.append(Bid("strain", Strain.TA))
+            out.append(_STRAIN_BIDS[Strain.TA])
         return out
 
     def illegality(self, bid: Bid) -> Illegality | None:
@@ -220,7 +244,8 @@ class Auction:
             if rules.bidding == "coinche" and self.coinched > 1:
                 if self.passes == 2:
                     return self._close()
-                self.current = next_seat(next_seat(seat))
+                nxt = _NEXT[4]
+                self.current = nxt[nxt[seat]]
                 return "open"
             if self.high is not None and self.passes == self.players - 1:
                 return self._close()
@@ -239,11 +264,11 @@ class Auction:
         else:
             if bid.kind == "take":
                 assert self.turned is not None
-                bid = Bid("strain", self.turned)
+                bid = _STRAIN_BIDS[self.turned]
             self.high, self.bidder, self.passes = bid, seat, 0
             if rules.bidding == "classic":
                 return self._close()
-        self.current = next_seat(seat, self.players)
+        self.current = _NEXT[self.players][seat]
         return "open"
 
     def _close(self) -> AuctionStatus:

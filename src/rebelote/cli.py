@@ -257,8 +257,9 @@ def bench_engine(
     seed: Annotated[int, typer.Option(help="Seed.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Random full deals per second and legal-move generations per second,
-    on one core."""
+    """Random full deals per second (the fast path of simulations and the
+    checked API), legal-move generations per second and compiled rollouts
+    per second, on one core; ``--json``: one JSON line."""
     from .bench import bench_engine as run
 
     result = run(_rules_or_exit(rules), deals=deals, seed=seed)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import RANK_MASKS, RANK_SYMBOLS, SUIT_MASKS, Card, CardMask, Rank, Suit, card_name
+from .cards import RANK_MASKS, RANK_SYMBOLS, SUIT_MASKS, Card, CardMask, Rank, card_name
 from .trump import PLAIN_STRENGTH, Strain
 
 __all__ = [
@@ -111,24 +111,41 @@ class Declaration:
         return self.text
 
 
+def _runs(bits: int) -> tuple[tuple[int, int], ...]:
+    """The runs of 3 or more consecutive ranks in the ranks ``bits`` of one
+    suit, lowest first, as ``(start rank, length)``."""
+    runs: list[tuple[int, int]] = []
+    rank = 0
+    while rank < 8:
+        if bits >> rank & 1:
+            start = rank
+            while rank < 8 and bits >> rank & 1:
+                rank += 1
+            if rank - start >= 3:
+                runs.append((start, rank - start))
+        else:
+            rank += 1
+    return tuple(runs)
+
+
+_RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(bits) for bits in range(256))
+"""``_RUNS[bits]``: :func:`_runs` of every byte of ranks."""
+
+_SEQUENCE_STARTS: CardMask = 0x3F3F3F3F
+"""The cards from which a run of three may start in their suit (7 up to Q)."""
+
+_CARRE_RANKS: CardMask = sum(1 << rank for rank in CARRE_POINTS)
+"""The ranks whose carré scores, as bits 0..7 (spades' cards)."""
+
+
 def _sequences(hand: CardMask) -> list[Declaration]:
     found: list[Declaration] = []
-    for suit in Suit:
-        bits = (hand >> (8 * suit)) & 0xFF
-        rank = 0
-        while rank < 8:
-            if bits >> rank & 1:
-                start = rank
-                while rank < 8 and bits >> rank & 1:
-                    rank += 1
-                length = rank - start
-                if length >= 3:
-                    cards = ((1 << length) - 1) << (8 * suit + start)
-                    kind = {3: "tierce", 4: "quarte"}.get(length, "quinte")
-                    top = 8 * suit + rank - 1
-                    found.append(Declaration(kind, cards, top, SEQUENCE_POINTS[min(length, 5)]))
-            else:
-                rank += 1
+    for suit in range(4):
+        for start, length in _RUNS[(hand >> (8 * suit)) & 0xFF]:
+            cards = ((1 << length) - 1) << (8 * suit + start)
+            kind = {3: "tierce", 4: "quarte"}.get(length, "quinte")
+            top = 8 * suit + start + length - 1
+            found.append(Declaration(kind, cards, top, SEQUENCE_POINTS[min(length, 5)]))
     return found
 
 
@@ -139,6 +156,12 @@ def find_declarations(hand: CardMask, strain: Strain = Strain.S) -> tuple[Declar
     most points wins, then the one with the strongest declaration.  Returns
     the declarations strongest first (empty when there is none).
     """
+    no_carre = not hand & hand >> 8 & hand >> 16 & hand >> 24 & _CARRE_RANKS
+    if no_carre:
+        if not hand & hand >> 1 & hand >> 2 & _SEQUENCE_STARTS:
+            return ()  # most hands: no run of three, no carré
+        # Only sequences: one choice, the search below would keep them all.
+        return tuple(sorted(_sequences(hand), key=lambda d: d.key(strain), reverse=True))
     carres = [
         Declaration("carre", RANK_MASKS[rank], 8 * 0 + rank, points)
         for rank, points in CARRE_POINTS.items()

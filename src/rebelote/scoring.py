@@ -59,6 +59,13 @@ DEAL_POINTS = 162
 COINCHE_FAIL_POINTS = 160
 """What the defenders add to the contract when a coinche contract fails."""
 
+_OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(s for s in range(n) if s != side) for side in range(n)) for n in (2, 3)
+}
+"""``_OTHERS[sides][side]``: the other sides, in order."""
+
+_SA, _TA = Strain.SA, Strain.TA
+
 ResultKind = Literal["made", "dedans", "litige", "capot", "passed", "cancelled"]
 
 
@@ -123,18 +130,23 @@ def score_deal(
     nsides = 3 if rules.players == 3 else 2
     card = [0] * nsides
     tricks_won = [0] * nsides
-    seat_tricks: dict[Seat, int] = {}
+    winners = 0  # the seats that won a trick, as bits
     for trick in tricks:
         side = side_of[trick.winner]
         card[side] += trick.points
         tricks_won[side] += 1
-        seat_tricks[trick.winner] = seat_tricks.get(trick.winner, 0) + 1
+        winners |= 1 << trick.winner
     ddd = side_of[tricks[-1].winner]
-    capot = next((s for s in range(nsides) if tricks_won[s] == len(tricks)), None)
-    solo = capot is not None and len(seat_tricks) == 1
+    capot: int | None = None
+    for s in range(nsides):
+        if tricks_won[s] == len(tricks):
+            capot = s
+            break
+    solo = capot is not None and winners & (winners - 1) == 0  # one seat took them all
     coinche = rules.bidding == "coinche"
 
-    trick_pts = [card[s] + (DIX_DE_DER if s == ddd else 0) for s in range(nsides)]
+    trick_pts = card[:]
+    trick_pts[ddd] += DIX_DE_DER
     if capot is not None:
         if coinche:
             trick_pts[capot] = CAPOT_VALUE
@@ -143,7 +155,10 @@ def score_deal(
         else:
             trick_pts[capot] = rules.capot_points
 
-    decl = [sum(d.points for d in declarations[s]) for s in range(nsides)]
+    decl = [0] * nsides
+    for s in range(nsides):
+        for d in declarations[s]:
+            decl[s] += d.points
     bel = [0] * nsides
     holders: list[int] = []
     for seat, said in zip(belote_holders, belote_said, strict=True):
@@ -155,9 +170,11 @@ def score_deal(
             bel[side] += 20
 
     tk = side_of[contract.taker]
-    total = [trick_pts[s] + decl[s] + bel[s] for s in range(nsides)]
-    others = [s for s in range(nsides) if s != tk]
-    best_other = max(total[s] for s in others)
+    total = trick_pts[:]
+    for s in range(nsides):
+        total[s] += decl[s] + bel[s]
+    others = _OTHERS[nsides][tk]
+    best_other = max(map(total.__getitem__, others))
     if coinche:
         assert contract.value is not None
         reached = capot == tk if contract.capot_bid else total[tk] >= contract.value
@@ -213,21 +230,22 @@ def score_deal(
         if nsides == 2:
             score[others[0]] += lost_decl + (0 if keep_belote else bel[tk])
 
-    mult = {Strain.SA: rules.sa_multiplier, Strain.TA: rules.ta_multiplier}.get(contract.strain, 1)
+    strain = contract.strain
+    mult = rules.sa_multiplier if strain == _SA else rules.ta_multiplier if strain == _TA else 1
     if mult != 1:
         score = [p * mult for p in score]
         held *= mult
     return DealResult(
-        result=kind,
-        contract=contract,
-        card_points=tuple(card),
-        dix_de_der=ddd,
-        declarations=tuple(tuple(declarations[s]) for s in range(nsides)),
-        belote=tuple(holders),
-        belote_points=tuple(bel),
-        capot=capot,
-        solo_capot=solo,
-        score=tuple(score),
-        held_over=held,
-        winner=winner,
+        kind,
+        contract,
+        tuple(card),
+        ddd,
+        tuple(map(tuple, declarations[:nsides])),
+        tuple(holders),
+        tuple(bel),
+        capot,
+        solo,
+        tuple(score),
+        held,
+        winner,
     )

@@ -17,9 +17,18 @@ __all__ = ["play_randomly", "random_deal", "random_match"]
 
 
 def play_randomly(state: State, rng: random.Random) -> State:
-    """Play ``state`` to its end with uniformly random legal actions."""
-    while not state.is_terminal:
-        state.apply(rng.choice(state.legal_actions()))
+    """Play ``state`` to its end with uniformly random legal actions.
+
+    Each action is ``rng.choice`` of :meth:`State.legal_actions`, as in::
+
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+
+    which this plays exactly (the same actions, the same ``rng`` draws),
+    on the engine's fast path: the action drawn from the legal ones is not
+    checked again, and no event is built.
+    """
+    state._play_out(rng.choice)
     return state
 
 

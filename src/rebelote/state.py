@@ -31,9 +31,10 @@ Randomness never enters here: the pack is given.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import Enum
-from typing import Literal
+from operator import itemgetter
+from typing import Literal, Protocol, TypeVar
 
 from .actions import (
     Action,
@@ -92,7 +93,7 @@ from .legality import RULES_DIGEST, SEED000, SEED001, SEED002, SEED003, Illegali
 from .rules import Rules
 from .scoring import DealResult, score_deal, void_result
 from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
-from .tricks import Trick, beats, card_illegality, legal_play_mask
+from .tricks import PlayTable, Trick, card_illegality, play_table
 from .trump import Strain, StrainTables, strain_tables
 
 __all__ = [
@@ -111,6 +112,101 @@ __all__ = [
 _PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))
 """One :class:`Play` per card, without a belote choice."""
 
+_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(_PLAYS[suit * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
+    for suit in range(4)
+)
+"""``_SUIT_PLAYS[suit][byte]``: the plays of the cards of ``suit`` whose
+ranks are the bits of ``byte``, in card order (the legal cards' plays are
+four look-ups, one a suit)."""
+_PLAYS_S, _PLAYS_H, _PLAYS_D, _PLAYS_C = _SUIT_PLAYS
+_ONE_SUIT_PLAYS: dict[CardMask, tuple[Play, ...]] = {
+    byte << (8 * suit): _SUIT_PLAYS[suit][byte] for suit in range(4) for byte in range(1, 256)
+}
+"""The plays of the cards of a mask within one suit, by mask."""
+
+_BELOTE_PAIRS: dict[Strain, tuple[CardMask, ...]] = {
+    strain: tuple(belote_pairs(DECK_32, strain)) for strain in Strain
+}
+"""The king-queen pairs of trump of each strain, suit by suit, for
+:func:`~rebelote.declarations.belote_pairs` of every hand."""
+
+_INT_ONLY: set[type] = {int}
+_SORTED_PACKS: dict[int, list[Card]] = {
+    24: list(cards_of(DECK_24)),
+    32: list(cards_of(DECK_32)),
+}
+"""The cards of the 24- and 32-card packs in order."""
+
+
+_DEAL_POSITIONS: dict[
+    tuple[int, int, tuple[int, ...], int],
+    tuple[tuple[Callable[[list[Card]], tuple[Card, ...]], ...], int],
+] = {}
+
+
+def _deal_positions(
+    pos: int, seats: int, counts: tuple[int, ...], taker: int
+) -> tuple[tuple[Callable[[list[Card]], tuple[Card, ...]], ...], int]:
+    """For dealing ``counts`` cards a round (one less to the ``taker``-th
+    seat from the dealer's right, -1: none) from position ``pos`` of the
+    deck: per seat from the dealer's right, a function giving its cards of
+    a deck, and the position after the distribution.  Cached: a game has
+    few distributions."""
+    key = (pos, seats, counts, taker)
+    known = _DEAL_POSITIONS.get(key)
+    if known is None:
+        positions: list[list[int]] = [[] for _ in range(seats)]
+        for count in counts:
+            for k in range(seats):
+                n = count - 1 if k == taker else count
+                positions[k].extend(range(pos, pos + n))
+                pos += n
+        known = tuple(_getter(p) for p in positions), pos
+        _DEAL_POSITIONS[key] = known
+    return known
+
+
+def _getter(positions: list[int]) -> Callable[[list[Card]], tuple[Card, ...]]:
+    """A function giving the cards at ``positions`` of a deck, as a tuple."""
+    if len(positions) == 1:
+        only = positions[0]
+        return lambda deck: (deck[only],)
+    return itemgetter(*positions)
+
+
+_BITS: tuple[CardMask, ...] = tuple(1 << c for c in range(32))
+"""``_BITS[card]`` is ``1 << card`` (a look-up allocates no int)."""
+
+_BIT_OF = _BITS.__getitem__
+"""``_BIT_OF(card)`` is ``1 << card``."""
+
+_SUIT_OF: tuple[int, ...] = tuple(c >> 3 for c in range(32))
+"""``_SUIT_OF[card]`` is ``card >> 3``."""
+
+_PARTNER_OF: dict[int, tuple[int, ...]] = {4: (2, 3, 0, 1), 3: (-1, -1, -1, -1)}
+"""``_PARTNER_OF[players][seat]``: the seat's partner, -1 in the
+three-player game."""
+
+_STRAINS: tuple[Strain, ...] = tuple(Strain)
+"""``_STRAINS[i]`` is ``Strain(i)``."""
+
+_NEXT: dict[int, tuple[Seat, ...]] = {
+    n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (3, 4)
+}
+"""``_NEXT[players][seat]``: :func:`~rebelote.seats.next_seat`."""
+
+
+_T = TypeVar("_T")
+
+
+class _Chooser(Protocol):
+    """Chooses one element of a sequence (``random.Random.choice``)."""
+
+    def __call__(self, seq: Sequence[_T], /) -> _T:
+        """One element of ``seq`` (not empty)."""
+        ...
+
 
 class Phase(Enum):
     """The phases of a deal, in order."""
@@ -121,6 +217,13 @@ class Phase(Enum):
     DECLARING = "declaring"
     PLAYING = "playing"
     DONE = "done"
+
+
+# The hot paths compare phases with these names: an enum's class attribute
+# costs a look-up through its metaclass.
+_BIDDING = Phase.BIDDING
+_PLAYING = Phase.PLAYING
+_DONE = Phase.DONE
 
 
 class DealError(ValueError):
@@ -220,7 +323,11 @@ class State:
         "_belote_cards",
         "_belote_owner",
         "_next",
+        "_partner_of",
+        "_play_table",
         "_pos",
+        "_row",
+        "_size",
         "auction",
         "belote_said",
         "belotes",
@@ -257,8 +364,12 @@ class State:
         self.seats: tuple[Seat, ...] = SEATS_3 if rules.players == 3 else SEATS_4
         if dealer not in self.seats:
             raise DealError(f"seat {Seat(dealer).letter} is not at a {rules.players}-player table")
-        self.dealer = Seat(dealer)
-        self._next: tuple[Seat, ...] = tuple(next_seat(Seat(i), rules.players) for i in range(4))
+        self.dealer = dealer if type(dealer) is Seat else Seat(dealer)
+        self._next: tuple[Seat, ...] = _NEXT[rules.players]
+        self._partner_of = _PARTNER_OF[rules.players]
+        self._size = rules.players
+        self._play_table: PlayTable | None = None
+        self._row: tuple[CardMask, CardMask, CardMask, CardMask, CardMask] = (0, 0, 0, 0, 0)
         self.side_of: tuple[int, ...] = (0, 1, 0, 1) if rules.players == 4 else (-1, 0, 1, 2)
         self.phase = Phase.CUT
         self.pack: list[Card] = []
@@ -292,6 +403,13 @@ class State:
 
     def _check_pack(self, cards: Sequence[Card], what: str) -> None:
         size = self.rules.cards_per_deal
+        full = DECK_24 if self.rules.players == 3 else DECK_32
+        if (
+            len(cards) == size
+            and set(map(type, cards)) == _INT_ONLY
+            and sorted(cards) == _SORTED_PACKS[size]
+        ):
+            return  # every card of the pack once: the checks below would pass
         if len(cards) != size:
             raise DealError(f"{what} has {len(cards)} cards; this game needs {size}")
         mask = 0
@@ -301,7 +419,7 @@ class State:
             if mask >> c & 1:
                 raise DealError(f"{what}: {card_name(c)} appears twice")
             mask |= 1 << c
-        if mask != (DECK_24 if self.rules.players == 3 else DECK_32):
+        if mask != full:
             raise DealError(f"{what}: the three-player game uses no 7s or 8s")
 
     @classmethod
@@ -330,9 +448,9 @@ class State:
             if pattern not in rules.patterns:
                 allowed = " or ".join(rules.patterns)
                 raise DealError(f"pattern {pattern!r} is not allowed here (use {allowed})")
-            state._distribute(pattern)
+            state._distribute(pattern, False)
         elif len(rules.patterns) == 1:
-            state._distribute(rules.patterns[0])
+            state._distribute(rules.patterns[0], False)
         return state
 
     @classmethod
@@ -376,37 +494,56 @@ class State:
         state._start_bidding()
         return state
 
-    def _deal_round(self, counts: Sequence[int], taker: Seat | None = None) -> list[Event]:
-        events: list[Event] = []
+    def _deal_round(
+        self, counts: Sequence[int], taker: Seat | None = None, events: bool = True
+    ) -> list[Event]:
+        out: list[Event] = []
+        deck, hands, nxt, seats = self.deck, self.hands, self._next, self.seats
+        first = nxt[self.dealer]
+        if not events:
+            # Each seat's cards of the whole distribution at once.
+            offset = -1
+            if taker is not None:
+                offset, seat = 0, first
+                while seat != taker:
+                    offset, seat = offset + 1, nxt[seat]
+            takes, end = _deal_positions(self._pos, len(seats), tuple(counts), offset)
+            seat = first
+            for take in takes:
+                hands[seat] |= sum(map(_BIT_OF, take(deck)))  # distinct cards
+                seat = nxt[seat]
+            self._pos = end
+            return out
+        pos = self._pos
         for count in counts:
-            seat = next_seat(self.dealer, self.rules.players)
-            for _ in self.seats:
+            seat = first
+            for _ in seats:
                 n = count - 1 if seat == taker else count
-                got = 0
-                for c in self.deck[self._pos : self._pos + n]:
-                    got |= 1 << c
-                self._pos += n
-                self.hands[seat] |= got
-                events.append(Dealt(seat, got))
-                seat = next_seat(seat, self.rules.players)
-        return events
+                got = sum(map(_BIT_OF, deck[pos : pos + n]))
+                pos += n
+                hands[seat] |= got
+                out.append(Dealt(seat, got))
+                seat = nxt[seat]
+        self._pos = pos
+        return out
 
-    def _distribute(self, pattern: str) -> list[Event]:
+    def _distribute(self, pattern: str, events: bool = True) -> list[Event]:
         self.pattern = pattern
-        first = [int(x) for x in pattern.split("-")]
+        first = [3, 2] if pattern == "3-2" else [int(x) for x in pattern.split("-")]
         if not self.rules.turned_card:
             first.append(3)
-        events: list[Event] = [PatternChosen(self.dealer, pattern)]
-        events += self._deal_round(first)
+        out: list[Event] = [PatternChosen(self.dealer, pattern)] if events else []
+        out += self._deal_round(first, None, events)
         if self.rules.turned_card:
             self.turned = self.deck[self._pos]
             self._pos += 1
-            events.append(CardTurned(self.turned))
+            if events:
+                out.append(CardTurned(self.turned))
         self._start_bidding()
-        return events
+        return out
 
     def _start_bidding(self) -> None:
-        turned_suit = None if self.turned is None else Strain(self.turned >> 3)
+        turned_suit = None if self.turned is None else _STRAINS[self.turned >> 3]
         self.auction = Auction(self.rules, self.dealer, turned_suit)
         self.phase = Phase.BIDDING
         self.current = self.auction.current
@@ -426,7 +563,7 @@ class State:
     @property
     def is_terminal(self) -> bool:
         """Whether the deal is over (scored, passed or cancelled)."""
-        return self.phase == Phase.DONE
+        return self.phase is _DONE
 
     def side_name(self, side: int) -> str:
         """``NS`` / ``EW``, or the seat letter in the three-player game."""
@@ -443,19 +580,26 @@ class State:
         """The cards the current player may play (0 outside the card play or
         while he still has to declare)."""
         current = self.current
-        if self.phase is not Phase.PLAYING or current is None:
+        if self.phase is not _PLAYING or current is None:
             return 0
-        if self.to_declare and self.to_declare[0] == current:
+        to_declare = self.to_declare
+        if to_declare and to_declare[0] == current:
             return 0
-        hand = self.hands[current]
-        cards = self.trick_cards
-        if not cards:
-            return hand
-        tables = self.tables
-        assert tables is not None
-        winning = self.winning
-        partner = self.rules.players == 4 and (self.trick_seats[winning] ^ current) & 1 == 0
-        return legal_play_mask(hand, cards[0], cards[winning], partner, tables, self.rules)
+        # The rules of rebelote.tricks.legal_play_mask, read from the row of
+        # the deal's PlayTable that _play chose for the player to play
+        # (_row: the suit led, the card winning the trick, whether his
+        # partner plays it).  legal_actions, apply and _play_cards repeat
+        # these lines: a call costs as much as they do.
+        mask = self.hands[current]
+        if self.trick_cards:
+            follow, follow_higher, trumps, over, under = self._row
+            follow &= mask
+            if follow:
+                return follow & follow_higher or follow
+            trumps &= mask
+            if trumps:
+                return trumps & over or mask & under
+        return mask
 
     def _must_declare(self) -> bool:
         return bool(self.to_declare) and self.to_declare[0] == self.current
@@ -463,13 +607,33 @@ class State:
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now, in a stable order."""
         phase = self.phase
-        if phase == Phase.PLAYING:
-            if self._must_declare():
-                assert self.current is not None
-                return [Declare(s) for s in declaration_subsets(self.found[self.current])]
-            mask = self.legal_play_mask()
-            if not mask & self._belote_cards or not self.rules.belote_must_be_said:
-                return [_PLAYS[c] for c in cards_of(mask)]
+        if phase is _PLAYING:
+            current = self.current
+            assert current is not None
+            to_declare = self.to_declare
+            if to_declare and to_declare[0] == current:
+                return [Declare(s) for s in declaration_subsets(self.found[current])]
+            mask = self.hands[current]
+            if self.trick_cards:  # as legal_play_mask
+                follow, follow_higher, trumps, over, under = self._row
+                follow &= mask
+                if follow:
+                    mask = follow & follow_higher or follow
+                else:
+                    trumps &= mask
+                    if trumps:
+                        mask = trumps & over or mask & under
+            belote_cards = self._belote_cards
+            if not (belote_cards and mask & belote_cards and self.rules.belote_must_be_said):
+                plays = _ONE_SUIT_PLAYS.get(mask)  # following: one suit, one look-up
+                if plays is not None:
+                    return list(plays)
+                return [
+                    *_PLAYS_S[mask & 255],
+                    *_PLAYS_H[mask >> 8 & 255],
+                    *_PLAYS_D[mask >> 16 & 255],
+                    *_PLAYS_C[mask >> 24],
+                ]
             out: list[Action] = []
             for c in cards_of(mask):
                 if self._belote_choice(c):
@@ -478,7 +642,7 @@ class State:
                 else:
                     out.append(_PLAYS[c])
             return out
-        if phase == Phase.BIDDING:
+        if phase is _BIDDING:
             assert self.auction is not None
             return list(self.auction.legal_bids())
         if phase == Phase.CUT:
@@ -728,7 +892,9 @@ class State:
             reason=reason,
         )
 
-    def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
+    def apply(
+        self, action: Action, seat: Seat | None = None, *, events: bool = True
+    ) -> list[Event]:
         """Apply the current player's ``action`` and return the events it caused
         (typed, :mod:`rebelote.events`).
 
@@ -739,56 +905,174 @@ class State:
         belote flag where the rules fix whether belote is said, and a card
         without the flag where the choice is open says belote (as before the
         flag was written in the text).
+
+        ``events=False``: for simulations, where nobody listens: the action
+        is checked and applied all the same, but no event is built and the
+        list returned is empty.
         """
-        if self.phase == Phase.DONE:
+        phase = self.phase
+        if type(action) is Play and phase is _PLAYING:
+            # The hot path: a card by the player to play.
+            current = self.current
+            assert current is not None
+            to_declare = self.to_declare
+            if (seat is None or seat == current) and not (to_declare and to_declare[0] == current):
+                mask = self.hands[current]
+                if self.trick_cards:  # as legal_play_mask
+                    follow, follow_higher, trumps, over, under = self._row
+                    follow &= mask
+                    if follow:
+                        mask = follow & follow_higher or follow
+                    else:
+                        trumps &= mask
+                        if trumps:
+                            mask = trumps & over or mask & under
+                card = action.card
+                if 0 <= card < 32 and mask & _BITS[card]:
+                    return self._play(action, events)
+        elif type(action) is Bid and phase is _BIDDING and (seat is None or seat == self.current):
+            assert self.auction is not None
+            if action in self.auction.legal_bids():
+                return self._bid(action, events)
+        if self.phase is Phase.DONE:
             raise self._illegal(action, "the deal is over", self._why(action, seat))
         if seat is not None and seat != self.current:
             raise self._illegal(action, f"not {Seat(seat).letter}'s turn", self._why(action, seat))
         if isinstance(action, Play):
             if self.phase is Phase.PLAYING and self.legal_play_mask() >> action.card & 1:
-                return self._play(action)
+                return self._play(action, events)
         elif action in self.legal_actions():
-            return self._apply(action)
+            return self._apply(action, events)
         kind = {
             Phase.PLAYING: "illegal card",
             Phase.BIDDING: "illegal bid",
         }.get(self.phase, "illegal action")
-        if self.phase == Phase.PLAYING and self._must_declare():
+        if self.phase is Phase.PLAYING and self._must_declare():
             kind = "declare first"
         raise self._illegal(action, kind, self._why(action, seat))
 
-    def _apply(self, action: Action) -> list[Event]:
+    def _play_out(self, choose: _Chooser) -> None:
+        """Play the deal to its end, each action ``choose(legal)``, where
+        ``legal`` holds the legal actions in the order of
+        :meth:`legal_actions` (a list, or a tuple of the cards' plays): the
+        loop of :func:`rebelote.simulate.play_randomly`, the engine's fast
+        path.  The action chosen is legal by construction, so it is applied
+        without :meth:`apply`'s check; no event is built.
+        ``tests/test_fast_path.py`` checks it against the checked path."""
+        while self.phase is not _DONE:
+            current = self.current
+            to_declare = self.to_declare
+            if self.phase is _PLAYING and not (to_declare and to_declare[0] == current):
+                self._play_cards(choose)
+            elif self.phase is _BIDDING:
+                assert self.auction is not None
+                self._bid(choose(self.auction.legal_bids()), False)
+            else:
+                self._apply(choose(self.legal_actions()), False)
+
+    def _play_cards(self, choose: _Chooser) -> None:
+        """:meth:`_play_out`'s card play, until the deal ends or a player
+        must declare: what does not change during the play is read once, and
+        a card that neither ends its trick nor needs :meth:`_play`'s care
+        (a declaration made with the first card, a belote) is played here
+        with :meth:`_play`'s lines."""
+        table = self._play_table
+        assert table is not None
+        rows, beaters = table.rows, table.beaters
+        hands, nxt, partner_of, size = self.hands, self._next, self._partner_of, self._size
+        to_declare = self.to_declare
+        belote_cards = self._belote_cards
+        must_say = self.rules.belote_must_be_said
+        rules = self.rules
+        auto_declare = rules.declarations == "automatic" and not rules.declaration_turn
+        while self.phase is _PLAYING:
+            current = self.current
+            assert current is not None
+            if to_declare and to_declare[0] == current:
+                return
+            mask = hands[current]
+            cards = self.trick_cards
+            if cards:  # as legal_play_mask
+                follow, follow_higher, trumps, over, under = self._row
+                follow &= mask
+                if follow:
+                    mask = follow & follow_higher or follow
+                else:
+                    trumps &= mask
+                    if trumps:
+                        mask = trumps & over or mask & under
+            if belote_cards and mask & belote_cards and must_say:
+                action = choose(self.legal_actions())
+                assert isinstance(action, Play)
+            else:
+                plays = _ONE_SUIT_PLAYS.get(mask)
+                if plays is None:
+                    plays = (
+                        *_PLAYS_S[mask & 255],
+                        *_PLAYS_H[mask >> 8 & 255],
+                        *_PLAYS_D[mask >> 16 & 255],
+                        *_PLAYS_C[mask >> 24],
+                    )
+                action = choose(plays)
+            card = action.card
+            bit = _BITS[card]
+            count = len(cards)
+            if (
+                count + 1 == size
+                or (belote_cards and belote_cards & bit)
+                or (auto_declare and not self.tricks)
+            ):
+                self._play(action, False)
+                continue
+            # _play's lines for a card inside a trick.
+            hands[current] ^= bit
+            self.played |= bit
+            seats = self.trick_seats
+            winning = self.winning
+            if count and beaters[cards[winning]] & bit:
+                winning = self.winning = count
+            cards.append(card)
+            seats.append(current)
+            after = self.current = nxt[current]
+            row = _SUIT_OF[cards[0]] * 64 + cards[winning] * 2
+            if seats[winning] == partner_of[after]:
+                row += 1
+            self._row = rows[row]
+
+    def _apply(self, action: Action, events: bool = True) -> list[Event]:
         if isinstance(action, Play):
-            return self._play(action)
+            return self._play(action, events)
         if isinstance(action, Bid):
-            return self._bid(action)
+            return self._bid(action, events)
         if isinstance(action, Declare):
-            return self._declare(action)
+            return self._declare(action, events)
         if isinstance(action, Cut):
             assert self.current is not None
             n = action.packet
             self.deck = self.pack[n:] + self.pack[:n]
-            event = PackCut(self.current, n)
+            out: list[Event] = [PackCut(self.current, n)] if events else []
             self.phase = Phase.PATTERN
             self.current = self.dealer
             if len(self.rules.patterns) == 1:
-                return [event, *self._distribute(self.rules.patterns[0])]
-            return [event]
+                return out + self._distribute(self.rules.patterns[0], events)
+            return out
         assert isinstance(action, ChoosePattern)
-        return self._distribute(action.pattern)
+        return self._distribute(action.pattern, events)
 
-    def _bid(self, bid: Bid) -> list[Event]:
+    def _bid(self, bid: Bid, events: bool = True) -> list[Event]:
         auction = self.auction
         assert auction is not None and self.current is not None
-        events: list[Event] = [BidMade(self.current, bid)]
-        saved = auction.copy()
+        out: list[Event] = [BidMade(self.current, bid)] if events else []
+        final_hands = self.final_hands
+        saved = auction.copy() if final_hands is not None else None  # a record's deal
         status = auction.bid(bid)
         taker = auction.contract.taker if auction.contract is not None else None
         if (
             taker is not None
-            and self.final_hands is not None
+            and final_hands is not None
+            and saved is not None
             and self.turned is not None
-            and not self.final_hands[taker] >> self.turned & 1
+            and not final_hands[taker] >> self.turned & 1
         ):
             self.auction = saved  # nothing half-applied
             raise DealError(
@@ -797,113 +1081,136 @@ class State:
             )
         if status == "open":
             self.current = auction.current
-            return events
+            return out
         if status == "all_pass":
-            events.append(AllPassed())
+            if events:
+                out.append(AllPassed())
             self._finish(void_result("passed", len(self.side_names)))
-            return events
+            return out
         contract = auction.contract
         assert contract is not None
         self.contract = contract
-        self.tables = strain_tables(contract.strain, self.rules.ta_points, self.rules.sa_points)
-        events.append(ContractMade(contract.taker, contract))
-        events += self._complete(contract)
-        return events
+        rules = self.rules
+        self.tables = strain_tables(contract.strain, rules.ta_points, rules.sa_points)
+        self._play_table = play_table(
+            contract.strain,
+            rules.ta_points,
+            rules.sa_points,
+            rules.partner_winning_exemption,
+            rules.must_undertrump,
+            rules.overtrump_partner_on_trump_lead,
+        )
+        if events:
+            out.append(ContractMade(contract.taker, contract))
+        out += self._complete(contract, events)
+        return out
 
-    def _complete(self, contract: Contract) -> list[Event]:
-        events: list[Event] = []
+    def _complete(self, contract: Contract, events: bool = True) -> list[Event]:
+        out: list[Event] = []
         if self.final_hands is not None:
             for seat in self.seats:
                 new = self.final_hands[seat] & ~self.hands[seat]
                 self.hands[seat] = self.final_hands[seat]
-                if new:
-                    events.append(DealCompleted(seat, new))
+                if new and events:
+                    out.append(DealCompleted(seat, new))
         elif self.turned is not None:
             self.hands[contract.taker] |= 1 << self.turned
-            events.append(DealCompleted(contract.taker, 1 << self.turned))
-            events += self._deal_round([3], contract.taker)
+            if events:
+                out.append(DealCompleted(contract.taker, 1 << self.turned))
+            out += self._deal_round((3,), contract.taker, events)
         rules = self.rules
         if rules.declarations != "off":
             if rules.carre_of_seven_cancels:
                 for seat in self.seats:
                     if has_carre_of_sevens(self.hands[seat]):
-                        events.append(DealCancelled(seat, "carre of 7s", RANK_MASKS[Rank.SEVEN]))
+                        if events:
+                            out.append(DealCancelled(seat, "carre of 7s", RANK_MASKS[Rank.SEVEN]))
                         self._finish(void_result("cancelled", len(self.side_names), contract))
-                        return events
+                        return out
             for seat in self.seats:
                 found = find_declarations(self.hands[seat], contract.strain)
                 if found:
                     self.found[seat] = found
-        for seat in self.seats:
-            for pair in belote_pairs(self.hands[seat], contract.strain):
-                self._belote_owner[pair] = seat
-                self._belote_cards |= pair
-        first = next_seat(self.dealer, self.players)
-        order = [first]
-        while len(order) < self.players:
-            order.append(next_seat(order[-1], self.players))
-        if rules.first_lead == "dealer":
-            self.leader = self.dealer
-        else:
-            self.leader = first
-        play_order = [self.leader]
-        while len(play_order) < self.players:
-            play_order.append(next_seat(play_order[-1], self.players))
+        pairs = _BELOTE_PAIRS[contract.strain]
+        if pairs:
+            for seat in self.seats:
+                hand = self.hands[seat]
+                for pair in pairs:
+                    if hand & pair == pair:
+                        self._belote_owner[pair] = seat
+                        self._belote_cards |= pair
+        nxt = self._next
+        first = nxt[self.dealer]
+        self.leader = self.dealer if rules.first_lead == "dealer" else first
         if rules.declaration_turn and self.found:
+            order = [first]
+            while len(order) < rules.players:
+                order.append(nxt[order[-1]])
             self.to_declare = [s for s in order if s in self.found]
             self.phase = Phase.DECLARING
             self.current = self.to_declare[0]
             if rules.declarations == "automatic":
-                events += self._auto_declare_turn()
-            return events
-        if rules.declarations == "choice":
+                out += self._auto_declare_turn(events)
+            return out
+        if rules.declarations == "choice" and self.found:
+            play_order = [self.leader]
+            while len(play_order) < rules.players:
+                play_order.append(nxt[play_order[-1]])
             self.to_declare = [s for s in play_order if s in self.found]
         self.phase = Phase.PLAYING
         self.current = self.leader
-        return events
+        return out
 
-    def _auto_declare_turn(self) -> list[Event]:
-        events: list[Event] = []
-        while self.phase == Phase.DECLARING:
+    def _auto_declare_turn(self, events: bool = True) -> list[Event]:
+        out: list[Event] = []
+        while self.phase is Phase.DECLARING:
             assert self.current is not None
-            events += self._declare(Declare(self.found[self.current]))
-        return events
+            out += self._declare(Declare(self.found[self.current]), events)
+        return out
 
-    def _declare(self, action: Declare) -> list[Event]:
+    def _declare(self, action: Declare, events: bool = True) -> list[Event]:
         seat = self.current
         assert seat is not None
         self.to_declare.pop(0)
-        events: list[Event]
+        out: list[Event] = []
         if action.declarations:
             self.declared.append((seat, action.declarations))
-            events = [Declared(seat, action.declarations)]
+            if events:
+                out.append(Declared(seat, action.declarations))
         else:
             # Declining is private: telling the table would reveal that the
             # seat held something to declare.
             self.declined.append(seat)
-            events = [Declined(seat)]
-        if self.phase == Phase.DECLARING:
+            if events:
+                out.append(Declined(seat))
+        if self.phase is Phase.DECLARING:
             if self.to_declare:
                 self.current = self.to_declare[0]
             else:
                 self.phase = Phase.PLAYING
                 self.current = self.leader
-        return events
+        return out
 
-    def _play(self, action: Play) -> list[Event]:
+    def _play(self, action: Play, events: bool = True) -> list[Event]:
         seat = self.current
-        assert seat is not None and self.tables is not None
+        table = self._play_table
+        assert seat is not None and table is not None
         card = action.card
-        events: list[Event] = []
+        bit = _BITS[card]
+        out: list[Event] = []
         if (
-            self.rules.declarations == "automatic"
-            and not self.rules.declaration_turn
-            and not self.tricks
+            not self.tricks
             and seat in self.found
+            and self.rules.declarations == "automatic"
+            and not self.rules.declaration_turn
             and all(s != seat for s, _ in self.declared)
         ):
-            events += [self._declare_auto(seat)]
-        if self._belote_cards >> card & 1:
+            found = self.found[seat]
+            self.declared.append((seat, found))
+            if events:
+                out.append(Declared(seat, found))
+        belote_cards = self._belote_cards
+        if belote_cards and belote_cards & bit:
             pair = self._belote_pair_of(card)
             if self._belote_owner[pair] == seat:
                 first = pair not in self.belote_said
@@ -916,46 +1223,50 @@ class State:
                 if self.belote_said[pair]:
                     word: Literal["belote", "rebelote"] = "belote" if first else "rebelote"
                     self.belotes.append((seat, card, word))
-                    events.append(BeloteSaid(seat, card, word))
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
-        events.append(CardPlayed(seat, card))
+                    if events:
+                        out.append(BeloteSaid(seat, card, word))
+        self.hands[seat] ^= bit  # the card is in the hand: checked legal
+        self.played |= bit
+        if events:
+            out.append(CardPlayed(seat, card))
         cards = self.trick_cards
-        if cards and beats(card, cards[self.winning], self.tables):
-            self.winning = len(cards)
+        seats = self.trick_seats
+        winning = self.winning
+        if cards and table.beaters[cards[winning]] & bit:
+            winning = self.winning = len(cards)
         cards.append(card)
-        self.trick_seats.append(seat)
-        if len(cards) < len(self.seats):
-            self.current = self._next[seat]
-            return events
-        points = 0
-        pts = self.tables.points
-        for c in cards:
-            points += pts[c]
-        winner = self.trick_seats[self.winning]
-        trick = Trick(self.leader, tuple(cards), tuple(self.trick_seats), winner, points)
-        self.tricks.append(trick)
-        events.append(TrickWon(winner, len(self.tricks), trick.cards, points))
+        seats.append(seat)
+        if len(cards) < self._size:
+            after = self.current = self._next[seat]
+            # The row of the play table for the next player's legal cards.
+            row = _SUIT_OF[cards[0]] * 64 + cards[winning] * 2
+            if seats[winning] == self._partner_of[after]:
+                row += 1
+            self._row = table.rows[row]
+            return out
+        points = sum(map(table.points.__getitem__, cards))
+        winner = seats[winning]
+        trick = Trick(self.leader, tuple(cards), tuple(seats), winner, points)
+        tricks = self.tricks
+        tricks.append(trick)
+        if events:
+            out.append(TrickWon(winner, len(tricks), trick.cards, points))
         self.trick_cards = []
         self.trick_seats = []
         self.winning = 0
         self.leader = winner
         self.current = winner
-        if len(self.tricks) == 8:
-            events += self._score()
-        return events
-
-    def _declare_auto(self, seat: Seat) -> Event:
-        self.declared.append((seat, self.found[seat]))
-        return Declared(seat, self.found[seat])
+        if len(tricks) == 8:
+            out += self._score(events)
+        return out
 
     def counted_declarations(self) -> tuple[tuple[Declaration, ...], ...]:
         """Per side, the declarations that count: only the side holding the
         best declaration scores, all of its declarations."""
-        nsides = len(self.side_names)
-        out: list[list[Declaration]] = [[] for _ in range(nsides)]
+        nsides = 3 if self.rules.players == 3 else 2
         if self.contract is None or not self.declared:
-            return tuple(tuple(x) for x in out)
+            return ((),) * nsides
+        out: list[list[Declaration]] = [[] for _ in range(nsides)]
         by_side = [(self.side_of[s], d) for s, d in self.declared]
         side = best_declaration(
             by_side, self.contract.strain, self.rules.declaration_tie == "first"
@@ -966,12 +1277,13 @@ class State:
                     out[s].extend(decls)
         return tuple(tuple(x) for x in out)
 
-    def _score(self) -> list[Event]:
+    def _score(self, events: bool = True) -> list[Event]:
         assert self.contract is not None
         holders = []
         said = []
-        for pair, seat in sorted(self._belote_owner.items()):
-            holders.append(seat)
+        owners = self._belote_owner
+        for pair in sorted(owners) if len(owners) > 1 else owners:
+            holders.append(owners[pair])
             said.append(self.belote_said.get(pair, False))
         result = score_deal(
             rules=self.rules,
@@ -983,7 +1295,7 @@ class State:
             belote_said=said,
         )
         self._finish(result)
-        return [DealScored(result)]
+        return [DealScored(result)] if events else []
 
     def _finish(self, result: DealResult) -> None:
         self.result = result

@@ -20,14 +20,23 @@ A trick is won by the highest trump, else the highest card of the suit led.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .cards import SUIT_MASKS, Card, CardMask
+from .cards import DECK_32, SUIT_MASKS, Card, CardMask
 from .legality import FFB, SEED000, SEED003, Illegality, IllegalReason
 from .rules import Rules
 from .seats import Seat
-from .trump import StrainTables
+from .trump import Strain, StrainTables, strain_tables
 
-__all__ = ["Trick", "beats", "card_illegality", "legal_play_mask", "trick_winner"]
+__all__ = [
+    "PlayTable",
+    "Trick",
+    "beats",
+    "card_illegality",
+    "legal_play_mask",
+    "play_table",
+    "trick_winner",
+]
 
 
 def legal_play_mask(
@@ -117,6 +126,78 @@ def card_illegality(
             return Illegality(IllegalReason.MUST_UNDERTRUMP, exemption, source)
         return Illegality(IllegalReason.MUST_UNDERTRUMP, "must_undertrump", FFB)
     return Illegality(IllegalReason.MUST_TRUMP, exemption, source)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTable:
+    """:func:`legal_play_mask` and :func:`beats` precomputed for one strain
+    under one rule set, for the engine's hot path (:class:`~rebelote.state.State`).
+
+    ``rows[(led >> 3) * 64 + winning * 2 + partner_winning]`` is the row
+    ``(follow, follow_higher, trumps, over, under)`` of masks (``led`` the
+    first card of the trick, ``winning`` the card winning it,
+    ``partner_winning`` 0 or 1), from which the legal cards of a ``hand``
+    are::
+
+        follow = hand & follow              # the cards of the suit led
+        if follow:
+            return follow & follow_higher or follow
+        trumps = hand & trumps              # 0: void, free to play any card
+        if not trumps:
+            return hand
+        return trumps & over or hand & under
+
+    ``follow_higher`` is the suit led itself, or, when trump is led (every
+    lead in Tout Atout) and going higher is due, the trumps above
+    ``winning``; ``trumps`` is 0 when trump is led or the partner's winning
+    trick exempts the player; ``over`` is the trumps above ``winning`` when
+    a trump wins the trick, else every trump; ``under``, for a player who
+    must trump and cannot overtrump, is the trumps where he must
+    undertrump (``must_undertrump``), else every card.  ``beaters[best]``:
+    the mask of the cards that beat ``best`` when it wins a trick (the
+    higher cards of its suit, and every trump when it is no trump).
+    ``points``: the card points (:attr:`~rebelote.trump.StrainTables.points`).
+    """
+
+    rows: tuple[tuple[CardMask, CardMask, CardMask, CardMask, CardMask], ...]
+    must_undertrump: bool
+    beaters: tuple[CardMask, ...]
+    points: tuple[int, ...]
+
+
+@lru_cache(maxsize=256)
+def play_table(
+    strain: Strain,
+    ta_points: tuple[int, ...],
+    sa_points: tuple[int, ...],
+    partner_winning_exemption: bool,
+    must_undertrump: bool,
+    overtrump_partner_on_trump_lead: bool,
+) -> PlayTable:
+    """The :class:`PlayTable` of ``strain`` under the rule options that
+    decide the legal cards (the :class:`~rebelote.rules.Rules` fields of
+    the same names; the card points only select the cached
+    :func:`~rebelote.trump.strain_tables`)."""
+    tables = strain_tables(strain, ta_points, sa_points)
+    trumps_all, higher = tables.trumps, tables.higher
+    rows: list[tuple[CardMask, CardMask, CardMask, CardMask, CardMask]] = []
+    under = trumps_all if must_undertrump else DECK_32
+    for led_suit in range(4):
+        suit = SUIT_MASKS[led_suit]
+        trump_led = bool(trumps_all & suit)
+        for winning in range(32):
+            for partner in (False, True):
+                if trump_led:
+                    exempt = partner and not overtrump_partner_on_trump_lead
+                    rows.append((suit, suit if exempt else higher[winning], 0, 0, DECK_32))
+                    continue
+                trumps = 0 if partner and partner_winning_exemption else trumps_all
+                over = higher[winning] if trumps_all >> winning & 1 else trumps_all
+                rows.append((suit, suit, trumps, over, under))
+    beaters = tuple(
+        higher[best] | (0 if trumps_all >> best & 1 else trumps_all) for best in range(32)
+    )
+    return PlayTable(tuple(rows), must_undertrump, beaters, tables.points)
 
 
 def beats(card: Card, best: Card, tables: StrainTables) -> bool:

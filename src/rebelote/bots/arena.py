@@ -48,7 +48,8 @@ from ..rules import Rules, preset
 from ..scoring import DealResult
 from ..seats import Seat
 from ..state import State
-from .base import BOT_LEVELS, Bot, Budget, decision_seed, make_bot
+from .base import Bot, Budget, decision_seed
+from .registry import BOT_LEVELS, make_bot
 
 __all__ = [
     "SOLVER_LEVELS",

@@ -1,4 +1,4 @@
-"""The bot protocol, the decision budget, seeds and the registry of levels.
+"""The bot protocol, the decision budget and the decisions' seeds.
 
 A bot is called once per decision with the :class:`PlayerView` of its seat,
 the legal actions and a :class:`Budget`, and returns one of the legal
@@ -9,25 +9,22 @@ over a seat in the middle of a deal, plays exactly as the original would.
 Seeds: :func:`decision_seed` derives each decision's seed from the deal's
 seed, the seat and the index of the action in the deal, so that a deal
 replays action for action.
+
+The levels (``BOT_LEVELS``, ``make_bot``, ``UnknownBotError``) are in
+:mod:`.registry`, which imports the bots (and, as ever, the package
+:mod:`rebelote.bots`); this module imports none of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..actions import Action
 from ..observation import PlayerView
 
-__all__ = [
-    "BOT_LEVELS",
-    "Bot",
-    "Budget",
-    "UnknownBotError",
-    "decision_seed",
-    "make_bot",
-]
+__all__ = ["Bot", "Budget", "decision_seed"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,10 +73,6 @@ class Bot(Protocol):
         ...
 
 
-class UnknownBotError(ValueError):
-    """A bot level that the registry does not know."""
-
-
 _MASK64 = (1 << 64) - 1
 
 
@@ -98,61 +91,3 @@ def decision_seed(deal_seed: int, seat: int, index: int) -> int:
     h = _mix(h ^ (seat & 0xFF))
     h = _mix(h ^ (index & 0xFFFFFFFF))
     return h >> 1
-
-
-def _random() -> Bot:
-    from .random_bot import RandomBot
-
-    return RandomBot()
-
-
-def _beginner() -> Bot:
-    from .heuristic import HeuristicBot
-
-    return HeuristicBot.beginner()
-
-
-def _intermediate() -> Bot:
-    from .heuristic import HeuristicBot
-
-    return HeuristicBot.intermediate()
-
-
-def _expert() -> Bot:
-    from .expert import ExpertBot
-
-    return ExpertBot()
-
-
-def _expert_bidder() -> Bot:
-    from .expert import ExpertBot
-
-    return ExpertBot(card_play=False)
-
-
-_REGISTRY: dict[str, Callable[[], Bot]] = {
-    "random": _random,
-    "beginner": _beginner,
-    "intermediate": _intermediate,
-    "expert": _expert,
-    "expert-bidder": _expert_bidder,
-}
-
-BOT_LEVELS: tuple[str, ...] = tuple(_REGISTRY)
-"""The levels :func:`make_bot` knows, weakest first (``expert-bidder``: the
-expert's bidding with the intermediate's card play, for measuring the
-bidding alone)."""
-
-
-def make_bot(level: str) -> Bot:
-    """A bot of the named level (``random``, ``beginner``, ``intermediate``,
-    ``expert``, ``expert-bidder``).
-
-    Raises :class:`UnknownBotError` (a ``ValueError``) for any other name.
-    """
-    try:
-        factory = _REGISTRY[level]
-    except KeyError:
-        known = ", ".join(BOT_LEVELS)
-        raise UnknownBotError(f"unknown bot level {level!r}: use one of {known}") from None
-    return factory()

@@ -3,7 +3,7 @@
 For one bid of a coinche auction the seat samples deals that agree with its
 hand and the bids so far (:func:`~.sampling.sample_worlds`, weighted by the
 intermediate's own reading of the auction,
-:func:`~.heuristic.coinche_bid_weight`), and solves each deal double dummy
+:func:`~.evaluation.coinche_bid_weight`), and solves each deal double dummy
 (:mod:`rebelote.solver`, the root value only) in the strains that matter:
 the strain it would bid, and the standing contract's strain.  A deal's
 double-dummy points are optimistic for the takers (every hand is seen); they
@@ -53,12 +53,11 @@ from ..seats import SEATS_4, next_seat
 from ..solver import Position, SearchLimitError, solve_value, warm_up
 from ..state import Phase, State
 from ..trump import Strain
-from .heuristic import (
+from .evaluation import (
     CO_SIDE,
     COINCHE_BASE,
     COINCHE_SLOPE,
     INTERMEDIATE,
-    HeuristicBot,
     defence_points,
     hand_points,
     read_auction,
@@ -66,6 +65,7 @@ from .heuristic import (
     side_estimate_shown,
     take_value,
 )
+from .heuristic import HeuristicBot
 from .sampling import NoWorldError, sample_worlds
 
 __all__ = [
@@ -384,7 +384,7 @@ last one's interval is optimistic)."""
 
 CLASSIC_NEAR = 40.0
 """Classic games: the deals are solved only when some take's
-:func:`~.heuristic.take_value` lies within this many points of the
+:func:`~.evaluation.take_value` lies within this many points of the
 intermediate's threshold (0)."""
 
 # Calibration of the classic games, as for coinche: fitted on 582 ``ffb``
@@ -503,7 +503,7 @@ def dd_classic_scores(
 
 def classic_near(view: PlayerView, bids: Sequence[Bid], default: Action) -> bool:
     """Whether a classic bid is worth solving: four players, and some take's
-    :func:`~.heuristic.take_value` within :data:`CLASSIC_NEAR` points of
+    :func:`~.evaluation.take_value` within :data:`CLASSIC_NEAR` points of
     the intermediate's threshold."""
     rules = view.rules
     if rules.bidding == "coinche" or rules.players != 4 or len(bids) < 2:

@@ -86,7 +86,8 @@ from .ddbid import (
 )
 from .ddbid import MARGIN as DD_MARGIN
 from .ddbid import T_MIN as DD_T
-from .heuristic import INTERMEDIATE, HeuristicBot, TakeOffsets
+from .evaluation import INTERMEDIATE, TakeOffsets
+from .heuristic import HeuristicBot
 from .sampling import (
     NoWorldError,
     World,
@@ -134,12 +135,12 @@ def default_node_cap(tricks_left: int, compiled: bool) -> int | None:
 
 CLASSIC_TAKE_OFFSETS: TakeOffsets = ((0.0, 0.0, 0.0, -20.0), (0.0, 0.0, -15.0, -5.0))
 """Classic four-player games: points added to the intermediate's taking
-threshold (0 points of :func:`~.heuristic.take_value`), by round and by the
+threshold (0 points of :func:`~.evaluation.take_value`), by round and by the
 number of seats that passed before in the round (see the module)."""
 
 CLASSIC_SWITCH_MARGIN = 40.0
 """Classic four-player games: a first-round take is passed when another
-suit's :func:`~.heuristic.take_value` is this many points higher (see the
+suit's :func:`~.evaluation.take_value` is this many points higher (see the
 module)."""
 
 EXPERT_CLASSIC = replace(

@@ -41,7 +41,7 @@ from ..observation import PlayerView
 from ..seats import Seat
 from ..state import Phase
 from ..trump import Strain
-from .heuristic import coinche_bid_weight, sigmoid, strain_tricks
+from .evaluation import coinche_bid_weight, sigmoid, strain_tricks
 from .knowledge import Knowledge, infer
 
 __all__ = [
@@ -136,11 +136,11 @@ def bid_likelihood(
 ) -> float:
     """How well the hands explain the other seats' bids: a product of soft
     thresholds on the heuristic's hand estimate
-    (:func:`~rebelote.bots.heuristic.strain_tricks`).
+    (:func:`~rebelote.bots.evaluation.strain_tricks`).
 
     Classic: a take in a strain says its estimate is high, a pass in round
     one that the turned suit's is low, a pass in round two that every suit's
-    is low.  Coinche: :func:`~rebelote.bots.heuristic.coinche_bid_weight`,
+    is low.  Coinche: :func:`~rebelote.bots.evaluation.coinche_bid_weight`,
     the intermediate's own reading of the auction.
     ``extra_cards``: how many cards of each hand were dealt after the bids
     (3 in the classic card play, where the hands hold 8 cards but the bids
