@@ -149,7 +149,7 @@ class Throttle:
     """Every counter of one app (see the module docstring).  Create it
     inside the running event loop (the memory storage starts a task);
     :meth:`close` it at the end.  A Redis storage's keys start with
-    ``{settings.redis_prefix}limits/``."""
+    ``{settings.redis_prefix}limits:``."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.settings = settings
@@ -282,10 +282,13 @@ class Throttle:
         else:
             return claim
         await claim._release()
-        wait, now = 0.0, time.time()
+        wait = 0.0
         for _, key in keys:
             if await self.storage.get(f"{key}:lock") > 0:
-                wait = max(wait, await self.storage.get_expiry(f"{key}:lock") - now)
+                # the clock read after the expiry (a Redis storage answers in
+                # whole seconds: the wait must not round up past them)
+                ends = await self.storage.get_expiry(f"{key}:lock")
+                wait = max(wait, ends - time.time())
         raise RateLimited(wait, "too many wrong passwords: wait before trying again")
 
     async def _give_back(self, key: str) -> None:
