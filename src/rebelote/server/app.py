@@ -64,8 +64,7 @@ from rebelote.server.api.throttle import (
     socket_count,
     throttle_unavailable,
 )
-from rebelote.server.broker import Broker, MemoryBroker, RedisBroker
-from rebelote.server.broker.hub import MemoryHub
+from rebelote.server.broker import Broker, MemoryBroker, RedisBroker, new_process_id
 from rebelote.server.people.chat import RedisRateLimiter
 from rebelote.server.people.passwords import PasswordWork
 from rebelote.server.protocol.messages import (
@@ -121,6 +120,8 @@ def create_app(
     seed: int | None = None,
     warm_solver: bool = False,
     settings: ServerSettings | None = None,
+    redis_url: str | None = None,
+    redis_prefix: str = "rb:",
     broker: Broker | None = None,
 ) -> FastAPI:
     """The application.
@@ -135,40 +136,46 @@ def create_app(
     (about 7 s of one core, once per process), so that the first expert
     move of a table does not wait for it (``rebelote serve`` and ``play``
     do; tests need not); ``settings``: the limits (default
-    :class:`ServerSettings`); ``broker``: how this process shares the
-    tables with others (default :func:`new_broker`: Redis when
-    ``settings.redis_url`` is set, else in-process); the app starts it and
-    closes it.  With ``settings.redis_url``, the throttles, the chat's rate
-    limit and the sockets per address are counted in that Redis.  The
-    settings, store, broker, hub, tables, throttle and password work live
-    in ``app.state`` (``settings``, ``store``, ``broker``, ``hub``,
+    :class:`ServerSettings`).
+
+    Several processes (``docs/scale-out.md``): ``redis_url``
+    (``redis://HOST:PORT/DB``; or ``settings.redis_url``) shares the tables
+    with every process using the same Redis and ``redis_prefix`` (its keys'
+    and channels' prefix; or ``settings.redis_prefix``) through a
+    :class:`~rebelote.server.broker.RedisBroker`, and counts the throttles,
+    the chat's rate limit and the sockets per address in that Redis;
+    ``broker``: a broker made by the caller (tests; it is started and
+    closed with the app).  Neither: one process, a
+    :class:`~rebelote.server.broker.MemoryBroker`, everything in memory.
+
+    The settings, store, broker, hub, tables, throttle and password work
+    live in ``app.state`` (``settings``, ``store``, ``broker``, ``hub``,
     ``tables``, ``throttle``, ``passwords``) while the app runs.
     """
     url = database_url or default_database_url()
     settings = settings or ServerSettings()
-    the_broker = broker if broker is not None else new_broker(settings)
-    # the counters every process shares (created here: the guard needs one)
+    if redis_url:
+        settings = settings.but(redis_url=redis_url, redis_prefix=redis_prefix)
+    # the counters every process shares (made here: the guard needs one)
     shared: Redis | None = None
     if settings.redis_url:
         shared = Redis.from_url(settings.redis_url, socket_connect_timeout=2.0, socket_timeout=2.0)
-    sockets = socket_count(settings, shared, the_broker.process_id)
+    sockets = socket_count(settings, shared, new_process_id())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(url, settings=settings)
         if migrate:
             store.migrate()
-        await the_broker.start()
-        hub = the_broker.hub if isinstance(the_broker, MemoryBroker) else MemoryHub()
-        manager = TableManager(
-            store, hub, bot_delay=bot_delay, seed=seed, settings=settings, broker=the_broker
-        )
+        made = broker if broker is not None else new_broker(settings)
+        await made.start()
+        manager = TableManager(store, made, bot_delay=bot_delay, seed=seed, settings=settings)
         if shared is not None:
             manager.chat_limiter = RedisRateLimiter(shared, prefix=settings.redis_prefix)
         throttle = Throttle(settings)
         app.state.store = store
-        app.state.broker = the_broker
-        app.state.hub = hub
+        app.state.broker = made
+        app.state.hub = manager.hub
         app.state.tables = manager
         app.state.throttle = throttle
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
@@ -181,7 +188,7 @@ def create_app(
             yield
         finally:
             await manager.close()
-            await the_broker.close()
+            await made.close()
             await sockets.aclose()
             await throttle.close()
             if shared is not None:

@@ -63,22 +63,24 @@ class TableManager:
     overrides each table's speed when given; ``seed``, when given, makes the
     tables' seeds (shuffles, computer decisions) reproducible: the n-th table
     created gets the same deals on every run (for tests); ``settings``:
-    idle tables' eviction and spectators' batching; ``broker``: the
-    processes' broker (the lobby, presence, leases; default: an in-process
-    one around ``hub``)."""
+    idle tables' eviction and spectators' batching.  ``broker``: how the
+    processes share the lobby and presence (a :class:`MemoryHub` is
+    wrapped in a :class:`MemoryBroker`: one process, its tables publishing
+    through that hub)."""
 
     def __init__(
         self,
         store: Store,
-        hub: Fanout,
+        broker: Broker | MemoryHub,
         *,
         bot_delay: float | None = None,
         seed: int | None = None,
         settings: ServerSettings | None = None,
-        broker: Broker | None = None,
     ) -> None:
         self.store = store
-        self.hub = hub
+        self.broker: Broker = MemoryBroker(broker) if isinstance(broker, MemoryHub) else broker
+        alone = isinstance(self.broker, MemoryBroker)
+        self.hub: Fanout = self.broker.hub if isinstance(self.broker, MemoryBroker) else MemoryHub()
         self.bot_delay = bot_delay
         self.seed = seed
         self.settings = settings or ServerSettings()
@@ -86,12 +88,8 @@ class TableManager:
         self._tables: dict[str, Room] = {}
         self._used: dict[str, float] = {}
         self._loading = asyncio.Lock()
-        if broker is None:
-            broker = MemoryBroker(hub if isinstance(hub, MemoryHub) else None)
-        self.broker: Broker = broker
-        alone = isinstance(broker, MemoryBroker)
         self.lobby_hub = LobbyHub(
-            broker,
+            self.broker,
             load_listed=self.lobby if alone else None,
             load_table=self.get if alone else None,
         )
@@ -104,7 +102,7 @@ class TableManager:
         """The chat's rate limit every table shares (Redis), else each
         room's own."""
         self._counts: dict[str, dict[StreamKey, int]] = {}
-        broker.watch_presence(self._presence_changed)
+        self.broker.watch_presence(self._presence_changed)
         self._sweeper: asyncio.Task[None] | None = None
         self.evicted = 0
         """Tables that left memory since the start (for tests and metrics)."""
