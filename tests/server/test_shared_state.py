@@ -540,3 +540,30 @@ def test_one_process_follows_a_closed_table_after_its_entry_left_the_lobby(
         page.close()
         for p in (ada, visitor):
             p.close()
+
+
+def test_a_table_out_of_memory_leaves_the_lobby_and_its_host_brings_it_back(
+    tmp_path: Path,
+) -> None:
+    """One process: an idle open table leaves memory and the lobby (no
+    entry kept for it); its host's lobby page loads it again, keeps her
+    seat connected, and the list shows it again."""
+    settings = TEST_SETTINGS.but(idle_table_seconds=0.3, sweep_seconds=0.1)
+    with LiveServer(f"sqlite:///{tmp_path / 'idle.db'}", settings=settings) as live:
+        hub = live.manager.lobby_hub
+        ada = Player(live).guest("Ada")
+        tid = ada.open_table(name="endormie")["table_id"]
+        until(lambda: tid not in live.manager._tables, "the idle table leaves memory")
+        until(lambda: hub.entry(tid) is None, "its entry leaves the lobby")
+        watcher = LobbyClient(live)
+        assert watcher.recv()["d"] == {"tables": []}  # loaded, but deserted
+        page = LobbyClient(live, ada)
+        assert page.recv()["t"] == "lobby"
+        back = watcher.until("table", lambda d: d["id"] == tid)
+        assert seat_of(back["d"], "S")["connected"] is True
+        assert back["d"]["name"] == "endormie" and back["d"]["status"] == "open"
+        room = ada.http.get(f"/api/lobby/tables/{tid}").json()
+        assert seat_of(room, "S")["connected"] is True
+        for c in (watcher, page):
+            c.close()
+        ada.close()

@@ -517,6 +517,17 @@ class LobbyHub:
             self._local.pop(table_id, None)
             self._write(table_id, None)
 
+    def forget(self, table_id: str) -> None:
+        """``table_id`` left this process's memory (idle, or driven
+        elsewhere now): its entry leaves the lobby until the table is loaded
+        again (an idle table is not listed: deserted, or over)."""
+        timer = self._final.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+        self._local.pop(table_id, None)
+        if self._written.pop(table_id, None) is not None:
+            self._write(table_id, None)
+
     def _write(self, table_id: str, text: str | None) -> None:
         self._writes[table_id] = (text,)
         self._kick()

@@ -434,6 +434,7 @@ class TableManager:
             self.hub.forget(table.id)
         for table in gone:
             await table.close()
+            self.lobby_hub.forget(table.id)
             await self._undrive(table.id)
         self.evicted += len(gone)
         return [t.id for t in gone]
