@@ -517,15 +517,16 @@ class LobbyHub:
             self._local.pop(table_id, None)
             self._write(table_id, None)
 
-    def forget(self, table_id: str) -> None:
-        """``table_id`` left this process's memory (idle, or driven
-        elsewhere now): its entry leaves the lobby until the table is loaded
-        again (an idle table is not listed: deserted, or over)."""
+    def forget(self, table_id: str, *, remove: bool = True) -> None:
+        """``table_id`` left this process's memory: idle (``remove``: its
+        entry leaves the lobby until the table is loaded again; an idle
+        table is not listed, being deserted or over), or driven by another
+        process now (not ``remove``: that one writes the entry)."""
         timer = self._final.pop(table_id, None)
         if timer is not None:
             timer.cancel()
         self._local.pop(table_id, None)
-        if self._written.pop(table_id, None) is not None:
+        if self._written.pop(table_id, None) is not None and remove:
             self._write(table_id, None)
 
     def _write(self, table_id: str, text: str | None) -> None:

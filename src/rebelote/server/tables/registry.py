@@ -435,6 +435,9 @@ class TableManager:
         for table in gone:
             await table.close()
             self.lobby_hub.forget(table.id)
+        if gone:
+            await self.lobby_hub.settled()  # removed before another may drive them
+        for table in gone:
             await self._undrive(table.id)
         self.evicted += len(gone)
         return [t.id for t in gone]
