@@ -31,10 +31,16 @@ the edge (:class:`~rebelote.server.api.guard.Guard`: URL and body sizes, JSON
 depth, security headers on every response), throttles
 (:class:`~rebelote.server.api.throttle.Throttle`: 429 ``rate_limited``),
 bounded password work, idle tables leaving memory.
+
+Several processes (``settings.redis_url``, or a ``broker`` given): the
+broker (:mod:`rebelote.server.broker`) carries the lobby and presence, and
+the throttles, the chat's rate limit and the sockets per address are counted
+in the same Redis (``docs/scale-out.md``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -44,13 +50,22 @@ from typing import Annotated, Any
 
 from fastapi import Cookie, FastAPI, HTTPException, Query, Request, Response, WebSocket
 from fastapi.staticfiles import StaticFiles
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from rebelote.server.api import routes as api
 from rebelote.server.api.guard import Guard
 from rebelote.server.api.help import preset_infos
 from rebelote.server.api.table_socket import serve_socket
-from rebelote.server.api.throttle import Throttle, client_key
-from rebelote.server.broker.hub import MemoryHub
+from rebelote.server.api.throttle import (
+    Throttle,
+    ThrottleUnavailable,
+    client_key,
+    socket_count,
+    throttle_unavailable,
+)
+from rebelote.server.broker import Broker, MemoryBroker, RedisBroker, new_process_id
+from rebelote.server.people.chat import RedisRateLimiter
 from rebelote.server.people.passwords import PasswordWork
 from rebelote.server.protocol.messages import (
     CreatedTable,
@@ -66,7 +81,7 @@ from rebelote.server.storage.tables import Store, default_database_url
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
 
-__all__ = ["COOKIE", "WEB_DIR", "create_app"]
+__all__ = ["COOKIE", "WEB_DIR", "create_app", "new_broker"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The static client shipped in the package (``rebelote/web/``)."""
@@ -86,6 +101,16 @@ def _warm_solver() -> None:
         logging.getLogger(__name__).exception("solver warm-up failed")
 
 
+def new_broker(settings: ServerSettings) -> Broker:
+    """The broker ``settings`` ask for: a
+    :class:`~rebelote.server.broker.RedisBroker` on ``redis_url`` (keys
+    under ``redis_prefix``), else a
+    :class:`~rebelote.server.broker.MemoryBroker` (one process)."""
+    if settings.redis_url:
+        return RedisBroker(settings.redis_url, prefix=settings.redis_prefix)
+    return MemoryBroker()
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -95,6 +120,9 @@ def create_app(
     seed: int | None = None,
     warm_solver: bool = False,
     settings: ServerSettings | None = None,
+    redis_url: str | None = None,
+    redis_prefix: str = "rb:",
+    broker: Broker | None = None,
 ) -> FastAPI:
     """The application.
 
@@ -108,25 +136,50 @@ def create_app(
     (about 7 s of one core, once per process), so that the first expert
     move of a table does not wait for it (``rebelote serve`` and ``play``
     do; tests need not); ``settings``: the limits (default
-    :class:`ServerSettings`).  The settings, store, hub, tables, throttle
-    and password work live in ``app.state`` (``settings``, ``store``,
-    ``hub``, ``tables``, ``throttle``, ``passwords``) while the app runs.
+    :class:`ServerSettings`).
+
+    Several processes (``docs/scale-out.md``): ``redis_url``
+    (``redis://HOST:PORT/DB``; or ``settings.redis_url``) shares the tables
+    with every process using the same Redis and ``redis_prefix`` (its keys'
+    and channels' prefix; or ``settings.redis_prefix``) through a
+    :class:`~rebelote.server.broker.RedisBroker`, and counts the throttles,
+    the chat's rate limit and the sockets per address in that Redis;
+    ``broker``: a broker made by the caller (tests; it is started and
+    closed with the app).  Neither: one process, a
+    :class:`~rebelote.server.broker.MemoryBroker`, everything in memory.
+
+    The settings, store, broker, hub, tables, throttle and password work
+    live in ``app.state`` (``settings``, ``store``, ``broker``, ``hub``,
+    ``tables``, ``throttle``, ``passwords``) while the app runs.
     """
     url = database_url or default_database_url()
     settings = settings or ServerSettings()
+    if redis_url:
+        settings = settings.but(redis_url=redis_url, redis_prefix=redis_prefix)
+    # the counters every process shares (made here: the guard needs one)
+    shared: Redis | None = None
+    if settings.redis_url:
+        shared = Redis.from_url(settings.redis_url, socket_connect_timeout=2.0, socket_timeout=2.0)
+    sockets = socket_count(settings, shared, new_process_id())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(url, settings=settings)
         if migrate:
             store.migrate()
-        hub = MemoryHub()
-        manager = TableManager(store, hub, bot_delay=bot_delay, seed=seed, settings=settings)
+        made = broker if broker is not None else new_broker(settings)
+        await made.start()
+        manager = TableManager(store, made, bot_delay=bot_delay, seed=seed, settings=settings)
+        if shared is not None:
+            manager.chat_limiter = RedisRateLimiter(shared, prefix=settings.redis_prefix)
+        throttle = Throttle(settings)
         app.state.store = store
-        app.state.hub = hub
+        app.state.broker = made
+        app.state.hub = manager.hub
         app.state.tables = manager
-        app.state.throttle = Throttle(settings)
+        app.state.throttle = throttle
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
+        await manager.lobby_hub.start()
         await manager.restore_unfinished()
         manager.start_sweeping()
         if warm_solver:
@@ -135,6 +188,12 @@ def create_app(
             yield
         finally:
             await manager.close()
+            await made.close()
+            await sockets.aclose()
+            await throttle.close()
+            if shared is not None:
+                with contextlib.suppress(RedisError, OSError):
+                    await shared.aclose()
             store.close()
 
     app = FastAPI(title="rebelote", version="1", lifespan=lifespan)
@@ -225,7 +284,8 @@ def create_app(
         await serve_socket(websocket, manager_of(app), table_id, settings.hello_timeout)
 
     api.install(app)
-    app.add_middleware(Guard, settings=settings)
+    app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
+    app.add_middleware(Guard, settings=settings, sockets=sockets)
 
     folder = static_dir or WEB_DIR
     if folder.is_dir():

@@ -113,6 +113,20 @@ class ServerSettings:
     stuck table or lock holds no request for long.
 
     ``content_security_policy``: the CSP header of every response.
+
+    Several processes (``docs/scale-out.md``):
+
+    - ``redis_url``: the Redis the processes share (``redis://host:port/db``;
+      ``None``: one process, everything in memory).  With it, the broker is
+      a :class:`~rebelote.server.broker.RedisBroker`, and the throttles
+      (unless ``throttle_storage`` names another shared storage), the chat's
+      rate limit and the sockets per address are counted in Redis, so that
+      a limit holds whichever process a request reaches;
+    - ``redis_prefix``: the prefix of every Redis key and channel (the
+      processes sharing tables use the same);
+    - ``socket_ttl``: how long a process's count of an open WebSocket
+      outlives the process (it is refreshed every third of it; a killed
+      process's sockets stop counting after it).
     """
 
     max_body_bytes: int = 64 * 1024
@@ -152,6 +166,19 @@ class ServerSettings:
     db_connect_timeout_s: int = 5
 
     content_security_policy: str = DEFAULT_CSP
+
+    redis_url: str | None = None
+    redis_prefix: str = "rb:"
+    socket_ttl: float = 30.0
+
+    @property
+    def throttle_uri(self) -> str:
+        """The ``limits`` storage of the throttles: ``throttle_storage``, or,
+        when it is left in memory and ``redis_url`` is set, that Redis
+        (``async+redis://...``)."""
+        if self.redis_url and self.throttle_storage == "async+memory://":
+            return f"async+{self.redis_url}"
+        return self.throttle_storage
 
     def but(self, **changes: Any) -> ServerSettings:
         """A copy with ``changes`` (e.g. ``settings.but(signup_rate="1/minute")``)."""

@@ -37,7 +37,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from rebelote.server.api.throttle import client_key
+from rebelote.server.api.throttle import MemorySocketCount, SocketCount, client_key
 from rebelote.server.protocol.depth import json_too_deep
 from rebelote.server.settings import ServerSettings
 
@@ -76,14 +76,16 @@ class Guard:
     """The ASGI middleware (see the module docstring); ``settings`` gives
     the limits."""
 
-    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
+    def __init__(
+        self, app: ASGIApp, settings: ServerSettings, sockets: SocketCount | None = None
+    ) -> None:
         self.app = app
         self.settings = settings
         self.headers = (
             *SECURITY_HEADERS,
             (b"content-security-policy", settings.content_security_policy.encode()),
         )
-        self._sockets: dict[str, int] = {}
+        self.sockets: SocketCount = sockets if sockets is not None else MemorySocketCount()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -141,11 +143,13 @@ class Guard:
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A WebSocket, counted against its address's
-        ``max_sockets_per_address`` while it is open; one more is accepted
-        and closed at once with 4429 ``too_many_sockets``."""
+        ``max_sockets_per_address`` while it is open (in every process
+        sharing the :class:`~rebelote.server.api.throttle.SocketCount`);
+        one more is accepted and closed at once with 4429
+        ``too_many_sockets``."""
         address = client_key(HTTPConnection(scope))
-        held = self._sockets.get(address, 0)
-        if held >= self.settings.max_sockets_per_address:
+        ticket = await self.sockets.open(address, self.settings.max_sockets_per_address)
+        if ticket is None:
             with contextlib.suppress(Exception):
                 if (await receive())["type"] == "websocket.connect":
                     await send({"type": "websocket.accept"})
@@ -153,15 +157,10 @@ class Guard:
                         {"type": "websocket.close", "code": 4429, "reason": "too_many_sockets"}
                     )
             return
-        self._sockets[address] = held + 1
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self._sockets[address] - 1
-            if left > 0:
-                self._sockets[address] = left
-            else:
-                del self._sockets[address]
+            await self.sockets.close(ticket)
 
     def _with_headers(self, send: Send) -> Send:
         extra = self.headers

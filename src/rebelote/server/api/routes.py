@@ -553,8 +553,8 @@ async def lobby(request: Request) -> list[RoomData]:
     """The public tables: open ones (waiting for players) first, then those
     playing (to watch); an open table none of whose humans has been
     connected for a while (:meth:`~rebelote.server.tables.room.Room.deserted`) is
-    left out."""
-    return [_public_room(t) for t in await _tables(request).lobby() if not t.deserted()]
+    left out.  Every process answers the same list (the broker's lobby)."""
+    return await _tables(request).lobby_hub.public_rooms()
 
 
 @router.post("/lobby/tables", status_code=201)

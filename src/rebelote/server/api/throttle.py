@@ -3,11 +3,21 @@ with growing delays, on the `limits <https://limits.readthedocs.io>`_
 library.
 
 One :class:`Throttle` per app holds every counter in one ``limits``
-storage (``settings.throttle_storage``: in memory by default; give a Redis
-URI there when several processes serve the same tables, nothing else
-changes).  A refusal raises :class:`RateLimited` with the seconds to wait;
-the REST layer answers 429 ``{"detail": {"code": "rate_limited",
-"message", "retry_after"}}`` with a ``Retry-After`` header.
+storage (:attr:`~rebelote.server.settings.ServerSettings.throttle_uri`: in
+memory by default; in Redis, through redis-py, when the processes share
+one (``settings.redis_url``), so that every process counts the same
+attempts; nothing else changes).  A refusal raises :class:`RateLimited`
+with the seconds to wait; the REST layer answers 429 ``{"detail":
+{"code": "rate_limited", "message", "retry_after"}}`` with a
+``Retry-After`` header.  A storage that cannot be reached (Redis down)
+raises :class:`ThrottleUnavailable`: 503 ``unavailable``, nothing counted
+nor allowed.
+
+The WebSockets one address holds open are counted by a
+:class:`SocketCount` (:func:`socket_count`): in memory, or in Redis (a
+sorted set per address, one member per open socket, refreshed by its
+process and expiring ``settings.socket_ttl`` seconds after a killed
+process stopped refreshing it).
 
 Logins (:meth:`Throttle.login_claim`, then :meth:`LoginClaim.succeeded`
 or :meth:`LoginClaim.release`): attempts are counted per (name, address)
@@ -22,21 +32,48 @@ from elsewhere delays its owner a little, never locks him out).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import ipaddress
+import itertools
+import logging
 import math
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any, Protocol
 
+from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
 from limits.storage import storage_from_string
-from starlette.requests import HTTPConnection
+from redis.asyncio import ConnectionPool, Redis
+from redis.exceptions import RedisError
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
 
 from rebelote.server.settings import ServerSettings
 
-__all__ = ["LoginClaim", "RateLimited", "Throttle", "client_key"]
+__all__ = [
+    "LoginClaim",
+    "MemorySocketCount",
+    "RateLimited",
+    "RedisSocketCount",
+    "SocketCount",
+    "Throttle",
+    "ThrottleUnavailable",
+    "client_key",
+    "socket_count",
+    "throttle_unavailable",
+]
+
+log = logging.getLogger(__name__)
+
+_DOWN = (StorageError, RedisError, OSError)
+"""What a storage out of reach raises (``limits``, redis-py)."""
 
 
 class RateLimited(Exception):
@@ -47,6 +84,37 @@ class RateLimited(Exception):
         super().__init__(message)
         self.retry_after = max(1, math.ceil(retry_after))
         self.message = message
+
+
+class ThrottleUnavailable(Exception):
+    """The throttles' storage cannot be reached (Redis down): nothing was
+    allowed; REST answers 503 ``unavailable`` (:func:`throttle_unavailable`)."""
+
+
+async def throttle_unavailable(request: Request, exc: Exception) -> Response:
+    """503 ``{"detail": {"code": "unavailable", "message", "retry_after":
+    1}}`` with ``Retry-After: 1``, for :class:`ThrottleUnavailable`."""
+    assert isinstance(exc, ThrottleUnavailable)
+    return JSONResponse(
+        status_code=503,
+        content={
+            "detail": {
+                "code": "unavailable",
+                "message": "the server cannot count requests now: try again shortly",
+                "retry_after": 1,
+            }
+        },
+        headers={"Retry-After": "1"},
+    )
+
+
+@contextlib.asynccontextmanager
+async def _reachable() -> AsyncIterator[None]:
+    try:
+        yield
+    except _DOWN as exc:
+        log.warning("throttle storage out of reach: %s", exc)
+        raise ThrottleUnavailable(str(exc)) from exc
 
 
 def client_key(conn: HTTPConnection) -> str:
@@ -79,14 +147,32 @@ class _Backoff:
 
 class Throttle:
     """Every counter of one app (see the module docstring).  Create it
-    inside the running event loop (the memory storage starts a task)."""
+    inside the running event loop (the memory storage starts a task);
+    :meth:`close` it at the end.  A Redis storage's keys start with
+    ``{settings.redis_prefix}limits:``."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.settings = settings
-        storage = storage_from_string(settings.throttle_storage)
+        uri = settings.throttle_uri
+        self._pool: ConnectionPool | None = None
+        if uri.startswith(("async+redis://", "async+rediss://")):
+            # redis-py (limits' default client, coredis, is not installed), on a
+            # pool of ours so that close() ends its connections
+            self._pool = ConnectionPool.from_url(
+                uri.removeprefix("async+"), socket_connect_timeout=2.0, socket_timeout=2.0
+            )
+            options: dict[str, Any] = {
+                "implementation": "redispy",
+                "key_prefix": f"{settings.redis_prefix}limits",
+                "wrap_exceptions": True,
+                "connection_pool": self._pool,
+            }
+            storage = storage_from_string(uri, **options)
+        else:
+            storage = storage_from_string(uri)
         if not isinstance(storage, Storage):
             raise ValueError(
-                f"throttle_storage {settings.throttle_storage!r} is not an async storage: "
+                f"throttle_storage {uri!r} is not an async storage: "
                 "use async+memory:// or async+redis://..."
             )
         self.storage: Storage = storage
@@ -104,17 +190,29 @@ class Throttle:
             items = self._rates[rate] = parse_many(rate)
         return items
 
+    async def close(self) -> None:
+        """End the storage's connections (a Redis one's)."""
+        if self._pool is not None:
+            with contextlib.suppress(*_DOWN):
+                await self._pool.disconnect()
+
     async def hit(self, what: str, rate: str, key: str) -> None:
         """Count one ``what`` (``signup``, ``guest``, ``table``) by ``key``
         under ``rate`` (``"5/hour"``; ``a;b``: each must hold).  Raises
-        :class:`RateLimited` (and counts nothing) when one is spent."""
+        :class:`RateLimited` (and counts nothing) when one is spent,
+        :class:`ThrottleUnavailable` when the storage is out of reach."""
         await self.hit_all((what, rate, key))
 
     async def hit_all(self, *counts: tuple[str, str, str]) -> None:
         """Count one creation under several ``(what, rate, key)`` at once
         (e.g. per user and per address): all are checked before any is
         counted, so that a refusal (:class:`RateLimited`, the longest wait
-        of the spent ones) counts nowhere."""
+        of the spent ones) counts nowhere.  Raises
+        :class:`ThrottleUnavailable` when the storage is out of reach."""
+        async with _reachable():
+            await self._hit_all(counts)
+
+    async def _hit_all(self, counts: tuple[tuple[str, str, str], ...]) -> None:
         wait = 0.0
         spent: RateLimitItem | None = None
         for what, rate, key in counts:
@@ -157,7 +255,16 @@ class Throttle:
         expires, however many arrive at once.  A refused attempt raises
         :class:`RateLimited` (with the longest wait of the locked keys)
         and counts nowhere: the claims it made on the other keys are
-        given back."""
+        given back.
+
+        With a Redis storage, each increment is one Lua script (``INCRBY``,
+        then ``EXPIRE`` when the key is new): atomic across processes, so
+        the rule holds whichever process each attempt reaches.  Raises
+        :class:`ThrottleUnavailable` when the storage is out of reach."""
+        async with _reachable():
+            return await self._login_claim(name_key, address)
+
+    async def _login_claim(self, name_key: str, address: str) -> LoginClaim:
         expiry = max(1, math.ceil(self.settings.login_forget_after))
         claim = LoginClaim(self, name_key, address)
         keys = self._login_keys(name_key, address)
@@ -174,11 +281,14 @@ class Throttle:
             break
         else:
             return claim
-        await claim.release()
-        wait, now = 0.0, time.time()
+        await claim._release()
+        wait = 0.0
         for _, key in keys:
             if await self.storage.get(f"{key}:lock") > 0:
-                wait = max(wait, await self.storage.get_expiry(f"{key}:lock") - now)
+                # the clock read after the expiry (a Redis storage answers in
+                # whole seconds: the wait must not round up past them)
+                ends = await self.storage.get_expiry(f"{key}:lock")
+                wait = max(wait, ends - time.time())
         raise RateLimited(wait, "too many wrong passwords: wait before trying again")
 
     async def _give_back(self, key: str) -> None:
@@ -209,7 +319,12 @@ class LoginClaim:
 
     async def release(self) -> None:
         """The password was not checked: the attempt counts nowhere (its
-        failures are given back, the locks it took are lifted)."""
+        failures are given back, the locks it took are lifted).  Raises
+        :class:`ThrottleUnavailable`."""
+        async with _reachable():
+            await self._release()
+
+    async def _release(self) -> None:
         taken, self.taken = self.taken, []
         for _, key, locked in taken:
             await self.throttle._give_back(key)
@@ -219,7 +334,12 @@ class LoginClaim:
     async def succeeded(self) -> None:
         """The right password: the pair's and the name's counts start
         again (not the address's, which only takes back this attempt: one's
-        own account must not wipe the failures against others)."""
+        own account must not wipe the failures against others).  Raises
+        :class:`ThrottleUnavailable`."""
+        async with _reachable():
+            await self._succeeded()
+
+    async def _succeeded(self) -> None:
         taken, self.taken = self.taken, []
         storage = self.throttle.storage
         for backoff, key, locked in taken:
@@ -230,3 +350,186 @@ class LoginClaim:
             await self.throttle._give_back(key)
             if locked:
                 await storage.clear(f"{key}:lock")
+
+
+# ------------------------------------------------------------------ sockets
+
+
+class SocketCount(Protocol):
+    """The WebSockets each client address holds open, counted against a
+    cap (:class:`~rebelote.server.api.guard.Guard`)."""
+
+    async def open(self, address: str, cap: int) -> str | None:
+        """Count one more socket of ``address`` and return its ticket (give
+        it to :meth:`close`), or ``None`` when ``address`` holds ``cap``
+        open already (nothing counted)."""
+        ...
+
+    async def close(self, ticket: str) -> None:
+        """The socket of ``ticket`` closed."""
+        ...
+
+    async def aclose(self) -> None:
+        """Stop (the app ends): the counts of this process's open sockets
+        are dropped."""
+        ...
+
+
+class MemorySocketCount:
+    """:class:`SocketCount` of one process: a count per address."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+        self._tickets: dict[str, str] = {}
+        self._ids = itertools.count(1)
+
+    async def open(self, address: str, cap: int) -> str | None:
+        """See :meth:`SocketCount.open`."""
+        held = self._counts.get(address, 0)
+        if held >= cap:
+            return None
+        self._counts[address] = held + 1
+        ticket = str(next(self._ids))
+        self._tickets[ticket] = address
+        return ticket
+
+    async def close(self, ticket: str) -> None:
+        """See :meth:`SocketCount.close`."""
+        address = self._tickets.pop(ticket, None)
+        if address is None:
+            return
+        left = self._counts[address] - 1
+        if left > 0:
+            self._counts[address] = left
+        else:
+            del self._counts[address]
+
+    async def aclose(self) -> None:
+        """See :meth:`SocketCount.aclose`."""
+        self._counts.clear()
+        self._tickets.clear()
+
+    def held(self, address: str) -> int:
+        """The sockets ``address`` holds open (tests)."""
+        return self._counts.get(address, 0)
+
+
+# KEYS: the address's sorted set; ARGV: cap, ttl (ms), member.  Members
+# scored by their expiry (Redis's clock); the expired ones are removed first.
+_SOCKET_OPEN = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+# KEYS: the address's sorted set; ARGV: ttl (ms), then members to keep.
+_SOCKET_REFRESH = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
+
+class RedisSocketCount:
+    """:class:`SocketCount` shared by the processes of one Redis: the
+    sorted set ``{prefix}sockets:{address}`` holds one member
+    ``{process_id}:{n}`` per open socket, scored by its expiry (Redis's
+    clock, ``ttl`` seconds ahead); each process refreshes its members every
+    ``ttl / 3`` seconds, so that a killed process's sockets stop counting
+    ``ttl`` seconds later.  Redis out of reach: a socket is let in
+    uncounted (a warning is logged), never refused for it."""
+
+    def __init__(self, redis: Redis, *, prefix: str, process_id: str, ttl: float = 30.0) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.process_id = process_id
+        self.ttl = ttl
+        self._open_script = redis.register_script(_SOCKET_OPEN)
+        self._refresh_script = redis.register_script(_SOCKET_REFRESH)
+        self._tickets: dict[str, str] = {}
+        self._ids = itertools.count(1)
+        self._refresher: asyncio.Task[None] | None = None
+
+    def _key(self, address: str) -> str:
+        return f"{self.prefix}sockets:{address}"
+
+    async def open(self, address: str, cap: int) -> str | None:
+        """See :meth:`SocketCount.open`."""
+        member = f"{self.process_id}:{next(self._ids)}"
+        try:
+            counted = await self._open_script(
+                keys=[self._key(address)], args=[cap, round(self.ttl * 1000), member]
+            )
+        except (RedisError, OSError) as exc:
+            log.warning("sockets of %s not counted: Redis out of reach (%s)", address, exc)
+            return member
+        if not counted:
+            return None
+        self._tickets[member] = address
+        if self._refresher is None:
+            self._refresher = asyncio.create_task(self._refresh(), name="socket counts")
+        return member
+
+    async def close(self, ticket: str) -> None:
+        """See :meth:`SocketCount.close`."""
+        address = self._tickets.pop(ticket, None)
+        if address is None:
+            return
+        try:
+            await self.redis.zrem(self._key(address), ticket)
+        except (RedisError, OSError) as exc:  # it expires by itself
+            log.warning("socket count of %s not lowered: Redis out of reach (%s)", address, exc)
+
+    async def _refresh(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            by_address: dict[str, list[str]] = {}
+            for member, address in list(self._tickets.items()):
+                by_address.setdefault(address, []).append(member)
+            if not by_address:
+                continue
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for address, members in by_address.items():
+                        await self._refresh_script(
+                            keys=[self._key(address)],
+                            args=[round(self.ttl * 1000), *members],
+                            client=pipe,
+                        )
+                    await pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("socket counts not refreshed: Redis out of reach (%s)", exc)
+
+    async def aclose(self) -> None:
+        """See :meth:`SocketCount.aclose` (this process's members are
+        removed)."""
+        if self._refresher is not None:
+            self._refresher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._refresher
+            self._refresher = None
+        tickets, self._tickets = self._tickets, {}
+        with contextlib.suppress(RedisError, OSError):
+            for member, address in tickets.items():
+                await self.redis.zrem(self._key(address), member)
+
+    async def held(self, address: str) -> int:
+        """The sockets ``address`` holds open in every process (tests)."""
+        count: int = await self.redis.zcard(self._key(address))
+        return count
+
+
+def socket_count(settings: ServerSettings, redis: Redis | None, process_id: str) -> SocketCount:
+    """The app's :class:`SocketCount`: in Redis when ``redis`` is given
+    (``settings.redis_prefix``, ``settings.socket_ttl``), else in memory."""
+    if redis is None:
+        return MemorySocketCount()
+    return RedisSocketCount(
+        redis, prefix=settings.redis_prefix, process_id=process_id, ttl=settings.socket_ttl
+    )

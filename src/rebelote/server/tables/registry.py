@@ -29,7 +29,10 @@ import time
 
 from rebelote.rules import PRESETS, Rules
 from rebelote.seats import SEATS_3, SEATS_4, Seat
-from rebelote.server.broker.hub import BUFFER_SIZE, Fanout
+from rebelote.server.broker.base import Broker, BrokerUnavailable
+from rebelote.server.broker.hub import BUFFER_SIZE, Fanout, MemoryHub, StreamKey
+from rebelote.server.broker.memory import MemoryBroker
+from rebelote.server.people.chat import ChatLimiter
 from rebelote.server.protocol.messages import CreatedTable, CreateTable, ProtocolError, TableOptions
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, StoredSeat, StoredTable, TableMeta, hash_token
@@ -60,19 +63,24 @@ class TableManager:
     overrides each table's speed when given; ``seed``, when given, makes the
     tables' seeds (shuffles, computer decisions) reproducible: the n-th table
     created gets the same deals on every run (for tests); ``settings``:
-    idle tables' eviction and spectators' batching."""
+    idle tables' eviction and spectators' batching.  ``broker``: how the
+    processes share the lobby and presence (a :class:`MemoryHub` is
+    wrapped in a :class:`MemoryBroker`: one process, its tables publishing
+    through that hub)."""
 
     def __init__(
         self,
         store: Store,
-        hub: Fanout,
+        broker: Broker | MemoryHub,
         *,
         bot_delay: float | None = None,
         seed: int | None = None,
         settings: ServerSettings | None = None,
     ) -> None:
         self.store = store
-        self.hub = hub
+        self.broker: Broker = MemoryBroker(broker) if isinstance(broker, MemoryHub) else broker
+        alone = isinstance(self.broker, MemoryBroker)
+        self.hub: Fanout = self.broker.hub if isinstance(self.broker, MemoryBroker) else MemoryHub()
         self.bot_delay = bot_delay
         self.seed = seed
         self.settings = settings or ServerSettings()
@@ -80,9 +88,21 @@ class TableManager:
         self._tables: dict[str, Room] = {}
         self._used: dict[str, float] = {}
         self._loading = asyncio.Lock()
-        self.lobby_hub = LobbyHub()
-        """The lobby sockets (:mod:`rebelote.server.tables.lobby`), told of every
-        change of a room."""
+        self.lobby_hub = LobbyHub(
+            self.broker,
+            load_listed=self.lobby if alone else None,
+            load_table=self.get if alone else None,
+        )
+        """The lobby (:mod:`rebelote.server.tables.lobby`), told of every
+        change of a room.  One process (the in-process broker) holds every
+        table: the lobby loads the stored ones it needs; several processes
+        drive every open or playing table somewhere, whose entries are in
+        the broker."""
+        self.chat_limiter: ChatLimiter | None = None
+        """The chat's rate limit every table shares (Redis), else each
+        room's own."""
+        self._counts: dict[str, dict[StreamKey, int]] = {}
+        self.broker.watch_presence(self._presence_changed)
         self._sweeper: asyncio.Task[None] | None = None
         self.evicted = 0
         """Tables that left memory since the start (for tests and metrics)."""
@@ -105,13 +125,58 @@ class TableManager:
             closed=closed,
         )
         room.on_room = self.lobby_hub.room_changed
+        if self.chat_limiter is not None:
+            room.limiter = self.chat_limiter
         room.presence_interval = self.settings.presence_interval
         room.deserted_after = self.settings.deserted_table_seconds
         return room
 
-    def _keep(self, table: Room) -> None:
+    async def _keep(self, table: Room) -> None:
         self._tables[table.id] = table
         self._used[table.id] = time.monotonic()
+        await self._drive(table)
+
+    # ------------------------------------ broker: the lease, the presence
+
+    async def _drive(self, table: Room) -> None:
+        """Take ``table``'s lease and count the presence the broker holds
+        for it (lobby pages' connections, any process's)."""
+        try:
+            if await self.broker.acquire(table.id) is None:
+                log.warning("table %s: another process holds its lease", table.id)
+            counts = await self.broker.presence(table.id)
+        except BrokerUnavailable as exc:
+            log.warning("table %s: the broker is out of reach (%s)", table.id, exc)
+            return
+        self._presence_changed(table.id, counts)
+
+    def _presence_changed(self, table_id: str, counts: dict[StreamKey, int]) -> None:
+        """The broker's presence of a table this process drives changed:
+        each connection more is attached to the table, each less detached."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        before = self._counts.get(table_id, {})
+        if counts:
+            self._counts[table_id] = dict(counts)
+        else:
+            self._counts.pop(table_id, None)
+        for key in [*before, *(k for k in counts if k not in before)]:
+            change = counts.get(key, 0) - before.get(key, 0)
+            for _ in range(max(0, -change)):
+                table.detach(key)
+            for _ in range(max(0, change)):
+                table.attach(key)
+
+    async def _undrive(self, table_id: str) -> None:
+        """Give ``table_id``'s lease up (it left memory)."""
+        self._counts.pop(table_id, None)
+        lease = self.broker.held(table_id)
+        if lease is not None:
+            try:
+                await self.broker.release(lease)
+            except BrokerUnavailable as exc:
+                log.warning("table %s: lease not released (%s)", table_id, exc)
 
     def _seed(self) -> int:
         self._created += 1
@@ -185,7 +250,7 @@ class TableManager:
         )
         table = self._table(game, seats, meta)
         table.deserted_clock()  # until its host's page connects
-        self._keep(table)
+        await self._keep(table)
         self.lobby_hub.room_changed(table)
         return table, token
 
@@ -253,7 +318,7 @@ class TableManager:
             status=game.status,
         )
         table = self._table(game, seats)
-        self._keep(table)
+        await self._keep(table)
         table.publish(outs)
         async with table.lock:
             table.kick()
@@ -298,11 +363,14 @@ class TableManager:
             table.load_mutes(await asyncio.to_thread(self.store.mutes, table_id))
         self.hub.forget(table_id)
         table.publish(outs[-BUFFER_SIZE:])
-        self._keep(table)
+        self._tables[table_id] = table
+        self._used[table_id] = time.monotonic()
         async with table.lock:
             table.kick()
             # nobody is connected yet: every human's seat is held
             table.hold_absent()
+        await self._drive(table)  # the lobby pages keeping a seat connected
+        self.lobby_hub.room_changed(table)
         return table
 
     async def restore_unfinished(self) -> list[str]:
@@ -366,6 +434,11 @@ class TableManager:
             self.hub.forget(table.id)
         for table in gone:
             await table.close()
+            self.lobby_hub.forget(table.id)
+        if gone:
+            await self.lobby_hub.settled()  # removed before another may drive them
+        for table in gone:
+            await self._undrive(table.id)
         self.evicted += len(gone)
         return [t.id for t in gone]
 
@@ -394,3 +467,5 @@ class TableManager:
             await table.close()
         self._tables.clear()
         self._used.clear()
+        self._counts.clear()
+        await self.lobby_hub.close()

@@ -59,7 +59,8 @@ presence and clocks, chat, leaving, results.
   listener with the sender's seat so that each listener can mute it.  A
   mute is its player's: stored (``mutes``, by table and muting player), kept
   across his reconnections and the server's restarts, dropped when either
-  seat changes hands.  The rate limit's buckets live in memory.
+  seat changes hands.  The rate limit's buckets are the room's (in memory),
+  or in Redis when several processes share the tables.
 
 Everything here runs on the event loop; the lock of the :class:`Table`
 guards every change of the game or the seats.
@@ -78,7 +79,7 @@ from typing import Any, Literal
 
 from rebelote.seats import Seat
 from rebelote.server.broker.hub import StreamKey
-from rebelote.server.people.chat import RateLimiter, chat_data, clean_chat
+from rebelote.server.people.chat import ChatLimiter, RateLimiter, chat_data, clean_chat
 from rebelote.server.people.ratings import Rated, bot_rating, match_xp, rate, unrated_reason
 from rebelote.server.protocol.messages import (
     BOT_LEVELS,
@@ -122,7 +123,9 @@ class Room(Table):
         every seat."""
         self._next_failures = 0
         self._leave_failures: dict[Seat, int] = {}
-        self.limiter = RateLimiter()
+        self.limiter: ChatLimiter = RateLimiter()
+        """The chat's rate limit (keys ``{table}:{seat}``): this room's, or
+        the one every process shares (Redis)."""
         self._timers: dict[tuple[Seat | None, Reason], asyncio.TimerHandle] = {}
         self._deadlines: dict[tuple[Seat | None, Reason], float] = {}
         self._move_key: tuple[Seat | None, int] | None = None
@@ -641,7 +644,7 @@ class Room(Table):
             raise ProtocolError("left", "only the players at the table chat")
         line = clean_chat(text)
         now = time.time()
-        self.limiter.take(seat.letter, now)
+        await self.limiter.take(f"{self.id}:{seat.letter}", now)
         name = row.name
         line_id = await asyncio.to_thread(
             self.store.add_chat, self.id, seat.letter, name, line, now
