@@ -19,6 +19,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from rebelote.record import replay as replay_record
+from rebelote.seats import Seat
 from rebelote.server.people.ratings import (
     Rated,
     bot_rating,
@@ -378,6 +379,12 @@ def test_refusals_change_nothing(server: LiveServer) -> None:
         time.sleep(0.02)
     for x in (s, n, spectator):
         x.drain(timeout=0.5)
+    # every socket has read its stream to the end (an act without v counts
+    # as made at the last version its socket was sent)
+    for x, key in ((s, Seat.S), (n, Seat.N), (spectator, None)):
+        while x.client.v < game.versions[key]:
+            assert time.monotonic() < deadline + 10, "a socket never caught up"
+            x.drain(timeout=0.2)
     before = (game.entries, dict(game.versions))
 
     def refused(x: Seated, raw: Any, code: str) -> None:
