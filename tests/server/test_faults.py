@@ -12,6 +12,7 @@ second click made against an older turn is ``stale``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -31,6 +32,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from websockets.exceptions import ConnectionClosed
 
+from rebelote.server.api import table_socket
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, StoredTable
 from rebelote.server.tables.table import game_from_stored
@@ -681,11 +683,29 @@ def test_rest_answers_503_unavailable_during_a_storage_fault(
 
 
 def test_an_action_without_v_counts_as_made_at_the_version_its_socket_had(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An ``act`` without ``v`` is judged against the last version its
     socket was sent: cards sent right behind a declaration, before the
-    card turn it opens was sent, are ``stale`` (not played)."""
+    card turn it opens was sent, are ``stale`` (not played).  The socket's
+    first message after the declaration is held back 2 s, so that the
+    cards are read before the card turn goes out whatever the load."""
+    hold = {"seconds": 0.0}
+    run = table_socket._Outbox.run
+
+    async def held_run(self: Any, ws: Any) -> None:
+        send_text = ws.send_text
+
+        async def held_send(text: str) -> None:
+            seconds, hold["seconds"] = hold["seconds"], 0.0
+            if seconds:
+                await asyncio.sleep(seconds)
+            await send_text(text)
+
+        ws.send_text = held_send
+        await run(self, ws)
+
+    monkeypatch.setattr(table_socket._Outbox, "run", held_run)
     with LiveServer(f"sqlite:///{tmp_path / 'v.db'}") as live:
         created = live.create(preset="ffb", options={"speed": "instant"})
         with live.connect(created["table_id"], created["token"]) as client:
@@ -700,6 +720,7 @@ def test_an_action_without_v_counts_as_made_at_the_version_its_socket_had(
             else:
                 pytest.fail("S never had anything to declare")
             hand = client.sync()["view"]["hand"]
+            hold["seconds"] = 2.0
             client.act("declare none")
             for card in hand:  # no v: made at the declaration's turn
                 client.act(card)
