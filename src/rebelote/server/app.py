@@ -50,7 +50,9 @@ from rebelote.server.api.guard import Guard
 from rebelote.server.api.help import preset_infos
 from rebelote.server.api.table_socket import serve_socket
 from rebelote.server.api.throttle import Throttle, client_key
-from rebelote.server.broker.hub import MemoryHub
+from rebelote.server.broker.base import Broker
+from rebelote.server.broker.memory import MemoryBroker
+from rebelote.server.broker.redis import RedisBroker
 from rebelote.server.people.passwords import PasswordWork
 from rebelote.server.protocol.messages import (
     CreatedTable,
@@ -95,6 +97,9 @@ def create_app(
     seed: int | None = None,
     warm_solver: bool = False,
     settings: ServerSettings | None = None,
+    redis_url: str | None = None,
+    redis_prefix: str = "rb:",
+    broker: Broker | None = None,
 ) -> FastAPI:
     """The application.
 
@@ -108,9 +113,18 @@ def create_app(
     (about 7 s of one core, once per process), so that the first expert
     move of a table does not wait for it (``rebelote serve`` and ``play``
     do; tests need not); ``settings``: the limits (default
-    :class:`ServerSettings`).  The settings, store, hub, tables, throttle
-    and password work live in ``app.state`` (``settings``, ``store``,
-    ``hub``, ``tables``, ``throttle``, ``passwords``) while the app runs.
+    :class:`ServerSettings`).
+
+    Several processes (``docs/scale-out.md``): ``redis_url``
+    (``redis://HOST:PORT/DB``) shares the tables with every process using
+    the same Redis and ``redis_prefix`` (its keys' and channels' prefix)
+    through a :class:`RedisBroker`; ``broker``: a broker made by the caller
+    (tests; it is started and closed with the app).  Neither: one process,
+    a :class:`MemoryBroker`.
+
+    The settings, store, broker, tables, throttle and password work live in
+    ``app.state`` (``settings``, ``store``, ``broker``, ``tables``,
+    ``throttle``, ``passwords``) while the app runs.
     """
     url = database_url or default_database_url()
     settings = settings or ServerSettings()
@@ -120,10 +134,17 @@ def create_app(
         store = Store(url, settings=settings)
         if migrate:
             store.migrate()
-        hub = MemoryHub()
-        manager = TableManager(store, hub, bot_delay=bot_delay, seed=seed, settings=settings)
+        made: Broker
+        if broker is not None:
+            made = broker
+        elif redis_url:
+            made = RedisBroker(redis_url, prefix=redis_prefix)
+        else:
+            made = MemoryBroker()
+        await made.start()
+        manager = TableManager(store, made, bot_delay=bot_delay, seed=seed, settings=settings)
         app.state.store = store
-        app.state.hub = hub
+        app.state.broker = made
         app.state.tables = manager
         app.state.throttle = Throttle(settings)
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
@@ -135,6 +156,7 @@ def create_app(
             yield
         finally:
             await manager.close()
+            await made.close()
             store.close()
 
     app = FastAPI(title="rebelote", version="1", lifespan=lifespan)
@@ -184,7 +206,10 @@ def create_app(
         """What anyone may know of a table: a solo or public one to anyone,
         a private one as ``/api/lobby/tables/{id}`` (its players, by their
         session or a seat's ``token``, or with its ``invite``), else 404."""
-        table = await manager_of(app).get(table_id) if api.valid_table_id(table_id) else None
+        try:
+            table = await manager_of(app).get(table_id) if api.valid_table_id(table_id) else None
+        except ProtocolError as exc:
+            raise HTTPException(503, {"code": exc.code, "message": exc.message}) from None
         if table is None or not api.may_see(
             table, await api.optional_session(request), invite, token
         ):

@@ -66,7 +66,7 @@ from rebelote.server.protocol.messages import (
 )
 
 if TYPE_CHECKING:
-    from rebelote.server.tables.registry import TableManager
+    from rebelote.server.tables.registry import AnyRoom, TableManager
     from rebelote.server.tables.room import Room
 
 __all__ = ["LOBBY_QUEUE_LIMIT", "LobbyHub", "listed_room", "serve_lobby"]
@@ -80,7 +80,7 @@ LISTED = ("open", "playing")
 """The statuses of a public table the lobby lists."""
 
 
-def listed_room(table: Room) -> RoomData | None:
+def listed_room(table: AnyRoom) -> RoomData | None:
     """The lobby's entry for ``table``: its room without invitation code
     nor countdowns (they change every second), or ``None`` when the lobby
     does not list it (private, solo, finished, closed, or open and
@@ -90,14 +90,14 @@ def listed_room(table: Room) -> RoomData | None:
     return _bare_room(table)
 
 
-def _bare_room(table: Room) -> RoomData:
+def _bare_room(table: AnyRoom) -> RoomData:
     """``table``'s room without invitation code nor countdowns."""
     room = table.room_data()
     seats = [s.model_copy(update={"countdowns": []}) for s in room.seats]
     return room.model_copy(update={"invite": None, "seats": seats})
 
 
-def may_follow(table: Room, user_id: int | None, invite: str | None) -> bool:
+def may_follow(table: AnyRoom, user_id: int | None, invite: str | None) -> bool:
     """Whether a socket may follow ``table``'s room: a public table; a
     private one with its invitation code or to a player seated there."""
     if not table.networked:
@@ -122,9 +122,9 @@ class LobbySocket:
         self.user_id = user_id
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.cut_off = False
-        self.watching: Room | None = None
+        self.watching: AnyRoom | None = None
         self.invite: str | None = None
-        self.present: dict[str, tuple[Room, Seat]] = {}
+        self.present: dict[str, tuple[AnyRoom, Seat]] = {}
         self.seated: dict[str, tuple[str, str]] = {}
         self.last_room: str | None = None
 
@@ -138,7 +138,7 @@ class LobbySocket:
             return
         self.queue.put_nowait(text)
 
-    def watch(self, table: Room, invite: str | None) -> None:
+    def watch(self, table: AnyRoom, invite: str | None) -> None:
         """Follow ``table``'s room (replacing the one followed)."""
         self.unwatch()
         self.watching, self.invite, self.last_room = table, invite, None
@@ -152,7 +152,7 @@ class LobbySocket:
             self.watching = None
             self.hub.unfollow(self, table.id)
 
-    def sync_presence(self, table: Room) -> None:
+    def sync_presence(self, table: AnyRoom) -> None:
         """Keep the player's seat at ``table`` connected while the table
         has not started (and only then: once it plays, the player is there
         when his table page is)."""
@@ -169,7 +169,7 @@ class LobbySocket:
             self.hub.mark(self, table.id, True)
             table.attach(you)
 
-    def sync_seated(self, table: Room) -> None:
+    def sync_seated(self, table: AnyRoom) -> None:
         """Tell the player of his seat at ``table`` (``seated``) when its
         status or his seat changed since he was last told; ``you`` null,
         once, when he no longer holds one there."""
@@ -228,7 +228,7 @@ class LobbyHub:
         self._listed: dict[str, str] = {}
         self._followers: dict[str, set[LobbySocket]] = {}
 
-    def add(self, socket: LobbySocket, tables: Iterable[Room]) -> None:
+    def add(self, socket: LobbySocket, tables: Iterable[AnyRoom]) -> None:
         """A socket opened: it gets the changes from now on, keeps its
         player's seats connected at the ``tables`` not started, and is told
         of his seats at those open or playing."""
@@ -279,7 +279,7 @@ class LobbyHub:
         """How many sockets follow ``table_id``'s room (tests, metrics)."""
         return len(self._followers.get(table_id, ()))
 
-    def snapshot(self, tables: Iterable[Room]) -> str:
+    def snapshot(self, tables: Iterable[AnyRoom]) -> str:
         """The ``lobby`` message listing ``tables`` (each once, open ones
         first); they are remembered as sent."""
         rooms: dict[str, RoomData] = {}

@@ -16,6 +16,20 @@ table nobody used for ``settings.idle_table_seconds``, with no connection
 and nothing running (computer player, clock), leaves memory
 (:meth:`TableManager.evict_idle`, every ``settings.sweep_seconds``): it is
 stored, and loaded again when asked for.
+
+Several processes (``docs/scale-out.md``): each table is driven by the
+process holding its lease (:class:`~rebelote.server.broker.base.Lease`).
+:meth:`TableManager.get` answers the local :class:`Room` of a table this
+process drives; a table nobody drives is taken (lease, then rebuilt from
+the log); a table another process drives is answered as a
+:class:`~rebelote.server.tables.relay.RemoteRoom`.  Changes go through
+:meth:`TableManager.command`, run here or on the driver
+(:mod:`rebelote.server.tables.commands`).  The tables in memory are the
+broker's *live* tables; a sweeper (every ``settings.takeover_seconds``)
+takes the live tables whose driver died (their lease expired) and rebuilds
+them: computer players and clocks go on, and the listeners of every
+process get what follows.  A process that loses a lease drops the table at
+once.
 """
 
 from __future__ import annotations
@@ -26,19 +40,49 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 from rebelote.rules import PRESETS, Rules
 from rebelote.seats import SEATS_3, SEATS_4, Seat
-from rebelote.server.broker.hub import BUFFER_SIZE, Fanout
+from rebelote.server.broker.base import (
+    Broker,
+    BrokerUnavailable,
+    CommandError,
+    Lease,
+    NoOwner,
+    OwnerGone,
+)
+from rebelote.server.broker.hub import BUFFER_SIZE, MemoryHub, StreamKey
+from rebelote.server.broker.memory import MemoryBroker
 from rebelote.server.protocol.messages import CreatedTable, CreateTable, ProtocolError, TableOptions
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, StoredSeat, StoredTable, TableMeta, hash_token
+from rebelote.server.tables.commands import run_command
 from rebelote.server.tables.game import SeatSpec, TableGame, derive_seed
 from rebelote.server.tables.lobby import LobbyHub
+from rebelote.server.tables.relay import RemoteRoom
 from rebelote.server.tables.room import Room
-from rebelote.server.tables.table import game_from_stored, stored_event
+from rebelote.server.tables.table import MOVED, game_from_stored, stored_event
 
-__all__ = ["HUMAN_SEAT", "TableManager", "ws_path"]
+__all__ = ["COMMAND_PATIENCE", "HUMAN_SEAT", "AnyRoom", "TableManager", "ws_path"]
+
+AnyRoom = Room | RemoteRoom
+"""A table as :meth:`TableManager.get` answers it: driven here, or by
+another process."""
+
+COMMAND_PATIENCE = 12.0
+"""Seconds a command waits, at most, for a table whose driver died to be
+taken over (its lease expires, then a process rebuilds it) before it is
+refused ``unavailable``."""
+
+_RETRY_PAUSE = 0.1
+"""Seconds between two tries to reach a table's driver."""
+
+
+class _Missing(Exception):
+    """No such table (nothing stored under that id)."""
+
 
 log = logging.getLogger(__name__)
 
@@ -56,23 +100,33 @@ def ws_path(table_id: str) -> str:
 
 
 class TableManager:
-    """Every table this server process holds.  ``bot_delay`` (seconds)
+    """Every table this server process drives.  ``broker``: how the
+    processes share the tables (a :class:`MemoryHub` is wrapped in a
+    :class:`MemoryBroker`: one process); ``bot_delay`` (seconds)
     overrides each table's speed when given; ``seed``, when given, makes the
     tables' seeds (shuffles, computer decisions) reproducible: the n-th table
     created gets the same deals on every run (for tests); ``settings``:
-    idle tables' eviction and spectators' batching."""
+    idle tables' eviction, spectators' batching, the takeover sweep.
+
+    The manager serves the broker's commands, and is told of lost leases
+    and of presence changes."""
 
     def __init__(
         self,
         store: Store,
-        hub: Fanout,
+        broker: Broker | MemoryHub,
         *,
         bot_delay: float | None = None,
         seed: int | None = None,
         settings: ServerSettings | None = None,
     ) -> None:
         self.store = store
-        self.hub = hub
+        self.broker: Broker = MemoryBroker(broker) if isinstance(broker, MemoryHub) else broker
+        self.shared = not isinstance(self.broker, MemoryBroker)
+        """Whether other processes may drive tables (a Redis broker)."""
+        self.broker.serve(self._handle)
+        self.broker.watch_leases(self._lease_lost)
+        self.broker.watch_presence(self._presence_changed)
         self.bot_delay = bot_delay
         self.seed = seed
         self.settings = settings or ServerSettings()
@@ -84,8 +138,13 @@ class TableManager:
         """The lobby sockets (:mod:`rebelote.server.tables.lobby`), told of every
         change of a room."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._taker: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.evicted = 0
         """Tables that left memory since the start (for tests and metrics)."""
+        self.takeovers: list[tuple[str, float]] = []
+        """The tables this process took over from a dead driver, with the
+        time (``time.time()``) each was ready (for tests and metrics)."""
 
     def _table(
         self,
@@ -94,16 +153,19 @@ class TableManager:
         meta: TableMeta | None = None,
         *,
         closed: bool = False,
+        lease: Lease | None = None,
     ) -> Room:
         room = Room(
             game,
             store=self.store,
-            hub=self.hub,
+            broker=self.broker,
             seats={Seat[s.seat]: s for s in seats},
             meta=meta,
             bot_delay=self.bot_delay,
             closed=closed,
+            lease=lease,
         )
+        room.on_lost = self._lease_lost
         room.on_room = self.lobby_hub.room_changed
         room.presence_interval = self.settings.presence_interval
         room.deserted_after = self.settings.deserted_table_seconds
@@ -112,6 +174,37 @@ class TableManager:
     def _keep(self, table: Room) -> None:
         self._tables[table.id] = table
         self._used[table.id] = time.monotonic()
+
+    async def _lease(self, table_id: str) -> Lease:
+        """The lease of a new table (nobody else can hold it)."""
+        lease = await self.broker.acquire(table_id)
+        if lease is None:  # pragma: no cover - ids are random
+            raise ProtocolError("internal", "a new table's id is taken")
+        return lease
+
+    async def _mark_live(self, table_id: str, live: bool) -> None:
+        """Add or remove a table in the broker's live set (best effort: the
+        sweeper only needs it when a driver dies)."""
+        try:
+            if live:
+                await self.broker.add_live(table_id)
+            else:
+                await self.broker.remove_live(table_id)
+        except BrokerUnavailable as exc:
+            log.warning("table %s: live set not updated: %s", table_id, exc)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in a task of the manager's (cancelled at close;
+        failures logged)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._tasks.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.warning("a table task failed: %s", t.exception())
+
+        task.add_done_callback(done)
 
     def _seed(self) -> int:
         self._created += 1
@@ -172,6 +265,7 @@ class TableManager:
             for r in seats
         }
         game = TableGame(table_id, rules, options, self._seed(), specs, timed=True)
+        lease = await self._lease(table_id)
         await asyncio.to_thread(
             self.store.create_table,
             table_id=table_id,
@@ -183,13 +277,14 @@ class TableManager:
             status="open",
             meta=meta,
         )
-        table = self._table(game, seats, meta)
+        table = self._table(game, seats, meta, lease=lease)
         table.deserted_clock()  # until its host's page connects
         self._keep(table)
+        await self._mark_live(table_id, True)
         self.lobby_hub.room_changed(table)
         return table, token
 
-    async def lobby(self) -> list[Room]:
+    async def lobby(self) -> list[AnyRoom]:
         """The public tables not finished: open ones first."""
         ids = await asyncio.to_thread(self.store.lobby)
         tables = []
@@ -225,6 +320,7 @@ class TableManager:
         for s in others:
             specs[s] = SeatSpec(s, "bot", SEAT_NAMES[s], request.levels.get(s.letter, "beginner"))
         game = TableGame(table_id, rules, request.options, seed, specs)
+        lease = await self._lease(table_id)
         entries = game.start_entries()
         outs = []
         stored = []
@@ -252,10 +348,11 @@ class TableManager:
             events=stored,
             status=game.status,
         )
-        table = self._table(game, seats)
+        table = self._table(game, seats, lease=lease)
         self._keep(table)
-        table.publish(outs)
+        await self._mark_live(table_id, True)
         async with table.lock:
+            await table.publish(outs)
             table.kick()
         return CreatedTable(
             table_id=table_id,
@@ -264,25 +361,123 @@ class TableManager:
             ws_url=f"{ws_path(table_id)}?token={token}",
         )
 
-    async def get(self, table_id: str) -> Room | None:
-        """The live table ``table_id``, loaded from storage if need be, or
-        ``None`` when there is no such table (an id that no table can have,
-        not 1 to 32 of ``A-Z a-z 0-9 _ -``, is not looked up)."""
+    async def get(self, table_id: str) -> AnyRoom | None:
+        """The table ``table_id``: the local :class:`Room` when this process
+        drives it (taking it, rebuilt from storage, when nobody does), a
+        :class:`RemoteRoom` when another process does, or ``None`` when
+        there is no such table (an id that no table can have, not 1 to 32
+        of ``A-Z a-z 0-9 _ -``, is not looked up).  Raises
+        :class:`ProtocolError` ``unavailable`` when the table's driver
+        cannot be reached (Redis down, or a dead driver not yet replaced
+        after :data:`COMMAND_PATIENCE` seconds)."""
         table = self._tables.get(table_id)
         if table is not None:
             self._used[table_id] = time.monotonic()
             return table
         if not _TABLE_ID.fullmatch(table_id):
             return None
-        async with self._loading:
-            table = self._tables.get(table_id)
-            if table is None:
-                table = await self._load(table_id)
+        try:
+            view = await self.command(table_id, "view", {})
+        except _Missing:
+            return None
+        table = self._tables.get(table_id)
         if table is not None:
             self._used[table_id] = time.monotonic()
+            return table
+        return RemoteRoom(self, table_id, view)
+
+    def driven(self, table_id: str) -> Room | None:
+        """The table ``table_id`` if this process drives it now (no round
+        trip), else ``None``."""
+        table = self._tables.get(table_id)
+        if table is None or not table.driving():
+            return None
         return table
 
-    async def _load(self, table_id: str) -> Room | None:
+    async def command(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Run command ``op`` (:mod:`rebelote.server.tables.commands`) on
+        ``table_id``'s driver: here when this process drives it, else
+        through the broker; a table nobody drives is taken first (lease,
+        rebuilt from the log); while a dead driver's lease runs out, tried
+        again every :data:`_RETRY_PAUSE` s.  Raises :class:`ProtocolError`
+        (the driver's refusal, same code and message; ``unavailable`` when
+        no driver answers within :data:`COMMAND_PATIENCE` s or Redis is out
+        of reach) and ``_Missing`` (no such table)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + COMMAND_PATIENCE
+        while True:
+            try:
+                table = self.driven(table_id)
+                if table is not None:
+                    self._used[table_id] = time.monotonic()
+                    return await run_command(table, op, args)
+                if table_id not in self._tables:
+                    return await self.broker.call(table_id, op, args)
+            except ProtocolError as exc:
+                if exc.code != MOVED:
+                    raise
+            except CommandError as exc:
+                if exc.code != MOVED:
+                    raise ProtocolError(exc.code, exc.message, **exc.extra) from None
+            except NoOwner:
+                if await self._take(table_id) is None:
+                    raise _Missing(table_id) from None
+                continue
+            except OwnerGone as exc:
+                log.info("table %s: %s", table_id, exc)
+            except BrokerUnavailable as exc:
+                log.warning("table %s: %s", table_id, exc)
+                raise ProtocolError(
+                    "unavailable", "the server cannot reach the table; try again"
+                ) from None
+            if loop.time() > deadline:
+                raise ProtocolError("unavailable", "the table's server does not answer; try again")
+            await asyncio.sleep(_RETRY_PAUSE)
+
+    async def _handle(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        """The broker's handler: run a command of another process on a
+        table this process drives (``moved`` when it no longer does)."""
+        table = self.driven(table_id)
+        if table is None:
+            async with self._loading:  # a takeover under way
+                table = self.driven(table_id)
+        if table is None:
+            raise CommandError(MOVED, f"this process does not drive table {table_id}")
+        self._used[table_id] = time.monotonic()
+        try:
+            return await run_command(table, op, args)
+        except ProtocolError as exc:
+            raise CommandError(exc.code, exc.message, exc.extra) from None
+
+    async def _take(self, table_id: str) -> Room | bool | None:
+        """Drive ``table_id``: acquire its lease and rebuild it from the
+        log.  Returns the table, ``None`` when nothing is stored under
+        that id (the lease given back), ``False`` when another process
+        holds the lease."""
+        async with self._loading:
+            table = self._tables.get(table_id)
+            if table is not None:
+                return table
+            lease = await self.broker.acquire(table_id)
+            if lease is None:
+                return False
+            try:
+                table = await self._load(table_id, lease)
+            except BaseException:
+                with contextlib.suppress(BrokerUnavailable):
+                    await self.broker.release(lease)
+                raise
+            if table is None:
+                with contextlib.suppress(BrokerUnavailable):
+                    await self.broker.release(lease)
+            return table
+
+    async def _load(self, table_id: str, lease: Lease) -> Room | None:
+        """Rebuild ``table_id`` from its log and drive it under ``lease``
+        (call under ``_loading``): the messages its streams do not keep yet
+        are published (a dead driver's last ones), the presence of every
+        process's sockets is read, the computer players and clocks start.
+        ``None`` when nothing is stored under that id."""
         stored: StoredTable | None = await asyncio.to_thread(self.store.load, table_id)
         if stored is None:
             return None
@@ -290,32 +485,46 @@ class TableManager:
         meta = stored.meta
         if meta.host == "":
             meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)
-        table = self._table(game, stored.seats, meta, closed=stored.status == "closed")
+        closed = stored.status == "closed"
+        table = self._table(game, stored.seats, meta, closed=closed, lease=lease)
         # nobody was connected for long (evicted when idle, or a restart)
         table.deserted_clock(already=True)
         table.remember_actions(stored.events)
         if table.networked:
             table.load_mutes(await asyncio.to_thread(self.store.mutes, table_id))
-        self.hub.forget(table_id)
-        table.publish(outs[-BUFFER_SIZE:])
+        kept: dict[StreamKey, int] = {}
+        counts: dict[StreamKey, int] = {}
+        if self.shared:
+            with contextlib.suppress(BrokerUnavailable):
+                kept = await self.broker.last_versions(table_id)
+            with contextlib.suppress(BrokerUnavailable):
+                counts = await self.broker.presence(table_id)
+        else:
+            await self.broker.forget(table_id)
         self._keep(table)
         async with table.lock:
+            await table.publish(outs[-BUFFER_SIZE:], above=kept)
+            table.set_presence(counts)
             table.kick()
-            # nobody is connected yet: every human's seat is held
+            # every human's seat with nobody connected is held
             table.hold_absent()
+        if not closed:
+            await self._mark_live(table_id, True)
         return table
 
     async def restore_unfinished(self) -> list[str]:
         """Rebuild the lobby's tables whose match is on (public or private,
-        status ``playing``) from their logs and restart their computer
-        players and clocks; returns their ids.  Other tables are loaded when
-        asked for (:meth:`get`).  A table whose log cannot be replayed is
-        logged and skipped."""
+        status ``playing``) and that no process drives, from their logs,
+        and restart their computer players and clocks; returns their ids.
+        Other tables are loaded when asked for (:meth:`get`).  A table whose
+        log cannot be replayed is logged and skipped."""
         ids = await asyncio.to_thread(self.store.unfinished, networked=True)
         restored = []
         for table_id in ids:
             try:
-                if await self.get(table_id) is not None:
+                if await self.broker.owner_of(table_id) is not None:
+                    continue  # driven by another process
+                if isinstance(await self._take(table_id), Room):
                     restored.append(table_id)
             except Exception:
                 log.exception("table %s cannot be restored", table_id)
@@ -334,9 +543,23 @@ class TableManager:
     async def guest_upgraded(self, user_id: int, name: str) -> None:
         """The guest ``user_id`` now has an account named ``name`` (the
         store already says so): the live tables where he sits show his
-        new name, unmarked, and tell their listeners."""
+        new name, unmarked, and tell their listeners (those driven by
+        other processes too)."""
         for table in list(self._tables.values()):
             await table.guest_upgraded(user_id, name)
+        if not self.shared:
+            return
+        rows = await asyncio.to_thread(self.store.tables_of_user, user_id)
+        for table_id, _seat, status in rows:
+            if table_id in self._tables or status == "closed":
+                continue
+            try:
+                if await self.broker.owner_of(table_id) is not None:
+                    await self.command(
+                        table_id, "guest_upgraded", {"user_id": user_id, "name": name}
+                    )
+            except (ProtocolError, _Missing, BrokerUnavailable) as exc:
+                log.warning("table %s: guest's new name not told: %s", table_id, exc)
 
     def live(self) -> int:
         """How many tables are in memory."""
@@ -363,17 +586,25 @@ class TableManager:
         for table in gone:  # out of reach first: nobody gets a closing table
             del self._tables[table.id]
             self._used.pop(table.id, None)
-            self.hub.forget(table.id)
+            if not self.shared:  # the streams stay for the next driver's listeners
+                await self.broker.forget(table.id)
         for table in gone:
             await table.close()
+            await self._mark_live(table.id, False)
+            if table.lease is not None:
+                with contextlib.suppress(BrokerUnavailable):
+                    await self.broker.release(table.lease)
         self.evicted += len(gone)
         return [t.id for t in gone]
 
     def start_sweeping(self) -> None:
-        """Run :meth:`evict_idle` every ``settings.sweep_seconds`` until
-        :meth:`close`."""
+        """Run :meth:`evict_idle` every ``settings.sweep_seconds``, and with
+        several processes :meth:`take_orphans` every
+        ``settings.takeover_seconds``, until :meth:`close`."""
         if self._sweeper is None and self.settings.sweep_seconds > 0:
             self._sweeper = asyncio.create_task(self._sweep(), name="table sweeper")
+        if self._taker is None and self.shared and self.settings.takeover_seconds > 0:
+            self._taker = asyncio.create_task(self._take_over(), name="table takeover")
 
     async def _sweep(self) -> None:
         while True:
@@ -383,14 +614,69 @@ class TableManager:
             except Exception:
                 log.exception("evicting idle tables failed")
 
+    async def take_orphans(self) -> list[str]:
+        """Take over every live table whose driver is gone (no lease: the
+        process died, or gave it up at its shutdown) and that no other
+        process takes first; returns their ids."""
+        taken = []
+        for table_id in await self.broker.orphans():
+            try:
+                table = await self._take(table_id)
+            except Exception:
+                log.exception("table %s cannot be taken over", table_id)
+                continue
+            if isinstance(table, Room):
+                taken.append(table_id)
+                self.takeovers.append((table_id, time.time()))
+                log.warning("table %s taken over (its driver is gone)", table_id)
+            elif table is None:  # nothing stored (a defect, or another database)
+                await self._mark_live(table_id, False)
+        return taken
+
+    async def _take_over(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.takeover_seconds)
+            try:
+                await self.take_orphans()
+            except BrokerUnavailable as exc:
+                log.warning("takeover sweep: %s", exc)
+            except Exception:
+                log.exception("takeover sweep failed")
+
+    def _lease_lost(self, table_id: str) -> None:
+        """This process no longer drives ``table_id`` (the broker could not
+        renew its lease, or a publish found it taken): the table leaves
+        memory at once; its next driver rebuilds it from the log."""
+        table = self._tables.pop(table_id, None)
+        self._used.pop(table_id, None)
+        if table is None:
+            return
+        log.warning("table %s: lease lost; dropped here", table_id)
+        table.stop_driving()
+        self.spawn(table.close())
+
+    def _presence_changed(self, table_id: str, counts: dict[StreamKey, int]) -> None:
+        """The broker's presence count of a table this process drives
+        changed."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            table.set_presence(counts)
+
     async def close(self) -> None:
-        """Stop the sweeper and every table's driver."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+        """Stop the sweepers and every table's driver, and give the tables'
+        leases back (another process takes them over at once; they stay
+        live)."""
+        for task in (self._sweeper, self._taker, *self._tasks):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._sweeper = self._taker = None
+        self._tasks.clear()
         for table in list(self._tables.values()):
             await table.close()
+            if table.lease is not None:
+                with contextlib.suppress(BrokerUnavailable):
+                    await self.broker.release(table.lease)
         self._tables.clear()
         self._used.clear()
