@@ -521,12 +521,36 @@ def serve(
     log_json: Annotated[
         bool, typer.Option("--log-json", help="Log JSON lines (for a log collector).")
     ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL (redis://HOST:PORT/DB): share the tables with every process "
+            "started with the same Redis and database (docs/scale-out.md)."
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option(help="Prefix of the Redis keys and channels (processes sharing tables)."),
+    ] = "rb:",
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Start this many processes on consecutive ports from --port (more than "
+            "one needs --redis); put a load balancer in front."
+        ),
+    ] = 1,
+    warm_solver: Annotated[
+        bool,
+        typer.Option(help="Compile the expert's solver at start (a thread, about 7 s of a core)."),
+    ] = True,
 ) -> None:
     """Serve the multi-table server for network play: the lobby, accounts,
     chat, spectators, ratings (see the README for a reverse proxy with TLS).
-    Logs go to standard error."""
+    Logs go to standard error.  Several processes (--redis, --workers):
+    see docs/scale-out.md."""
     from .server.logs import LOG_LEVELS
     from .server.run import serve as run_server
+    from .server.run import serve_workers
 
     level = log_level.lower()
     if level not in LOG_LEVELS:
@@ -535,6 +559,26 @@ def serve(
             file=sys.stderr,
         )
         raise typer.Exit(EXIT_BAD_INPUT)
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        print("error: --redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if not 1 <= workers <= 64:
+        print("error: --workers: 1 to 64", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if workers > 1 and redis is None:
+        print(
+            "error: --workers above 1 needs --redis URL: the processes share their tables "
+            "through Redis",
+            file=sys.stderr,
+        )
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if workers > 1:
+        args = ["--log-level", level, "--redis", str(redis), "--redis-prefix", redis_prefix]
+        if log_json:
+            args.append("--log-json")
+        if not warm_solver:
+            args.append("--no-warm-solver")
+        raise typer.Exit(serve_workers(workers, args, host=host, port=port, database_url=db))
     try:
         run_server(
             host=host,
@@ -544,6 +588,9 @@ def serve(
             lobby=True,
             log_level=level,
             log_json=log_json,
+            redis_url=redis,
+            redis_prefix=redis_prefix,
+            warm_solver=warm_solver,
         )
     except OSError as exc:
         print(f"error: cannot serve on {host}:{port}: {exc}", file=sys.stderr)

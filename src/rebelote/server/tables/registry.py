@@ -76,6 +76,10 @@ COMMAND_PATIENCE = 12.0
 taken over (its lease expires, then a process rebuilds it) before it is
 refused ``unavailable``."""
 
+LIVE_CHECK_SWEEPS = 5
+"""Every so many takeover sweeps, a process puts back in the live set the
+tables it drives that are missing there (:meth:`TableManager.mark_live`)."""
+
 _RETRY_PAUSE = 0.1
 """Seconds between two tries to reach a table's driver."""
 
@@ -633,10 +637,29 @@ class TableManager:
                 await self._mark_live(table_id, False)
         return taken
 
+    async def mark_live(self) -> list[str]:
+        """Put back in the broker's live set every table this process
+        drives and that is missing there (Redis restarted empty: without
+        it, a table whose driver dies later would have nobody to take it
+        over); returns their ids."""
+        live = await self.broker.live()
+        missing = [
+            table.id
+            for table in list(self._tables.values())
+            if table.id not in live and table.driving() and table.status != "closed"
+        ]
+        for table_id in missing:
+            await self.broker.add_live(table_id)
+        return missing
+
     async def _take_over(self) -> None:
+        sweeps = 0
         while True:
             await asyncio.sleep(self.settings.takeover_seconds)
+            sweeps += 1
             try:
+                if sweeps % LIVE_CHECK_SWEEPS == 0:
+                    await self.mark_live()
                 await self.take_orphans()
             except BrokerUnavailable as exc:
                 log.warning("takeover sweep: %s", exc)
