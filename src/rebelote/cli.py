@@ -655,6 +655,51 @@ def bench_server(
             print(f"{key}: {value}")
 
 
+@bench_app.command("failover")
+def bench_failover(
+    redis: Annotated[
+        str,
+        typer.Option(help="Redis URL shared by the two server processes (redis://HOST:PORT/DB)."),
+    ],
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL of both processes (postgresql+psycopg://...; default: a fresh "
+            "SQLite)."
+        ),
+    ] = None,
+    tables: Annotated[int, typer.Option(help="Tables of two scripted humans and two bots.")] = 10,
+    seconds: Annotated[
+        float, typer.Option(help="Seconds of play after the killed process's tables moved.")
+    ] = 5.0,
+    seed: Annotated[int, typer.Option(help="Seed of the players' random moves.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """Failover: two server processes on one Redis and one database, tables
+    in the middle of a deal, the process driving half of them killed with
+    SIGKILL: how long the other takes to drive them, and whether any action
+    acknowledged to a player was lost or stored twice (see
+    docs/scale-out.md).  Progress lines go to standard error."""
+    from .server.failbench import run_failover
+
+    try:
+        result = run_failover(
+            redis=redis,
+            db=db,
+            tables=tables,
+            seconds=seconds,
+            seed=seed,
+            progress=lambda line: print(f"bench: {line}", file=sys.stderr, flush=True),
+        )
+    except (ValueError, RuntimeError) as exc:
+        _fail({"error": "bench failed", "message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+
+
 def main() -> None:
     """Entry point of the ``rebelote`` command."""
     app()

@@ -410,6 +410,9 @@ class _Connection:
             if not hello["match"]:
                 self.awaiting_start = True
             elif missed is not None:
+                # the client has seen last_v: an act read before the sender
+                # gets to the reset counts as made there
+                self.outbox.sent = last_v or 0
                 self.outbox.put("reset", last_v or 0)
                 for v, text in missed:
                     self.outbox.put("event", v, text)
