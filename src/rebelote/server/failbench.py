@@ -45,6 +45,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -92,6 +93,7 @@ class _Human:
 class _Table:
     id: str
     host_process: int
+    address: str
     humans: list[_Human] = field(default_factory=list)
     acked: set[str] = field(default_factory=set)
     driver: int | None = None  # the pid holding its lease before the kill
@@ -121,6 +123,7 @@ class _Failover:
         self.errors: dict[str, int] = {}
         self.dead: set[int] = set()
         self.stopping = False
+        self.killed_at = 0.0
 
     def stopped(self) -> bool:
         """Whether the run is over (the sockets close)."""
@@ -140,7 +143,8 @@ class _Failover:
     async def setup(self, i: int) -> _Table | None:
         """Table ``i``: South hosts it on process ``i % 2``, North joins on
         the other, computer players at W and E; started."""
-        address = {"X-Forwarded-For": f"127.2.{i // 250}.{i % 250 + 1}"}
+        ip = f"127.2.{i // 250}.{i % 250 + 1}"
+        address = {"X-Forwarded-For": ip}
         host_p = i % len(self.bases)
         other_p = (i + 1) % len(self.bases)
         south = httpx.AsyncClient(base_url=self.bases[host_p], timeout=60, headers=address)
@@ -156,7 +160,7 @@ class _Failover:
             )
             r.raise_for_status()
             made = r.json()
-            table = _Table(made["table_id"], host_p)
+            table = _Table(made["table_id"], host_p, ip)
             table.humans.append(_Human(table, "S", made["token"], host_p))
             r = await north.post(
                 f"/api/lobby/tables/{table.id}/join",
@@ -191,7 +195,9 @@ class _Failover:
             max_size=2**20,
             max_queue=1024,
             close_timeout=2,
-            additional_headers={"X-Forwarded-For": "127.3.0.1"},
+            # from the table's address: the server caps the sockets one
+            # address holds open (max_sockets_per_address)
+            additional_headers={"X-Forwarded-For": h.table.address},
         )
         await ws.send(json.dumps({"t": "hello", "d": {"token": h.token, "last_v": h.v or None}}))
         return ws
@@ -323,6 +329,7 @@ class _Failover:
         acked_before = sum(len(t.acked) for t in self.tables)
         self.say(f"killing process 0 (pid {victim}), the driver of {len(victims)} table(s)")
         killed = time.monotonic()
+        self.killed_at = time.time()
         procs[0].send_signal(signal.SIGKILL)
         procs[0].wait()
         self.dead.add(0)
@@ -454,6 +461,7 @@ def run_failover(
                     prefix,
                     "--log-level",
                     "warning",
+                    "--log-json",
                     "--no-warm-solver",
                 ]
                 procs.append(
@@ -472,17 +480,24 @@ def run_failover(
                 f.close()
             _forget_keys(redis, prefix)
         checked = _check_logs(url, bench.tables)
-    takeovers = figures["takeovers"]
+        ready = _taken_over(logs[1])
+    victims = {t.id for t in figures["victims"]}
+    takeovers = sorted(
+        at - bench.killed_at for table_id, at in ready.items() if table_id in victims
+    )
+    leases = figures["takeovers"]
     return {
         "tables": len(bench.tables),
         "processes": 2,
         "killed_tables": len(figures["victims"]),
-        "moved": figures["moved"],
+        "moved": len(takeovers),
         "lost_actions": checked["lost_actions"],
         "duplicate_actions": checked["duplicate_actions"],
         "log_gaps": checked["log_gaps"],
         "max_takeover_s": round(max(takeovers), 2) if takeovers else None,
         "mean_takeover_s": round(sum(takeovers) / len(takeovers), 2) if takeovers else None,
+        "leases_moved": figures["moved"],
+        "max_lease_s": round(max(leases), 2) if leases else None,
         "actions_acked": sum(len(t.acked) for t in bench.tables),
         "actions_acked_before_kill": figures["acked_before_kill"],
         "stored_actions": checked["stored_actions"],
@@ -494,6 +509,26 @@ def run_failover(
         "error_codes": dict(sorted(bench.errors.items())),
         "db": url.split(":", 1)[0],
     }
+
+
+def _taken_over(log: Path) -> dict[str, float]:
+    """When the survivor had rebuilt each table it took over (``time.time()``
+    seconds), from its JSON log lines ``table ID taken over ...``."""
+    found: dict[str, float] = {}
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        words = str(entry.get("message", "")).split()
+        if len(words) >= 4 and words[0] == "table" and words[2:4] == ["taken", "over"]:
+            stamp = datetime.strptime(entry["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
+            found.setdefault(words[1], stamp.replace(tzinfo=UTC).timestamp())
+    return found
 
 
 def _forget_keys(url: str, prefix: str) -> None:

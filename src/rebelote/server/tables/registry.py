@@ -40,7 +40,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from rebelote.rules import PRESETS, Rules
@@ -75,6 +75,10 @@ COMMAND_PATIENCE = 12.0
 """Seconds a command waits, at most, for a table whose driver died to be
 taken over (its lease expires, then a process rebuilds it) before it is
 refused ``unavailable``."""
+
+TAKEOVER_BATCH = 8
+"""Orphaned tables one process rebuilds at once (their logs read in
+threads meanwhile)."""
 
 LIVE_CHECK_SWEEPS = 5
 """Every so many takeover sweeps, a process puts back in the live set the
@@ -137,7 +141,8 @@ class TableManager:
         self._created = 0
         self._tables: dict[str, Room] = {}
         self._used: dict[str, float] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Lock] = {}
+        """One lock per table being taken (a load, or a takeover)."""
         self.lobby_hub = LobbyHub()
         """The lobby sockets (:mod:`rebelote.server.tables.lobby`), told of every
         change of a room."""
@@ -147,8 +152,10 @@ class TableManager:
         self.evicted = 0
         """Tables that left memory since the start (for tests and metrics)."""
         self.takeovers: list[tuple[str, float]] = []
-        """The tables this process took over from a dead driver, with the
-        time (``time.time()``) each was ready (for tests and metrics)."""
+        """The tables this process took over (driven before by another
+        process, or by this one before it let them go), with the time
+        (``time.time()``) each was ready (for tests and metrics; with
+        several processes only)."""
 
     def _table(
         self,
@@ -443,7 +450,7 @@ class TableManager:
         table this process drives (``moved`` when it no longer does)."""
         table = self.driven(table_id)
         if table is None:
-            async with self._loading:  # a takeover under way
+            async with self._load_lock(table_id):  # a takeover under way
                 table = self.driven(table_id)
         if table is None:
             raise CommandError(MOVED, f"this process does not drive table {table_id}")
@@ -453,12 +460,26 @@ class TableManager:
         except ProtocolError as exc:
             raise CommandError(exc.code, exc.message, exc.extra) from None
 
+    @contextlib.asynccontextmanager
+    async def _load_lock(self, table_id: str) -> AsyncIterator[None]:
+        """Hold ``table_id``'s loading lock (one load of a table at a time;
+        other tables load meanwhile)."""
+        lock = self._loading.get(table_id)
+        if lock is None:
+            lock = self._loading[table_id] = asyncio.Lock()
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._loading.get(table_id) is lock:
+                del self._loading[table_id]
+
     async def _take(self, table_id: str) -> Room | bool | None:
         """Drive ``table_id``: acquire its lease and rebuild it from the
         log.  Returns the table, ``None`` when nothing is stored under
         that id (the lease given back), ``False`` when another process
         holds the lease."""
-        async with self._loading:
+        async with self._load_lock(table_id):
             table = self._tables.get(table_id)
             if table is not None:
                 return table
@@ -474,11 +495,15 @@ class TableManager:
             if table is None:
                 with contextlib.suppress(BrokerUnavailable):
                     await self.broker.release(lease)
+            elif self.shared and lease.fence > 1:
+                # driven before: by a process that died, stopped or let it go
+                self.takeovers.append((table_id, time.time()))
+                log.warning("table %s taken over (lease fence %d)", table_id, lease.fence)
             return table
 
     async def _load(self, table_id: str, lease: Lease) -> Room | None:
         """Rebuild ``table_id`` from its log and drive it under ``lease``
-        (call under ``_loading``): the messages its streams do not keep yet
+        (call under its :meth:`_load_lock`): the messages its streams do not keep yet
         are published (a dead driver's last ones), the presence of every
         process's sockets is read, the computer players and clocks start.
         ``None`` when nothing is stored under that id."""
@@ -621,20 +646,24 @@ class TableManager:
     async def take_orphans(self) -> list[str]:
         """Take over every live table whose driver is gone (no lease: the
         process died, or gave it up at its shutdown) and that no other
-        process takes first; returns their ids."""
-        taken = []
-        for table_id in await self.broker.orphans():
-            try:
-                table = await self._take(table_id)
-            except Exception:
-                log.exception("table %s cannot be taken over", table_id)
-                continue
+        process takes first, :data:`TAKEOVER_BATCH` at a time; returns
+        their ids."""
+        taken: list[str] = []
+        room = asyncio.Semaphore(TAKEOVER_BATCH)
+
+        async def take(table_id: str) -> None:
+            async with room:
+                try:
+                    table = await self._take(table_id)
+                except Exception:
+                    log.exception("table %s cannot be taken over", table_id)
+                    return
             if isinstance(table, Room):
                 taken.append(table_id)
-                self.takeovers.append((table_id, time.time()))
-                log.warning("table %s taken over (its driver is gone)", table_id)
             elif table is None:  # nothing stored (a defect, or another database)
                 await self._mark_live(table_id, False)
+
+        await asyncio.gather(*(take(t) for t in await self.broker.orphans()))
         return taken
 
     async def mark_live(self) -> list[str]:
