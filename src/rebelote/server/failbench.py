@@ -52,7 +52,7 @@ from typing import IO, Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from rebelote.server.loadbench import _free_ports, _stop, _wait_ready
+from rebelote.server.loadbench import _free_ports, _stop, _wait_ready, forget_keys
 
 __all__ = ["CARDS_BEFORE_KILL", "MAX_TABLES", "run_failover"]
 
@@ -478,7 +478,7 @@ def run_failover(
             _stop(procs)
             for f in files:
                 f.close()
-            _forget_keys(redis, prefix)
+            forget_keys(redis, prefix)
         checked = _check_logs(url, bench.tables)
         ready = _taken_over(logs[1])
     victims = {t.id for t in figures["victims"]}
@@ -529,17 +529,3 @@ def _taken_over(log: Path) -> dict[str, float]:
             stamp = datetime.strptime(entry["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
             found.setdefault(words[1], stamp.replace(tzinfo=UTC).timestamp())
     return found
-
-
-def _forget_keys(url: str, prefix: str) -> None:
-    """Delete the run's Redis keys (best effort)."""
-    import redis as redis_sync
-
-    with contextlib.suppress(redis_sync.RedisError, OSError):
-        client = redis_sync.Redis.from_url(url, socket_connect_timeout=2)
-        try:
-            keys = list(client.scan_iter(match=f"{prefix}*"))
-            if keys:
-                client.delete(*keys)
-        finally:
-            client.close()
