@@ -80,6 +80,14 @@ TAKEOVER_BATCH = 8
 """Orphaned tables one process rebuilds at once (their logs read in
 threads meanwhile)."""
 
+CALL_TIMEOUT = 5.0
+"""Seconds a command waits for the answer of a driver in another process
+(a live one: a dead one is known at once, nobody listening on its
+channel) before it is sent again (an action's id makes that safe)."""
+
+PRESENCE_RECHECK = 0.5
+"""Seconds after a table is rebuilt before its presence is read again."""
+
 LIVE_CHECK_SWEEPS = 5
 """Every so many takeover sweeps, a process puts back in the live set the
 tables it drives that are missing there (:meth:`TableManager.mark_live`)."""
@@ -423,7 +431,7 @@ class TableManager:
                     self._used[table_id] = time.monotonic()
                     return await run_command(table, op, args)
                 if table_id not in self._tables:
-                    return await self.broker.call(table_id, op, args)
+                    return await self.broker.call(table_id, op, args, timeout=CALL_TIMEOUT)
             except ProtocolError as exc:
                 if exc.code != MOVED:
                     raise
@@ -539,7 +547,18 @@ class TableManager:
             table.hold_absent()
         if not closed:
             await self._mark_live(table_id, True)
+        if self.shared:
+            # a presence change told while the table was loading was lost:
+            # read it once more a moment later
+            self.spawn(self._presence_again(table_id))
         return table
+
+    async def _presence_again(self, table_id: str) -> None:
+        await asyncio.sleep(PRESENCE_RECHECK)
+        table = self.driven(table_id)
+        if table is not None:
+            with contextlib.suppress(BrokerUnavailable):
+                table.set_presence(await self.broker.presence(table_id))
 
     async def restore_unfinished(self) -> list[str]:
         """Rebuild the lobby's tables whose match is on (public or private,
