@@ -394,11 +394,13 @@ class _Connection:
         await self._serve(last_v)
 
     async def _open(self, last_v: int | None) -> bool:
-        """Subscribe, queue the resume (missed events or a snapshot), the
-        room, the chat's last lines and whom the seat mutes; then count
-        the connection present.  ``False`` (closed with 1013) when the
+        """Subscribe, queue the resume (missed events or a snapshot) and the
+        room (live events held until then), then the chat's last lines and
+        whom the seat mutes; then count the connection present.  ``False``
+        (an ``unavailable`` error queued, then closed with 1013) when the
         table's server cannot be reached."""
         self.outbox.hold()
+        held = True
         try:
             self.subscription = await self.broker.subscribe(
                 self.table_id, self.key, self.deliver, self.direct, self.resync
@@ -421,9 +423,12 @@ class _Connection:
                 self.outbox.put("snapshot", int(v), str(text))
             if hello["room"] is not None:
                 self.outbox.put("direct", 0, hello["room"])
-            if hello["history"] is not None:
-                self.outbox.put("direct", 0, hello["history"])
             self.muted = set(hello["muted"])
+            held = False
+            self.outbox.release()
+            history = await self.command("chat_history")
+            if history is not None:
+                self.outbox.put("direct", 0, history)
             if self.muted:  # a reconnection: the page learns whom its player mutes
                 self.outbox.put("direct", 0, envelope("muted", MutedData(seats=sorted(self.muted))))
             await self.broker.enter(self.table_id, self.key, self.conn_id)
@@ -434,20 +439,25 @@ class _Connection:
                 if isinstance(exc, ProtocolError)
                 else ProtocolError("unavailable", "the server cannot reach the table; try again")
             )
-            await self._refuse(error, AWAY_CODE)
+            self.outbox.put("direct", 0, _error(error))
+            self.outbox.put("close", AWAY_CODE, error.code)
+            self.outbox.cut_off = True
             return False
         finally:
-            self.outbox.release()
+            if held:
+                self.outbox.release()
         return True
 
     async def _serve(self, last_v: int | None) -> None:
         entered = False
-        sender: asyncio.Task[None] | None = None
+        # the sender runs from the start: what the opening queues goes out
+        # as soon as it is queued
+        sender = asyncio.create_task(self.outbox.run(self.ws))
         try:
             entered = await self._open(last_v)
             if not entered:
+                await asyncio.wait({sender}, timeout=CLOSE_WAIT)
                 return
-            sender = asyncio.create_task(self.outbox.run(self.ws))
             await self._receive_loop(sender)
         finally:
             if self.subscription is not None:
@@ -457,10 +467,9 @@ class _Connection:
             if entered:
                 with contextlib.suppress(BrokerUnavailable):
                     await self.broker.leave(self.table_id, self.key, self.conn_id)
-            if sender is not None:
-                sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await sender
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
 
     async def _receive_loop(self, sender: asyncio.Task[None]) -> None:
         seat = None if self.spectator else self.seat

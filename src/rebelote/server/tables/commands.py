@@ -17,8 +17,11 @@ Operations (``args`` -> result):
 - ``view`` ``{}`` -> :func:`view_of` (what a relay needs to answer reads:
   meta, seats, room, public data);
 - ``connect`` ``{seat, snapshot}`` -> ``{"match", "snapshot", "room",
-  "history", "muted"}``: what a new socket gets (``snapshot`` ``[v, text]``
+  "muted"}``: what a new socket gets first (``snapshot`` ``[v, text]``
   when asked and the match has started);
+- ``chat_history`` ``{seat}`` -> the ``chat_history`` message's text (a
+  lobby table's; ``null`` for a single player's): what the socket gets
+  next (a read of the database);
 - ``snapshot`` ``{seat}`` -> ``[v, text]`` or ``null`` (no match yet);
 - ``act`` ``{seat, action, belote, id, made_at}`` -> ``true`` applied,
   ``false`` a duplicate (the seat is back first: :meth:`Room.back`);
@@ -116,17 +119,19 @@ async def _connect(room: Room, key: StreamKey, snapshot: bool) -> dict[str, Any]
             v, text = room.snapshot_text(key)
             snap = [v, text]
         room_text = room.room_text() if room.networked else None
-    history = None
-    if room.networked:
-        lines = await room.chat_history(key)
-        history = envelope("chat_history", ChatHistory(lines=lines))
     return {
         "match": match,
         "snapshot": snap,
         "room": room_text,
-        "history": history,
         "muted": sorted(room.muted_by(key)),
     }
+
+
+async def _chat_history(room: Room, key: StreamKey) -> str | None:
+    if not room.networked:
+        return None
+    lines = await room.chat_history(key)
+    return envelope("chat_history", ChatHistory(lines=lines))
 
 
 async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
@@ -136,6 +141,8 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
         return await _connect(room, _seat(args.get("seat")), bool(args.get("snapshot")))
     if op == "snapshot":
         return await _snapshot(room, _seat(args.get("seat")))
+    if op == "chat_history":
+        return await _chat_history(room, _seat(args.get("seat")))
     if op == "act":
         seat = _player(args.get("seat"))
         room.back(seat)
