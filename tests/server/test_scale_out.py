@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 from .brokers import OwnRedis, free_port
 from .cluster import Cluster, ServeProcess
@@ -366,3 +367,131 @@ def test_play_goes_on_after_redis_restarts(pg_url: str, tmp_path: Path) -> None:
     finally:
         made.close()
         own.kill()
+
+
+# --------------------------------------------------------------------------- workers
+
+
+def test_serve_workers_starts_processes_that_share_the_tables(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """``rebelote serve --workers 2``: two processes on consecutive ports
+    (the database upgraded once first); a table opened on the first is
+    seen, with the same room, from the second (which relays to its
+    driver); Ctrl-C (SIGINT) stops both."""
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    port = _free_pair()
+    prefix = f"rbtest{secrets.token_hex(4)}:"
+    log = (tmp_path / "workers.log").open("wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rebelote",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--redis",
+            redis_url,
+            "--redis-prefix",
+            prefix,
+            "--db",
+            pg_url,
+            "--log-level",
+            "warning",
+            "--no-warm-solver",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        urls = [f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"]
+        _until(lambda: all(_answers(url) for url in urls), "both processes answer", timeout=60)
+        with httpx.Client(base_url=urls[0], timeout=20) as first:
+            csrf = first.post("/api/auth/guest", json={"name": "Ada"}).json()["csrf"]
+            made = first.post(
+                "/api/lobby/tables", json={"seat": "S"}, headers={"X-CSRF-Token": csrf}
+            )
+            assert made.status_code == 201, made.text
+            table_id = made.json()["table_id"]
+            here = first.get(f"/api/lobby/tables/{table_id}").json()
+        with httpx.Client(base_url=urls[1], timeout=20) as second:
+            there = second.get(f"/api/lobby/tables/{table_id}").json()
+        assert there == here
+        assert [s["name"] for s in there["seats"] if s["kind"] == "human"] == ["Ada"]
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        assert not _answers(urls[0]) and not _answers(urls[1])
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        log.close()
+        client = redis.Redis.from_url(redis_url)
+        try:
+            keys = list(client.scan_iter(match=f"{prefix}*"))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
+
+
+def test_serve_workers_needs_redis() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rebelote", "serve", "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "error: --workers above 1 needs --redis URL: the processes share their tables "
+        "through Redis\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "rebelote", "serve", "--redis", "http://127.0.0.1:6379"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == "error: --redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)\n"
+
+
+def _answers(url: str) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(url + "/api/presets", timeout=1).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def _free_pair() -> int:
+    """A port free with the next one too."""
+    for _ in range(50):
+        port = free_port()
+        if port < 65535 and _port_free(port + 1):
+            return port
+    raise RuntimeError("no two consecutive free ports")
+
+
+def _port_free(port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
