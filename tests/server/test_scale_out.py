@@ -216,6 +216,31 @@ def test_one_table_four_players_on_two_processes(cluster: Cluster) -> None:
     def check(s: Seated, msg: Message) -> None:
         watchers[id(s)].see(s.raw_of[id(msg)], msg)
 
+    # the driver counts every process's sockets: all four seats connected,
+    # as either process tells it
+    for p in (players[0], players[1]):
+
+        def connected(p: Player = p) -> bool:
+            room = p.http.get(f"/api/lobby/tables/{table_id}").json()
+            return all(s["connected"] for s in room["seats"])
+
+        _until(connected, "every seat connected")
+    # a refusal through the relay has the driver's code: a late comer's
+    # join (REST, on the second process), an act out of turn (socket)
+    late = Player(b).guest("Late")
+    refused = late.post(f"/api/lobby/tables/{table_id}/join", {"seat": "N"})
+    assert refused.status_code == 409
+    assert refused.json()["detail"]["code"] == "not_open"
+    for s in seated:
+        for msg in s.drain(timeout=0.2):
+            check(s, msg)
+    idle = next(s for s in seated if s.client.turn is None or s.client.turn["seat"] != s.seat)
+    idle.client.act("pass")
+    for msg in idle.drain(timeout=1.0):
+        check(idle, msg)
+    errors = [m["d"]["code"] for m in idle.client.received if m["t"] == "error"]
+    assert errors == ["not_your_turn"]
+
     rng = random.Random(14)
     from .net import play_together
 
