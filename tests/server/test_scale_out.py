@@ -351,6 +351,47 @@ def test_the_driver_killed_mid_deal_another_takes_over(cluster: Cluster) -> None
     print(json.dumps({"takeover_s": round(took, 2)}))
 
 
+def test_a_paused_driver_wakes_up_after_the_takeover(cluster: Cluster) -> None:
+    """The driving process is paused (SIGSTOP, as a long pause of the
+    machine would) until the other has taken the table over and played on;
+    woken up (SIGCONT), it finds its lease gone and drops the table (its
+    log says so), stores nothing over the new driver's entries (the log
+    replays whole, no gap, no duplicate), and its socket goes on, now
+    relaying: both players finish the deal, their streams without a gap."""
+    import signal
+
+    a, b = cluster.add(), cluster.add()
+    options = {**FAST, "speed": "fast"}
+    table_id, _host, players = _table(a, [(b, "N")], fill="random", options=options)
+    south = Seat("S", players[0].connect(table_id))
+    north = Seat("N", players[1].connect(table_id))
+    rng = random.Random(11)
+    _play([south, north], rng, until=lambda: _cards_played(north) >= 4 and north.decides())
+    assert a.proc is not None
+    a.proc.send_signal(signal.SIGSTOP)
+    try:
+        _until(lambda: cluster.owner(table_id) == b.pid, "the other takes the table", 20)
+        v = north.client.v
+        _play([north], rng, until=lambda: north.client.v >= v + 3, timeout=30)
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+    _play([south, north], rng, until=lambda: _deal_ends(south) >= 1 and _deal_ends(north) >= 1)
+    assert cluster.owner(table_id) == b.pid
+    _until(lambda: f"table {table_id}: lease lost" in a.log.read_text(), "A drops the table")
+    events = _check_log(cluster, table_id)
+    store = cluster.store()
+    try:
+        stored = store.load(table_id)
+    finally:
+        store.close()
+    assert stored is not None
+    from rebelote.server.tables.table import game_from_stored
+
+    game, _ = game_from_stored(stored)  # every entry applies, in order
+    assert game.entries == len(events)
+    assert _public(south.client.events)[-1] == _public(north.client.events)[-1]
+
+
 # --------------------------------------------------------------------------- (c)
 
 

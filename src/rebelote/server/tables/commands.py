@@ -30,7 +30,9 @@ Operations (``args`` -> result):
 - ``join`` ``{seat, user_id, name, guest}`` -> the seat's token;
   ``new_token`` ``{user_id}`` -> ``[seat, token]``; ``set_bot`` ``{by,
   seat, level}``; ``fill`` ``{by, level}``; ``start`` ``{by}``;
-  ``guest_upgraded`` ``{user_id, name}``.  Each REST change answers
+  ``guest_upgraded`` ``{user_id, name}``;
+- ``resync`` ``{}``: read the log again (a former driver stored entries
+  this one has not applied).  Each REST change answers
   ``{"result", "view"}``: its result and the table's view after it.
 """
 
@@ -190,6 +192,9 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
         return None
     if op == "leave_rest":
         await room.leave(_player(args.get("seat")))
+        return None
+    if op == "resync":
+        room.resync_soon()
         return None
     if op == "guest_upgraded":
         await room.guest_upgraded(int(args["user_id"]), str(args["name"]))

@@ -725,6 +725,19 @@ class TableManager:
         log.warning("table %s: lease lost; dropped here", table_id)
         table.stop_driving()
         self.spawn(table.close())
+        self.spawn(self._wake_driver(table_id))
+
+    async def _wake_driver(self, table_id: str) -> None:
+        """Tell the table's new driver, if any, to read the log again: this
+        process may have stored entries it could not publish (its lease
+        was lost meanwhile)."""
+        await asyncio.sleep(_RETRY_PAUSE)
+        try:
+            owner = await self.broker.owner_of(table_id)
+            if owner is not None and owner != self.broker.process_id:
+                await self.broker.call(table_id, "resync", {}, timeout=CALL_TIMEOUT)
+        except (BrokerUnavailable, NoOwner, OwnerGone, CommandError) as exc:
+            log.info("table %s: the new driver not told to resync: %s", table_id, exc)
 
     def _presence_changed(self, table_id: str, counts: dict[StreamKey, int]) -> None:
         """The broker's presence count of a table this process drives

@@ -233,6 +233,25 @@ class Table:
         knows (no round trip); always for a table without a lease."""
         return self.lease is None or self.broker.held(self.id) == self.lease
 
+    async def _still_driving(self) -> bool:
+        """After a failed write: whether the lease is still this process's,
+        asking the broker (a write that collides with another driver's
+        means it is not); ``True`` when the broker cannot tell (Redis out of
+        reach: the heartbeat decides)."""
+        if self.lease is None:
+            return True
+        try:
+            return await self.broker.renew(self.lease)
+        except BrokerUnavailable:
+            return self.driving()
+
+    def resync_soon(self) -> None:
+        """Read the log again before the next change (another process
+        stored entries this table has not applied: a driver that lost its
+        lease after a write); the driver task does it even if nobody acts."""
+        self._suspect = True
+        self.kick()
+
     def _check_driving(self) -> None:
         """Raise :func:`moved` when the lease is no longer this process's."""
         if not self.driving():
@@ -456,7 +475,9 @@ class Table:
         except Exception as exc:
             self._suspect = True
             log.warning("table %s: cannot store entries from %d: %s", self.id, first, exc)
-            self._check_driving()  # a stale driver: the new one has the table
+            if not await self._still_driving():  # a stale driver: the new one has the table
+                self.lost()
+                raise moved(self.id) from None
             self.kick()
             raise ProtocolError(
                 "unavailable", "the server could not save that; nothing changed, try again"
