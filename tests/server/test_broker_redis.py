@@ -62,7 +62,7 @@ async def answer(table_id: str, op: str, args: dict[str, Any]) -> Any:
     """The driver's handler: ``echo``, ``refuse`` (with the code and
     message given), ``crash``, ``hang`` (never answers in time)."""
     if op == "refuse":
-        raise CommandError(args["code"], args["message"])
+        raise CommandError(args["code"], args["message"], args.get("extra"))
     if op == "crash":
         raise ValueError("a bug")
     if op == "hang":
@@ -226,6 +226,12 @@ def test_commands_reach_the_driver_in_another_process(backend: Backend) -> None:
         with pytest.raises(CommandError) as refused:
             await b.call("t", "refuse", {"code": "not_your_turn", "message": "it is W's turn"})
         assert (refused.value.code, refused.value.message) == ("not_your_turn", "it is W's turn")
+        assert refused.value.extra == {}
+        with pytest.raises(CommandError) as detailed:
+            extra = {"legal": ["AS", "7H"]}
+            await b.call("t", "refuse", {"code": "illegal", "message": "no", "extra": extra})
+        assert (detailed.value.code, detailed.value.message) == ("illegal", "no")
+        assert detailed.value.extra == {"legal": ["AS", "7H"]}
         with pytest.raises(CommandError) as crashed:
             await b.call("t", "crash", {})
         assert (crashed.value.code, crashed.value.message) == (
