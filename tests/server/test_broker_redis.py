@@ -172,6 +172,7 @@ def test_a_dead_drivers_lease_is_taken_over(backend: Backend) -> None:
         await asyncio.sleep(4 * ttl)  # the heartbeat keeps it
         assert await b.acquire("t") is None
         assert lost == []
+        assert a.held("t") == lease_a
         await a.abandon()  # A dies: no renewal, no release
         died = time.monotonic()
         lease_b = None
@@ -180,6 +181,9 @@ def test_a_dead_drivers_lease_is_taken_over(backend: Backend) -> None:
             await asyncio.sleep(0.05)
             lease_b = await b.acquire("t")
         assert lease_b == Lease("t", b.process_id, lease_a.fence + 1)
+        # A, not renewed for a whole ttl, no longer trusts its lease (as a
+        # process waking up from a long pause)
+        assert a.held("t") is None
         # A wakes up: its renewal fails and it is told
         assert await a.renew(lease_a) is False
         assert lost == ["t"]

@@ -327,7 +327,8 @@ class Broker(Protocol):
 
     def held(self, table_id: str) -> Lease | None:
         """The lease of ``table_id`` this process holds, as far as it knows
-        (no round trip): ``None`` once released or lost."""
+        (no round trip): ``None`` once released or lost, and while it was
+        not renewed for its time to live (it may have expired)."""
         ...
 
     def watch_leases(self, on_lost: LostLease | None) -> None:

@@ -842,8 +842,20 @@ class RedisBroker:
         return None if value is None else str(value).rpartition(":")[0]
 
     def held(self, table_id: str) -> Lease | None:
-        """See :meth:`.base.Broker.held`."""
-        return self._held.get(table_id)
+        """See :meth:`.base.Broker.held`: ``None`` too for a lease not
+        renewed for ``lease_ttl`` (it may have expired: this process was
+        paused, or Redis is out of reach) until a renewal succeeds."""
+        lease = self._held.get(table_id)
+        if lease is None:
+            return None
+        renewed = self._renewed.get(table_id)
+        try:
+            now = asyncio.get_running_loop().time()
+        except RuntimeError:  # no event loop: nothing to compare with
+            return lease
+        if renewed is None or now - renewed >= self.lease_ttl:
+            return None
+        return lease
 
     def watch_leases(self, on_lost: LostLease | None) -> None:
         """See :meth:`.base.Broker.watch_leases`."""

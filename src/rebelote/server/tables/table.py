@@ -86,6 +86,10 @@ their step; doubled after each failure in a row, up to :data:`RETRY_MAX`."""
 RETRY_MAX = 8.0
 """The longest pause between two tries of a refused step, in seconds."""
 
+LEASE_WAIT = 0.2
+"""Seconds the driver task waits, while the table's lease is not trusted,
+before it looks again."""
+
 MOVED = "moved"
 """The internal error code of a change refused because this process no
 longer drives the table (its lease was lost): nothing was stored; the
@@ -581,7 +585,7 @@ class Table:
     def kick(self) -> None:
         """Start the driver if the server has something to do (call under the
         lock, or before the table is shared)."""
-        if self._closed or self._driver is not None or not self.driving():
+        if self._closed or self._driver is not None:
             return
         if self._suspect or self.pending() is not None:
             self._driver = asyncio.create_task(self._drive(), name=f"table {self.id}")
@@ -635,9 +639,12 @@ class Table:
         before a change is dropped).  Returns ``True`` when there is
         nothing to do (the driver ends).  Raises :class:`ProtocolError`
         when the storage refuses (nothing changed)."""
+        if not self.driving():
+            # the lease is not trusted now (not renewed in time): wait for
+            # its renewal, or for the registry to drop the table
+            await asyncio.sleep(LEASE_WAIT)
+            return self._closed
         async with self.lock:
-            if not self.driving():
-                self._closed = True
             await self._sync()
             step = self.pending()
             if step is None or self._closed:
