@@ -96,6 +96,9 @@ out of reach, a dead driver not yet replaced): the client tries again."""
 
 _CONNECTIONS = itertools.count(1)
 
+_SEAT_MARKS = (NOTICE_MARK, LEFT_MARK, MUTES_MARK)
+"""The first character of a broadcast's sender meant for one seat's sockets."""
+
 log = logging.getLogger(__name__)
 
 ItemKind = Literal["event", "snapshot", "direct", "reset", "close"]
@@ -223,16 +226,7 @@ class _Connection:
         """The broker's callback for broadcasts: room, chat (but of the
         seats muted), and what the room tells one seat's sockets (a
         notice, its player left, whom it mutes)."""
-        if (
-            sender is not None
-            and len(sender) == 2
-            and sender[0]
-            in (
-                NOTICE_MARK,
-                LEFT_MARK,
-                MUTES_MARK,
-            )
-        ):
+        if sender is not None and len(sender) == 2 and sender[0] in _SEAT_MARKS:
             if self.spectator or self.seat is None or sender[1] != self.seat.letter:
                 return
             if sender[0] == NOTICE_MARK:
