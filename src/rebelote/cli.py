@@ -522,12 +522,36 @@ def serve(
     log_json: Annotated[
         bool, typer.Option("--log-json", help="Log JSON lines (for a log collector).")
     ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL (redis://HOST:PORT/DB): share the tables with every process "
+            "started with the same Redis and database (docs/scale-out.md)."
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option(help="Prefix of the Redis keys and channels (processes sharing tables)."),
+    ] = "rb:",
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Start this many processes on consecutive ports from --port (more than "
+            "one needs --redis); put a load balancer in front."
+        ),
+    ] = 1,
+    warm_solver: Annotated[
+        bool,
+        typer.Option(help="Compile the expert's solver at start (a thread, about 7 s of a core)."),
+    ] = True,
 ) -> None:
     """Serve the multi-table server for network play: the lobby, accounts,
     chat, spectators, ratings (see the README for a reverse proxy with TLS).
-    Logs go to standard error."""
+    Logs go to standard error.  Several processes (--redis, --workers):
+    see docs/scale-out.md."""
     from .server.logs import LOG_LEVELS
     from .server.run import serve as run_server
+    from .server.run import serve_workers
 
     level = log_level.lower()
     if level not in LOG_LEVELS:
@@ -536,6 +560,26 @@ def serve(
             file=sys.stderr,
         )
         raise typer.Exit(EXIT_BAD_INPUT)
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        print("error: --redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if not 1 <= workers <= 64:
+        print("error: --workers: 1 to 64", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if workers > 1 and redis is None:
+        print(
+            "error: --workers above 1 needs --redis URL: the processes share their tables "
+            "through Redis",
+            file=sys.stderr,
+        )
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if workers > 1:
+        args = ["--log-level", level, "--redis", str(redis), "--redis-prefix", redis_prefix]
+        if log_json:
+            args.append("--log-json")
+        if not warm_solver:
+            args.append("--no-warm-solver")
+        raise typer.Exit(serve_workers(workers, args, host=host, port=port, database_url=db))
     try:
         run_server(
             host=host,
@@ -545,6 +589,9 @@ def serve(
             lobby=True,
             log_level=level,
             log_json=log_json,
+            redis_url=redis,
+            redis_prefix=redis_prefix,
+            warm_solver=warm_solver,
         )
     except OSError as exc:
         print(f"error: cannot serve on {host}:{port}: {exc}", file=sys.stderr)
@@ -598,6 +645,51 @@ def bench_server(
             processes=processes,
             redis=redis,
             settle=settle,
+            progress=lambda line: print(f"bench: {line}", file=sys.stderr, flush=True),
+        )
+    except (ValueError, RuntimeError) as exc:
+        _fail({"error": "bench failed", "message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+
+
+@bench_app.command("failover")
+def bench_failover(
+    redis: Annotated[
+        str,
+        typer.Option(help="Redis URL shared by the two server processes (redis://HOST:PORT/DB)."),
+    ],
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL of both processes (postgresql+psycopg://...; default: a fresh "
+            "SQLite)."
+        ),
+    ] = None,
+    tables: Annotated[int, typer.Option(help="Tables of two scripted humans and two bots.")] = 10,
+    seconds: Annotated[
+        float, typer.Option(help="Seconds of play after the killed process's tables moved.")
+    ] = 5.0,
+    seed: Annotated[int, typer.Option(help="Seed of the players' random moves.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """Failover: two server processes on one Redis and one database, tables
+    in the middle of a deal, the process driving half of them killed with
+    SIGKILL: how long the other takes to drive them, and whether any action
+    acknowledged to a player was lost or stored twice (see
+    docs/scale-out.md).  Progress lines go to standard error."""
+    from .server.failbench import run_failover
+
+    try:
+        result = run_failover(
+            redis=redis,
+            db=db,
+            tables=tables,
+            seconds=seconds,
+            seed=seed,
             progress=lambda line: print(f"bench: {line}", file=sys.stderr, flush=True),
         )
     except (ValueError, RuntimeError) as exc:

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import uvicorn
@@ -116,13 +116,30 @@ class LiveServer:
             return data
 
     def connect(self, table_id: str, token: str | None, **query: Any) -> Client:
-        params = dict(query)
-        if token is not None:
-            params["token"] = token
-        qs = "&".join(f"{k}={v}" for k, v in params.items())
-        url = f"{self.ws_url}/ws/{table_id}" + (f"?{qs}" if qs else "")
-        ws = connect(url, max_queue=None, close_timeout=2)
-        return Client(ws.__enter__())
+        return connect_client(self.ws_url, table_id, token, **query)
+
+
+class Server(Protocol):
+    """What the players of ``net.py`` need of a server: its ``url`` and
+    WebSocket clients (a :class:`LiveServer`, or a real ``rebelote serve``
+    process of ``cluster.py``)."""
+
+    url: str
+
+    def connect(self, table_id: str, token: str | None, **query: Any) -> Client:
+        """A scripted client of table ``table_id``."""
+        ...
+
+
+def connect_client(ws_url: str, table_id: str, token: str | None, **query: Any) -> Client:
+    """A scripted client of table ``table_id`` at ``ws_url`` (``ws://host:port``)."""
+    params = dict(query)
+    if token is not None:
+        params["token"] = token
+    qs = "&".join(f"{k}={v}" for k, v in params.items())
+    url = f"{ws_url}/ws/{table_id}" + (f"?{qs}" if qs else "")
+    ws = connect(url, max_queue=None, close_timeout=2)
+    return Client(ws.__enter__())
 
 
 class Client:

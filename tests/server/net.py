@@ -24,7 +24,7 @@ from rebelote.server.protocol.messages import (
     Snapshot,
 )
 
-from .live import Client, LiveServer, Message
+from .live import Client, LiveServer, Message, Server
 
 EVENTS: TypeAdapter[Any] = TypeAdapter(EventData)
 
@@ -33,7 +33,7 @@ class Player:
     """A person with a browser: an HTTP client keeping the session cookie,
     sending the CSRF token with each change."""
 
-    def __init__(self, live: LiveServer) -> None:
+    def __init__(self, live: Server) -> None:
         self.live = live
         self.http = httpx.Client(base_url=live.url, timeout=20)
         self.csrf: str | None = None

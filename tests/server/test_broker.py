@@ -47,7 +47,7 @@ async def echo(table_id: str, op: str, args: dict[str, Any]) -> Any:
     """A driver's handler for the tests: ``echo`` answers what it got,
     ``refuse`` refuses with the code and message given, ``crash`` fails."""
     if op == "refuse":
-        raise CommandError(args["code"], args["message"])
+        raise CommandError(args["code"], args["message"], args.get("extra"))
     if op == "crash":
         raise ValueError("a bug")
     return {"table": table_id, "op": op, "args": args}
@@ -109,7 +109,12 @@ def test_since_answers_the_missed_messages_or_none(backend: Backend) -> None:
         assert await broker.since("t", Seat.N, 0) == []  # nothing published
         assert await broker.since("t", Seat.N, 1) is None
         assert await broker.since("nowhere", Seat.S, 0) == []
+        # the last version kept of each stream (a rebuilt table's driver
+        # publishes only what came after)
+        assert await broker.last_versions("t") == {Seat.S: 5, None: 1}
+        assert await broker.last_versions("nowhere") == {}
         await broker.forget("t")
+        assert await broker.last_versions("t") == {}
         assert await broker.since("t", Seat.S, 0) == []
         assert await broker.since("t", Seat.S, 3) is None
         assert await broker.since("t", None, 1) is None
@@ -190,6 +195,11 @@ def test_call_runs_the_drivers_handler(backend: Backend) -> None:
         with pytest.raises(CommandError) as refused:
             await broker.call("t", "refuse", {"code": "not_your_turn", "message": "wait"})
         assert (refused.value.code, refused.value.message) == ("not_your_turn", "wait")
+        assert refused.value.extra == {}
+        with pytest.raises(CommandError) as detailed:
+            extra = {"legal": ["AS", "7H"]}
+            await broker.call("t", "refuse", {"code": "illegal", "message": "no", "extra": extra})
+        assert (detailed.value.code, detailed.value.extra) == ("illegal", {"legal": ["AS", "7H"]})
         with pytest.raises(CommandError) as crashed:
             await broker.call("t", "crash", {})
         assert crashed.value.code == "internal"

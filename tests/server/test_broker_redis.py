@@ -62,7 +62,7 @@ async def answer(table_id: str, op: str, args: dict[str, Any]) -> Any:
     """The driver's handler: ``echo``, ``refuse`` (with the code and
     message given), ``crash``, ``hang`` (never answers in time)."""
     if op == "refuse":
-        raise CommandError(args["code"], args["message"])
+        raise CommandError(args["code"], args["message"], args.get("extra"))
     if op == "crash":
         raise ValueError("a bug")
     if op == "hang":
@@ -172,6 +172,7 @@ def test_a_dead_drivers_lease_is_taken_over(backend: Backend) -> None:
         await asyncio.sleep(4 * ttl)  # the heartbeat keeps it
         assert await b.acquire("t") is None
         assert lost == []
+        assert a.held("t") == lease_a
         await a.abandon()  # A dies: no renewal, no release
         died = time.monotonic()
         lease_b = None
@@ -180,6 +181,9 @@ def test_a_dead_drivers_lease_is_taken_over(backend: Backend) -> None:
             await asyncio.sleep(0.05)
             lease_b = await b.acquire("t")
         assert lease_b == Lease("t", b.process_id, lease_a.fence + 1)
+        # A, not renewed for a whole ttl, no longer trusts its lease (as a
+        # process waking up from a long pause)
+        assert a.held("t") is None
         # A wakes up: its renewal fails and it is told
         assert await a.renew(lease_a) is False
         assert lost == ["t"]
@@ -226,6 +230,12 @@ def test_commands_reach_the_driver_in_another_process(backend: Backend) -> None:
         with pytest.raises(CommandError) as refused:
             await b.call("t", "refuse", {"code": "not_your_turn", "message": "it is W's turn"})
         assert (refused.value.code, refused.value.message) == ("not_your_turn", "it is W's turn")
+        assert refused.value.extra == {}
+        with pytest.raises(CommandError) as detailed:
+            extra = {"legal": ["AS", "7H"]}
+            await b.call("t", "refuse", {"code": "illegal", "message": "no", "extra": extra})
+        assert (detailed.value.code, detailed.value.message) == ("illegal", "no")
+        assert detailed.value.extra == {"legal": ["AS", "7H"]}
         with pytest.raises(CommandError) as crashed:
             await b.call("t", "crash", {})
         assert (crashed.value.code, crashed.value.message) == (

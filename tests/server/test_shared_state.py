@@ -473,7 +473,6 @@ def test_embedded_mode_keeps_everything_in_memory(tmp_path: Path) -> None:
     with LiveServer(f"sqlite:///{tmp_path / 'alone.db'}") as live:
         assert isinstance(live.app.state.broker, MemoryBroker)
         assert live.manager.lobby_hub.broker is live.app.state.broker
-        assert live.app.state.hub is live.app.state.broker.hub
         assert live.manager.chat_limiter is None
         assert type(live.app.state.throttle.storage).__name__ == "MemoryStorage"
         assert isinstance(_guard(live).sockets, MemorySocketCount)

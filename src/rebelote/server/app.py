@@ -148,9 +148,9 @@ def create_app(
     closed with the app).  Neither: one process, a
     :class:`~rebelote.server.broker.MemoryBroker`, everything in memory.
 
-    The settings, store, broker, hub, tables, throttle and password work
-    live in ``app.state`` (``settings``, ``store``, ``broker``, ``hub``,
-    ``tables``, ``throttle``, ``passwords``) while the app runs.
+    The settings, store, broker, tables, throttle and password work live
+    in ``app.state`` (``settings``, ``store``, ``broker``, ``tables``,
+    ``throttle``, ``passwords``) while the app runs.
     """
     url = database_url or default_database_url()
     settings = settings or ServerSettings()
@@ -175,7 +175,6 @@ def create_app(
         throttle = Throttle(settings)
         app.state.store = store
         app.state.broker = made
-        app.state.hub = manager.hub
         app.state.tables = manager
         app.state.throttle = throttle
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
@@ -243,7 +242,10 @@ def create_app(
         """What anyone may know of a table: a solo or public one to anyone,
         a private one as ``/api/lobby/tables/{id}`` (its players, by their
         session or a seat's ``token``, or with its ``invite``), else 404."""
-        table = await manager_of(app).get(table_id) if api.valid_table_id(table_id) else None
+        try:
+            table = await manager_of(app).get(table_id) if api.valid_table_id(table_id) else None
+        except ProtocolError as exc:
+            raise HTTPException(503, {"code": exc.code, "message": exc.message}) from None
         if table is None or not api.may_see(
             table, await api.optional_session(request), invite, token
         ):

@@ -2,9 +2,11 @@
 
 The server runs in processes of its own: ``processes`` times ``rebelote
 serve`` on 127.0.0.1, on consecutive free ports, all on one database (a
-fresh SQLite file unless ``db`` is given) and, when ``redis`` is given, one
-Redis (``--redis URL`` is passed to every process).  Several processes need
-``redis``: they share their live tables through it.
+fresh SQLite file unless ``db`` is given, upgraded once before they start)
+and, when ``redis`` is given, one Redis (``--redis URL`` is passed to every
+process, with a key prefix of the run's own, whose keys are deleted at the
+end).  Several processes need ``redis``: they share their live tables
+through it.
 
 Once every process answers, the bench waits (``settle``, at most
 :data:`SETTLE_TIMEOUT`) until they are idle: the solver's warm-up thread of
@@ -40,6 +42,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import signal
 import socket
 import statistics
@@ -55,7 +58,14 @@ from typing import IO, Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-__all__ = ["MAX_PROCESSES", "MAX_TABLES", "BenchResult", "processes_of_table", "run_bench"]
+__all__ = [
+    "MAX_PROCESSES",
+    "MAX_TABLES",
+    "BenchResult",
+    "forget_keys",
+    "processes_of_table",
+    "run_bench",
+]
 
 SEATS = ("S", "N", "W", "E")
 
@@ -528,9 +538,17 @@ def run_bench(
             f"--processes {processes} needs --redis URL: several server processes "
             "share their live tables through Redis"
         )
+    from rebelote.server.storage.tables import Store
+
     ports = _free_ports(processes)
+    prefix = f"rbbench{secrets.token_hex(4)}:"
     with tempfile.TemporaryDirectory() as folder:
         url = db or f"sqlite:///{Path(folder) / 'bench.db'}"
+        store = Store(url)
+        try:
+            store.migrate()  # once, before the processes start together
+        finally:
+            store.close()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         procs: list[subprocess.Popen[bytes]] = []
         logs: list[Path] = []
@@ -552,7 +570,7 @@ def run_bench(
                     "warning",
                 ]
                 if redis is not None:
-                    command += ["--redis", redis]
+                    command += ["--redis", redis, "--redis-prefix", prefix]
                 # the server's output goes to a file (never a pipe nobody reads)
                 log = Path(folder) / f"serve-{port}.log"
                 logs.append(log)
@@ -579,6 +597,8 @@ def run_bench(
             _stop(procs)
             for f in files:
                 f.close()
+            if redis is not None:
+                forget_keys(redis, prefix)
     report = result.report()
     report["db"] = url.split(":", 1)[0]
     report["redis"] = redis is not None
@@ -634,3 +654,18 @@ def _wait_idle(procs: list[subprocess.Popen[bytes]]) -> None:
             for a, b in zip(after, before, strict=True)
         ):
             return
+
+
+def forget_keys(url: str, prefix: str) -> None:
+    """Delete the Redis keys of a run (those starting with ``prefix``; best
+    effort)."""
+    import redis as redis_sync
+
+    with contextlib.suppress(redis_sync.RedisError, OSError):
+        client = redis_sync.Redis.from_url(url, socket_connect_timeout=2)
+        try:
+            keys = list(client.scan_iter(match=f"{prefix}*"))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()

@@ -1,15 +1,20 @@
-"""Running the server: what ``rebelote play`` does.
+"""Running the server: what ``rebelote play`` and ``rebelote serve`` do.
 
 :func:`serve` binds the socket first (a free port when none is given, so the
 URL is known before the server starts), prints the URL, opens the default
 browser when the machine has a graphical one, and runs uvicorn until
 interrupted.  The database is upgraded to the latest schema on start.
+
+:func:`serve_workers` starts several ``rebelote serve`` processes on
+consecutive ports, sharing the tables through Redis (``--workers N``).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -22,7 +27,7 @@ if TYPE_CHECKING:
 
     from rebelote.server.settings import ServerSettings
 
-__all__ = ["bind", "browser_available", "serve", "uvicorn_config"]
+__all__ = ["bind", "browser_available", "serve", "serve_workers", "uvicorn_config"]
 
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame uvicorn accepts; the protocol's own limit
@@ -111,13 +116,18 @@ def serve(
     log_level: str = "warning",
     log_json: bool = False,
     settings: ServerSettings | None = None,
+    redis_url: str | None = None,
+    redis_prefix: str = "rb:",
+    warm_solver: bool = True,
 ) -> None:
     """Serve the game until interrupted (Ctrl-C).  ``echo`` receives the
     lines to show (the URL first; with ``lobby``, the lobby's URL next).
     ``log_level`` / ``log_json``: see :func:`uvicorn_config`;
-    ``settings``: the limits (default :class:`ServerSettings`).  Raises
-    ``OSError`` when the port cannot be bound, ``ValueError`` for an
-    unknown log level."""
+    ``settings``: the limits (default :class:`ServerSettings`);
+    ``redis_url`` / ``redis_prefix``: share the tables with the other
+    processes on that Redis (``docs/scale-out.md``); ``warm_solver``: see
+    :func:`~rebelote.server.app.create_app`.  Raises ``OSError`` when the
+    port cannot be bound, ``ValueError`` for an unknown log level."""
     import uvicorn
 
     from rebelote.server.app import create_app
@@ -126,7 +136,14 @@ def serve(
 
     settings = settings or ServerSettings()
     url_db = database_url or default_database_url()
-    app = create_app(url_db, bot_delay=bot_delay, warm_solver=True, settings=settings)
+    app = create_app(
+        url_db,
+        bot_delay=bot_delay,
+        warm_solver=warm_solver,
+        settings=settings,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+    )
     config = uvicorn_config(app, settings, log_level=log_level, log_json=log_json)
     sock = bind(host, port)
     url = url_of(sock)
@@ -135,6 +152,8 @@ def serve(
     if lobby:
         echo(f"lobby: {url}lobby.html (accounts, tables, chat, leaderboard)")
     echo(f"games are stored in {_show_db(url_db)}; press Ctrl-C to stop")
+    if redis_url:
+        echo(f"tables shared through Redis at {_show_db(redis_url)} (keys {redis_prefix}*)")
     if open_browser and browser_available():
 
         def opener() -> None:
@@ -157,3 +176,68 @@ def _show_db(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
+
+
+def serve_workers(
+    workers: int,
+    args: list[str],
+    *,
+    host: str,
+    port: int,
+    database_url: str | None,
+    echo: Callable[[str], None] = print,
+) -> int:
+    """Run ``workers`` ``rebelote serve`` processes on consecutive ports
+    (``port``, ``port + 1``, ...), each with the command-line ``args``
+    (``--redis`` among them: they share their tables), until interrupted or
+    one of them stops; then stop the others (``SIGINT``, then ``SIGKILL``
+    after 20 s).  The database is upgraded once first, so that the
+    processes do not race to create it.  Returns the exit status (that of
+    the first process to stop, 0 when interrupted).  Put a load balancer in
+    front (any: no sticky sessions needed)."""
+    from rebelote.server.storage.tables import Store, default_database_url
+
+    url = database_url or default_database_url()
+    store = Store(url)
+    try:
+        store.migrate()
+    finally:
+        store.close()
+    procs: list[subprocess.Popen[bytes]] = []
+    status = 0
+    try:
+        for k in range(workers):
+            command = [
+                sys.executable,
+                "-m",
+                "rebelote",
+                "serve",
+                "--host",
+                host,
+                "--port",
+                str(port + k),
+                "--db",
+                url,
+                *args,
+            ]
+            procs.append(subprocess.Popen(command))
+        echo(f"{workers} processes on ports {port}-{port + workers - 1}; press Ctrl-C to stop")
+        while True:
+            for proc in procs:
+                rc = proc.poll()
+                if rc is not None:
+                    echo(f"the process on port {port + procs.index(proc)} stopped ({rc})")
+                    return rc
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        return status
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -96,7 +96,10 @@ class ServerSettings:
       that many seconds;
     - ``deserted_table_seconds``: an open table (not started) none of whose
       humans has had a connection (table or lobby socket) for that long is
-      no longer listed in the lobby, until one of them is back.
+      no longer listed in the lobby, until one of them is back;
+    - ``takeover_seconds``: with several processes (a Redis broker), how
+      often each looks for live tables whose driver died (their lease
+      expired) to take them over (``docs/scale-out.md``).
 
     Database (:class:`~rebelote.server.storage.tables.Store`):
 
@@ -160,6 +163,7 @@ class ServerSettings:
     sweep_seconds: float = 60.0
     presence_interval: float = 1.0
     deserted_table_seconds: float = 300.0
+    takeover_seconds: float = 1.0
 
     db_statement_timeout_ms: int = 10_000
     db_lock_timeout_ms: int = 3_000

@@ -59,8 +59,8 @@ from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.people import NameTakenError, User, name_key
 from rebelote.server.storage.tables import Store, hash_token, storage_failure
 from rebelote.server.tables.history import deal_record, match_record, replay_data
-from rebelote.server.tables.registry import TableManager, ws_path
-from rebelote.server.tables.room import Room
+from rebelote.server.tables.registry import AnyRoom, TableManager, ws_path
+from rebelote.server.tables.table import MOVED
 
 __all__ = [
     "MIN_PASSWORD",
@@ -244,6 +244,8 @@ def _err(status: int, code: str, message: str) -> HTTPException:
 
 
 def _refused(exc: ProtocolError) -> HTTPException:
+    if exc.code == MOVED:  # the table changed hands meanwhile: nothing stored
+        exc = ProtocolError("unavailable", "the table moved to another server process; try again")
     status = {
         "table_not_found": 404,
         "not_host": 403,
@@ -509,17 +511,20 @@ async def me(session: Viewing) -> Me:
 # ------------------------------------------------------------------ lobby
 
 
-async def _room(request: Request, table_id: str) -> Room:
+async def _room(request: Request, table_id: str) -> AnyRoom:
     if not valid_table_id(table_id):
         raise _err(404, "table_not_found", "no such table")
-    table = await _tables(request).get(table_id)
+    try:
+        table = await _tables(request).get(table_id)
+    except ProtocolError as exc:  # its server cannot be reached now
+        raise _refused(exc) from None
     if table is None or not table.networked:
         raise _err(404, "table_not_found", "no such lobby table")
     return table
 
 
 def may_see(
-    table: Room, session: Session | None, invite: str | None, token: str | None = None
+    table: AnyRoom, session: Session | None, invite: str | None, token: str | None = None
 ) -> bool:
     """Whether a requester may see a table: any public (or solo) table; a
     private one with its invitation code, to the players seated there (by
@@ -534,7 +539,7 @@ def may_see(
     return bool(invite and code and hmac.compare_digest(invite, code))
 
 
-def _seat_token(table: Room, seat: Seat, token: str) -> SeatToken:
+def _seat_token(table: AnyRoom, seat: Seat, token: str) -> SeatToken:
     return SeatToken(
         table_id=table.id,
         seat=seat.letter,
@@ -544,7 +549,7 @@ def _seat_token(table: Room, seat: Seat, token: str) -> SeatToken:
     )
 
 
-def _public_room(table: Room) -> RoomData:
+def _public_room(table: AnyRoom) -> RoomData:
     return table.room_data().model_copy(update={"invite": None})
 
 
@@ -635,7 +640,7 @@ async def seat_token(table_id: str, session: Changing, request: Request) -> Seat
     return _seat_token(table, seat, token)
 
 
-def _host_seat(table: Room, session: Session) -> Seat | None:
+def _host_seat(table: AnyRoom, session: Session) -> Seat | None:
     return table.seat_of_user(session.user.id)
 
 
@@ -701,7 +706,10 @@ async def history(session: Viewing, request: Request) -> History:
     for table_id, seat, status in tables:
         if status not in ("open", "playing"):
             continue
-        table = await _tables(request).get(table_id)
+        try:
+            table = await _tables(request).get(table_id)
+        except ProtocolError:
+            continue  # its server cannot be reached now
         if table is None or table.seat_rows[Seat[seat]].left:
             continue
         running.append(

@@ -26,8 +26,19 @@ away too long), 4401 no token in time, 4403 refused, the reason being the
 error's code: ``bad_token`` (the token holds no seat here), ``left`` (the
 player left the match), ``private`` (``?watch=1`` at a table that is not
 public); 4404 no such table, 4408 too slow to read its messages, 1013 the
-table cannot be loaded now (its database is down: an ``error``
-``unavailable`` first; reconnect later).
+table cannot be loaded now or its server cannot be reached (its database
+is down: an ``error`` ``unavailable`` first; reconnect later).
+
+Several processes: the connection may be on any of them.  It listens to
+its seat's stream through the broker (subscribed first, then what it
+missed: live events that arrive meanwhile are held until the resume is
+queued, and sent only above it), its presence is the broker's (so the
+table's driver, wherever it is, counts it), and every request goes to the
+driver (:meth:`TableManager.command
+<rebelote.server.tables.registry.TableManager.command>`).  When the broker
+may have missed messages (a gap it could not fill, Redis back after a
+restart), the connection resumes from the last version it queued: the
+missed messages, or a snapshot.
 """
 
 from __future__ import annotations
@@ -35,18 +46,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import itertools
+import json
 import logging
-from typing import Literal
+from typing import Any, Literal
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.seats import Seat
-from rebelote.server.broker.hub import StreamKey, Subscription
+from rebelote.server.broker.base import BrokerUnavailable, Subscription
+from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
     AckData,
     ActMessage,
     BackMessage,
-    ChatHistory,
     ChatMessage,
     HelloMessage,
     LeaveMessage,
@@ -59,17 +72,10 @@ from rebelote.server.protocol.messages import (
     parse_client_message,
 )
 from rebelote.server.storage.tables import hash_token, storage_failure
-from rebelote.server.tables.registry import TableManager
-from rebelote.server.tables.room import Room
+from rebelote.server.tables.registry import AnyRoom, TableManager
+from rebelote.server.tables.room import LEFT_MARK, MUTES_MARK, NOTICE_MARK
 
-__all__ = [
-    "HELLO_TIMEOUT",
-    "LEFT_CODE",
-    "LEFT_REASON",
-    "QUEUE_LIMIT",
-    "TRY_AGAIN_CODE",
-    "serve_socket",
-]
+__all__ = ["AWAY_CODE", "HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
 
 HELLO_TIMEOUT = 10.0
 """Seconds a connection without a token in its URL has to send ``hello``
@@ -88,9 +94,14 @@ LEFT_CODE = 4000
 LEFT_REASON = "you left the table"
 """The close reason sent with :data:`LEFT_CODE`."""
 
-TRY_AGAIN_CODE = 1013
-"""The close code of a socket whose table cannot be loaded now (the
-database is down): reconnect later."""
+AWAY_CODE = 1013
+"""The close code when the table's server cannot be reached now (Redis
+out of reach, a dead driver not yet replaced): the client tries again."""
+
+_CONNECTIONS = itertools.count(1)
+
+_SEAT_MARKS = (NOTICE_MARK, LEFT_MARK, MUTES_MARK)
+"""The first character of a broadcast's sender meant for one seat's sockets."""
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +111,9 @@ ItemKind = Literal["event", "snapshot", "direct", "reset", "close"]
 class _Outbox:
     """The connection's ordered outgoing messages; one sender task writes
     them.  Stream events older than the last one sent are skipped, so that a
-    resume and the live stream may overlap."""
+    resume and the live stream may overlap.  While a resume is under way
+    (:meth:`hold`), live events wait, and are queued after it, only those
+    above what it queued (:meth:`release`)."""
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[tuple[ItemKind, int, str]] = asyncio.Queue()
@@ -108,6 +121,11 @@ class _Outbox:
         self.sent = 0
         """The version of the last event or snapshot sent (or of the
         client's ``last_v`` on a resume): what the client has seen."""
+        self.last = 0
+        """The version of the last event or snapshot queued (or of the
+        ``last_v`` of a resume): where a resync resumes from."""
+        self.holding = 0
+        self.held: list[tuple[int, str]] = []
 
     def put(self, kind: ItemKind, v: int = 0, text: str = "") -> None:
         if self.cut_off:
@@ -116,11 +134,33 @@ class _Outbox:
             self.cut_off = True
             self.queue.put_nowait(("close", 4408, "too slow"))
             return
+        if kind in ("snapshot", "reset"):
+            self.last = v
+        elif kind == "event":
+            self.last = max(self.last, v)
         self.queue.put_nowait((kind, v, text))
 
     def deliver(self, v: int, text: str) -> None:
-        """The hub's callback for live events."""
-        self.put("event", v, text)
+        """The broker's callback for live events."""
+        if self.holding:
+            self.held.append((v, text))
+        else:
+            self.put("event", v, text)
+
+    def hold(self) -> None:
+        """Hold live events until :meth:`release` (a resume is under way)."""
+        self.holding += 1
+
+    def release(self) -> None:
+        """The resume is queued: queue the live events held meanwhile that
+        are above it."""
+        self.holding -= 1
+        if self.holding:
+            return
+        held, self.held = self.held, []
+        for v, text in held:
+            if v > self.last:
+                self.put("event", v, text)
 
     async def run(self, ws: WebSocket) -> None:
         while True:
@@ -149,9 +189,10 @@ class _Connection:
         self.ws = ws
         self.hello_timeout = hello_timeout
         self.manager = manager
+        self.broker = manager.broker
         self.table_id = table_id
+        self.conn_id = str(next(_CONNECTIONS))
         self.outbox = _Outbox()
-        self.table: Room | None = None
         self.seat: Seat | None = None
         self.spectator = False
         self.token_hash = ""
@@ -160,35 +201,104 @@ class _Connection:
         self.resumed_at = 0
         """The highest ``last_v`` the client resumed from (it had seen
         that version, even before this socket sent it anything)."""
+        self.muted: set[str] = set()
+        self.opened = False
+        self._resume_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def key(self) -> StreamKey:
         """The stream this connection listens to."""
         return None if self.spectator else self.seat
 
-    def direct(self, sender: str | None, text: str) -> None:
-        """The hub's callback for broadcasts (room, chat)."""
-        table = self.table
-        if table is None:
-            return
-        if sender is not None and sender in table.muted_by(self.key):
-            return
-        if self.awaiting_start and table.game.match is not None:
-            self.awaiting_start = False
-            v, snap = table.snapshot_text(self.key)
-            self.outbox.put("snapshot", v, snap)
-        self.outbox.put("direct", 0, text)
+    @property
+    def letter(self) -> str | None:
+        """The seat's letter (``None``: a spectator)."""
+        key = self.key
+        return None if key is None else key.letter
 
-    def notify(self, text: str) -> None:
-        """The room's callback for a message to this seat alone (a
-        ``notice``)."""
+    async def command(self, op: str, **args: Any) -> Any:
+        """Run ``op`` on the table's driver for this connection's seat."""
+        return await self.manager.command(self.table_id, op, {"seat": self.letter, **args})
+
+    def deliver(self, v: int, text: str) -> None:
+        """The broker's callback for live events: the first one of a match
+        that started while this socket waited sends a snapshot first."""
+        if self.awaiting_start and self.opened:
+            self.awaiting_start = False
+            self.resync(snapshot=True)
+        self.outbox.deliver(v, text)
+
+    def direct(self, sender: str | None, text: str) -> None:
+        """The broker's callback for broadcasts: room, chat (but of the
+        seats muted), and what the room tells one seat's sockets (a
+        notice, its player left, whom it mutes)."""
+        if sender is not None and len(sender) == 2 and sender[0] in _SEAT_MARKS:
+            if self.spectator or self.seat is None or sender[1] != self.seat.letter:
+                return
+            if sender[0] == NOTICE_MARK:
+                self.outbox.put("direct", 0, text)
+            elif sender[0] == LEFT_MARK:
+                self.player_left()
+            else:
+                self.muted = set(json.loads(text))
+            return
+        if sender is not None and sender in self.muted:
+            return
         self.outbox.put("direct", 0, text)
 
     def player_left(self) -> None:
-        """The room's callback when the seat's player left the table: close
-        with :data:`LEFT_CODE` once the messages queued before are sent."""
+        """The seat's player left the table: close with :data:`LEFT_CODE`
+        once the messages queued before are sent."""
         self.outbox.put("close", LEFT_CODE, LEFT_REASON)
         self.outbox.cut_off = True
+
+    def resync(self, *, snapshot: bool = False) -> None:
+        """The broker may have missed messages (or a match started): resume
+        from the last version queued (a snapshot when ``snapshot``), live
+        events held until then."""
+        if not self.opened:
+            return  # the opening resumes anyway
+        self.outbox.hold()
+        task = asyncio.get_running_loop().create_task(self._resync(snapshot))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resync(self, snapshot: bool) -> None:
+        try:
+            await self._resume(None if snapshot else self.outbox.last)
+        except (ProtocolError, BrokerUnavailable) as exc:
+            log.warning("table %s: resync of a socket failed: %s", self.table_id, exc)
+            self.outbox.put("close", AWAY_CODE, "try again")
+            self.outbox.cut_off = True
+        finally:
+            self.outbox.release()
+
+    async def _resume(self, last_v: int | None) -> None:
+        """Queue what the client missed after ``last_v`` (``None``: a
+        snapshot), or a snapshot when the broker no longer keeps it; while
+        the table waits for its players, nothing (a snapshot at the start).
+        Live events are held meanwhile."""
+        self.outbox.hold()
+        try:
+            async with self._resume_lock:
+                if last_v is not None:
+                    self.resumed_at = max(self.resumed_at, last_v)
+                    missed = await self.broker.since(self.table_id, self.key, last_v)
+                    if missed is not None:
+                        self.outbox.put("reset", last_v)
+                        for v, text in missed:
+                            self.outbox.put("event", v, text)
+                        return
+                snap = await self.command("snapshot")
+                if snap is None:
+                    self.awaiting_start = True
+                    return
+                self.awaiting_start = False
+                v, text = snap
+                self.outbox.put("snapshot", int(v), str(text))
+        finally:
+            self.outbox.release()
 
     async def _refuse(self, exc: ProtocolError, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -230,6 +340,27 @@ class _Connection:
         data = message.get("bytes")
         return bytes(data) if data is not None else b""
 
+    async def _table(self) -> AnyRoom | None:
+        """The table (refused 4404 when there is none, 1013 when its
+        server cannot be reached)."""
+        try:
+            table = await self.manager.get(self.table_id)
+        except ProtocolError as exc:
+            await self._refuse(exc, AWAY_CODE)
+            return None
+        except Exception as exc:
+            if not storage_failure(exc):
+                raise
+            log.warning("table %s: cannot be loaded: storage failed", self.table_id)
+            await self._refuse(
+                ProtocolError("unavailable", "the server cannot reach its storage; try again"),
+                AWAY_CODE,
+            )
+            return None
+        if table is None:
+            await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
+        return table
+
     async def run(self) -> None:
         ws = self.ws
         token = ws.query_params.get("token")
@@ -259,27 +390,8 @@ class _Connection:
                 ProtocolError("left", "you left this match; a computer player has your seat"), 4403
             )
             return
-        self.table, self.seat, self.token_hash = table, seat, hash_token(token)
-        await self._serve(table, last_v)
-
-    async def _table(self) -> Room | None:
-        """The table, loaded if need be; ``None`` once the socket is
-        refused: 4404 when there is no such table, 1013 (try again later)
-        with an ``error`` ``unavailable`` when the database cannot be read."""
-        try:
-            table = await self.manager.get(self.table_id)
-        except Exception as exc:
-            if not storage_failure(exc):
-                raise
-            log.warning("table %s: cannot be loaded: storage failed", self.table_id)
-            await self._refuse(
-                ProtocolError("unavailable", "the server cannot reach its storage; try again"),
-                TRY_AGAIN_CODE,
-            )
-            return None
-        if table is None:
-            await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
-        return table
+        self.seat, self.token_hash = seat, hash_token(token)
+        await self._serve(last_v)
 
     async def _watch(self, last_v: int | None) -> None:
         """A spectator's connection."""
@@ -289,60 +401,90 @@ class _Connection:
         if table.meta.visibility != "public":
             await self._refuse(ProtocolError("private", "only public tables may be watched"), 4403)
             return
-        self.table, self.spectator = table, True
-        await self._serve(table, last_v)
+        self.spectator = True
+        await self._serve(last_v)
 
-    async def _serve(self, table: Room, last_v: int | None) -> None:
-        async with table.lock:
-            self.subscription = table.hub.subscribe(
-                table.id, self.key, self.outbox.deliver, self.direct
+    async def _open(self, last_v: int | None) -> bool:
+        """Subscribe, queue the resume (missed events or a snapshot) and the
+        room (live events held until then), then the chat's last lines and
+        whom the seat mutes; then count the connection present.  ``False``
+        (an ``unavailable`` error queued, then closed with 1013) when the
+        table's server cannot be reached."""
+        self.outbox.hold()
+        held = True
+        try:
+            self.subscription = await self.broker.subscribe(
+                self.table_id, self.key, self.deliver, self.direct, self.resync
             )
-            self._resume(last_v)
-            if table.networked:
-                self.outbox.put("direct", 0, table.room_text())
-        if table.networked:
-            history = await table.chat_history(self.key)
-            self.outbox.put("direct", 0, envelope("chat_history", ChatHistory(lines=history)))
-            muted = sorted(table.muted_by(self.key))
-            if muted:  # a reconnection: the page learns whom its player mutes
-                self.outbox.put("direct", 0, envelope("muted", MutedData(seats=muted)))
-        table.attach(self.key)
-        if self.seat is not None and not self.spectator:
-            table.add_socket(self.seat, self.player_left, self.notify)
+            missed = None
+            if last_v is not None:
+                self.resumed_at = max(self.resumed_at, last_v)
+                missed = await self.broker.since(self.table_id, self.key, last_v)
+            hello = await self.command("connect", snapshot=missed is None)
+            if not hello["match"]:
+                self.awaiting_start = True
+            elif missed is not None:
+                # the client has seen last_v: an act read before the sender
+                # gets to the reset counts as made there
+                self.outbox.sent = last_v or 0
+                self.outbox.put("reset", last_v or 0)
+                for v, text in missed:
+                    self.outbox.put("event", v, text)
+            elif hello["snapshot"] is not None:
+                v, text = hello["snapshot"]
+                self.outbox.put("snapshot", int(v), str(text))
+            if hello["room"] is not None:
+                self.outbox.put("direct", 0, hello["room"])
+            self.muted = set(hello["muted"])
+            held = False
+            self.outbox.release()
+            history = await self.command("chat_history")
+            if history is not None:
+                self.outbox.put("direct", 0, history)
+            if self.muted:  # a reconnection: the page learns whom its player mutes
+                self.outbox.put("direct", 0, envelope("muted", MutedData(seats=sorted(self.muted))))
+            await self.broker.enter(self.table_id, self.key, self.conn_id)
+            self.opened = True
+        except (ProtocolError, BrokerUnavailable) as exc:
+            error = (
+                exc
+                if isinstance(exc, ProtocolError)
+                else ProtocolError("unavailable", "the server cannot reach the table; try again")
+            )
+            self.outbox.put("direct", 0, _error(error))
+            self.outbox.put("close", AWAY_CODE, error.code)
+            self.outbox.cut_off = True
+            return False
+        finally:
+            if held:
+                self.outbox.release()
+        return True
+
+    async def _serve(self, last_v: int | None) -> None:
+        entered = False
+        # the sender runs from the start: what the opening queues goes out
+        # as soon as it is queued
         sender = asyncio.create_task(self.outbox.run(self.ws))
         try:
+            entered = await self._open(last_v)
+            if not entered:
+                await asyncio.wait({sender}, timeout=CLOSE_WAIT)
+                return
             await self._receive_loop(sender)
         finally:
-            table.hub.unsubscribe(self.subscription)
-            if self.seat is not None and not self.spectator:
-                table.remove_socket(self.seat, self.player_left)
-            table.detach(self.key)
+            if self.subscription is not None:
+                self.broker.unsubscribe(self.subscription)
+            for task in list(self._tasks):
+                task.cancel()
+            if entered:
+                with contextlib.suppress(BrokerUnavailable):
+                    await self.broker.leave(self.table_id, self.key, self.conn_id)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
 
-    def _resume(self, last_v: int | None) -> None:
-        """Queue what the client missed after ``last_v``, or a snapshot
-        (call under the table's lock)."""
-        table, key = self.table, self.key
-        assert table is not None
-        if table.game.match is None:
-            self.awaiting_start = True
-            return
-        if last_v is not None:
-            self.resumed_at = max(self.resumed_at, last_v)
-            missed = table.hub.since(table.id, key, last_v)
-            if missed is not None:
-                self.outbox.put("reset", last_v)
-                for v, text in missed:
-                    self.outbox.put("event", v, text)
-                return
-        v, text = table.snapshot_text(key)
-        self.outbox.put("snapshot", v, text)
-
     async def _receive_loop(self, sender: asyncio.Task[None]) -> None:
-        table, seat = self.table, self.seat
-        assert table is not None
+        seat = None if self.spectator else self.seat
         while not sender.done():
             try:
                 raw = await self._receive()
@@ -358,14 +500,14 @@ class _Connection:
                     self.outbox.put("direct", 0, envelope("pong", {}))
                     continue
                 if isinstance(msg, SyncMessage):
-                    async with table.lock:
-                        self._resume(None)
+                    await self._resume(None)
                     continue
                 if isinstance(msg, ChatMessage):
-                    await table.chat(self.key, msg.d.text)
+                    await self.command("chat", text=msg.d.text)
                     continue
                 if isinstance(msg, MuteMessage):
-                    muted = await table.mute(self.key, msg.d.seat, msg.d.muted)
+                    muted = await self.command("mute", target=msg.d.seat, muted=msg.d.muted)
+                    self.muted = set(muted)
                     self.outbox.put("direct", 0, envelope("muted", MutedData(seats=muted)))
                     continue
                 if seat is None:
@@ -377,22 +519,25 @@ class _Connection:
                             f"your token is the seat {seat.letter}'s; "
                             f"you cannot act for {msg.d.seat}",
                         )
-                    table.back(seat)
                     # no v: made at the last version this socket was sent
                     made_at = msg.v if msg.v is not None else seen
-                    applied = await table.act(
-                        seat, msg.d.action, msg.d.belote, action_id=msg.d.id, made_at=made_at
+                    applied = await self.command(
+                        "act",
+                        action=msg.d.action,
+                        belote=msg.d.belote,
+                        id=msg.d.id,
+                        made_at=made_at,
                     )
                     if msg.d.id is not None:
                         ack = AckData(id=msg.d.id, duplicate=not applied)
                         self.outbox.put("direct", 0, envelope("ack", ack))
                 elif isinstance(msg, BackMessage):
-                    table.back(seat)
+                    await self.command("back")
                 elif isinstance(msg, LeaveMessage):
                     # the room closes every socket of the seat with 4000
                     # (this one included): let the sender get there before
                     # the connection ends
-                    await table.leave(seat)
+                    await self.command("leave")
                     await asyncio.wait({sender}, timeout=CLOSE_WAIT)
                     return
                 elif isinstance(msg, HelloMessage):
@@ -400,26 +545,18 @@ class _Connection:
                         raise ProtocolError(
                             "bad_token", "this connection is already bound to another token"
                         )
-                    async with table.lock:
-                        self._resume(msg.d.last_v)
+                    await self._resume(msg.d.last_v)
             except ProtocolError as exc:
                 self.outbox.put("direct", 0, _error(exc))
-            except Exception as exc:
+            except BrokerUnavailable:
+                self.outbox.put(
+                    "direct",
+                    0,
+                    _error(ProtocolError("unavailable", "the server cannot reach the table")),
+                )
+            except Exception:
                 who = "a spectator" if seat is None else seat.letter
-                if storage_failure(exc):  # e.g. a chat line the database refused
-                    log.warning("table %s: message from %s: storage failed", table.id, who)
-                    self.outbox.put(
-                        "direct",
-                        0,
-                        _error(
-                            ProtocolError(
-                                "unavailable",
-                                "the server could not save that; nothing changed, try again",
-                            )
-                        ),
-                    )
-                    continue
-                log.exception("table %s: message from %s failed", table.id, who)
+                log.exception("table %s: message from %s failed", self.table_id, who)
                 self.outbox.put(
                     "direct", 0, _error(ProtocolError("internal", "the server failed on that"))
                 )

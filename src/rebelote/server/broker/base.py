@@ -145,13 +145,15 @@ class OwnerGone(BrokerError):
 
 class CommandError(BrokerError):
     """A refusal by a table's driver: the same ``code`` (a protocol error
-    code, e.g. ``not_your_turn``) and ``message`` reach the caller.  An
-    unexpected exception of the handler arrives as code ``internal``."""
+    code, e.g. ``not_your_turn``), ``message`` and ``extra`` (JSON-ready
+    details, e.g. ``{"legal": [...]}``) reach the caller.  An unexpected
+    exception of the handler arrives as code ``internal``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, extra: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.extra: dict[str, Any] = dict(extra or {})
 
 
 class LeaseLost(BrokerError):
@@ -279,6 +281,13 @@ class Broker(Protocol):
         Raises :class:`BrokerUnavailable`."""
         ...
 
+    async def last_versions(self, table_id: str) -> dict[StreamKey, int]:
+        """The version of the last message kept for each stream of
+        ``table_id`` (streams with none left out), in one round trip: a
+        driver that loads a table publishes only what came after.  Raises
+        :class:`BrokerUnavailable`."""
+        ...
+
     async def forget(self, table_id: str) -> None:
         """Drop ``table_id``'s kept messages (its listeners stay until they
         leave); :meth:`since` then answers ``None`` for any ``last_v`` > 0.
@@ -318,7 +327,8 @@ class Broker(Protocol):
 
     def held(self, table_id: str) -> Lease | None:
         """The lease of ``table_id`` this process holds, as far as it knows
-        (no round trip): ``None`` once released or lost."""
+        (no round trip): ``None`` once released or lost, and while it was
+        not renewed for its time to live (it may have expired)."""
         ...
 
     def watch_leases(self, on_lost: LostLease | None) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rebelote.seats import Seat
 from rebelote.server.broker.base import (
     Handler,
     Lease,
@@ -118,6 +119,15 @@ class MemoryBroker:
     ) -> list[tuple[int, str]] | None:
         """See :meth:`.base.Broker.since` (answered from the hub's buffer)."""
         return self.hub.since(table_id, seat, last_v)
+
+    async def last_versions(self, table_id: str) -> dict[StreamKey, int]:
+        """See :meth:`.base.Broker.last_versions`."""
+        found: dict[StreamKey, int] = {}
+        for seat in (*Seat, None):
+            last = self.hub.last(table_id, seat)
+            if last:
+                found[seat] = last
+        return found
 
     async def forget(self, table_id: str) -> None:
         """See :meth:`.base.Broker.forget`."""

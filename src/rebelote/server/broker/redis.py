@@ -736,6 +736,20 @@ class RedisBroker:
             return None  # trimmed, or a message never reached Redis
         return found
 
+    async def last_versions(self, table_id: str) -> dict[StreamKey, int]:
+        """See :meth:`.base.Broker.last_versions` (one pipeline of five
+        ``XREVRANGE ... COUNT 1``)."""
+        with _reachable("last versions"):
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for letter in STREAM_LETTERS:
+                    pipe.xrevrange(self._stream_key(table_id, letter), "+", "-", count=1)
+                tops = await pipe.execute()
+        return {
+            _seat(letter): int(top[0][0].split("-")[0])
+            for letter, top in zip(STREAM_LETTERS, tops, strict=True)
+            if top
+        }
+
     async def forget(self, table_id: str) -> None:
         """See :meth:`.base.Broker.forget`."""
         with _reachable("forget"):
@@ -828,8 +842,20 @@ class RedisBroker:
         return None if value is None else str(value).rpartition(":")[0]
 
     def held(self, table_id: str) -> Lease | None:
-        """See :meth:`.base.Broker.held`."""
-        return self._held.get(table_id)
+        """See :meth:`.base.Broker.held`: ``None`` too for a lease not
+        renewed for ``lease_ttl`` (it may have expired: this process was
+        paused, or Redis is out of reach) until a renewal succeeds."""
+        lease = self._held.get(table_id)
+        if lease is None:
+            return None
+        renewed = self._renewed.get(table_id)
+        try:
+            now = asyncio.get_running_loop().time()
+        except RuntimeError:  # no event loop: nothing to compare with
+            return lease
+        if renewed is None or now - renewed >= self.lease_ttl:
+            return None
+        return lease
 
     def watch_leases(self, on_lost: LostLease | None) -> None:
         """See :meth:`.base.Broker.watch_leases`."""
@@ -899,7 +925,8 @@ class RedisBroker:
             raise OwnerGone(table_id, owner, str(reply["gone"]))
         if reply["ok"]:
             return reply["result"]
-        raise CommandError(str(reply["error"]["code"]), str(reply["error"]["message"]))
+        error = reply["error"]
+        raise CommandError(str(error["code"]), str(error["message"]), error.get("extra"))
 
     def _on_reply(self, data: str) -> None:
         reply = json.loads(data)
@@ -929,7 +956,9 @@ class RedisBroker:
                 result = await run_handler(self._handler, table_id, request["op"], request["args"])
                 reply = {"id": request_id, "ok": True, "result": result}
             except CommandError as exc:
-                error = {"code": exc.code, "message": exc.message}
+                error: dict[str, Any] = {"code": exc.code, "message": exc.message}
+                if exc.extra:
+                    error["extra"] = exc.extra
                 reply = {"id": request_id, "ok": False, "error": error}
         try:
             text = json.dumps(reply)

@@ -294,8 +294,10 @@ class Store(PeopleStore):
         with self.engine.begin() as connection:
             if self.url.startswith("postgresql"):
                 # a migration may run long: no statement timeout (this
-                # transaction only)
+                # transaction only); processes starting together migrate
+                # one after the other (the next finds the schema current)
                 connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
+                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7271914)")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 

@@ -61,6 +61,13 @@ presence and clocks, chat, leaving, results.
   across his reconnections and the server's restarts, dropped when either
   seat changes hands.  The rate limit's buckets are the room's (in memory),
   or in Redis when several processes share the tables.
+- **Sockets in any process**: what a room tells a seat's sockets alone
+  goes out as a broadcast marked for that seat (``sender``
+  :data:`NOTICE_MARK` + letter: a ``notice``; :data:`LEFT_MARK` + letter:
+  its player left, the sockets close with 4000; :data:`MUTES_MARK` +
+  letter: the seats it mutes now, a JSON list), so that every process's
+  sockets of the seat get it; presence comes from the broker
+  (:meth:`Room.set_presence`: every process's connections).
 
 Everything here runs on the event loop; the lock of the :class:`Table`
 guards every change of the game or the seats.
@@ -71,6 +78,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import secrets
 import time
@@ -96,7 +104,7 @@ from rebelote.server.storage.tables import StoredSeat, TableMeta, hash_token
 from rebelote.server.tables.game import STANDIN_LEVEL, AutoStep, SeatSpec
 from rebelote.server.tables.table import Table, retry_pause
 
-__all__ = ["BOT_NAMES", "Room", "bot_name"]
+__all__ = ["BOT_NAMES", "LEFT_MARK", "MUTES_MARK", "NOTICE_MARK", "Room", "bot_name"]
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +112,19 @@ BOT_NAMES = {Seat.N: "North", Seat.W: "West", Seat.S: "South", Seat.E: "East"}
 """The default names of computer players, by seat."""
 
 Reason = str  # "move", "hold", "leave", "next", "host"
+
+NOTICE_MARK = "@"
+"""A broadcast whose sender is ``@`` + a seat's letter is a message for
+that seat's sockets alone (a ``notice``)."""
+
+LEFT_MARK = "!"
+"""A broadcast whose sender is ``!`` + a seat's letter: that seat's player
+left the table; its sockets close with 4000 (the text is empty)."""
+
+MUTES_MARK = "~"
+"""A broadcast whose sender is ``~`` + a seat's letter: the seats that
+seat mutes now, as a JSON list of letters (its sockets filter the chat
+with it)."""
 
 
 def bot_name(seat: Seat) -> str:
@@ -133,7 +154,8 @@ class Room(Table):
         self._agreed_seen: frozenset[Seat] = frozenset()
         self._away_reason: dict[Seat, Literal["move", "hold"]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._sockets: dict[Seat, dict[Callable[[], None], Callable[[str], None] | None]] = {}
+        self._presence: dict[StreamKey, int] = {}
+        """The connections the broker counts (every process's table sockets)."""
         self.on_room: Callable[[Room], None] | None = None
         """Called after every change of the room (the lobby's listeners)."""
         self._host_away = False
@@ -219,7 +241,7 @@ class Room(Table):
             self._spectators_told.cancel()
             self._spectators_told = None
         if self.networked:
-            self.hub.broadcast(self.id, self.room_text())
+            self.broadcast(self.room_text())
             if self.on_room is not None:
                 self.on_room(self)
 
@@ -330,37 +352,36 @@ class Room(Table):
         else:
             self.broadcast_room()
 
-    def add_socket(
-        self,
-        seat: Seat,
-        player_left: Callable[[], None],
-        notify: Callable[[str], None] | None = None,
-    ) -> None:
-        """A socket of ``seat`` opened: ``player_left()`` closes it when the
-        seat's player leaves the table; ``notify(text)`` sends it a message
-        meant for that seat alone (a ``notice``)."""
-        self._sockets.setdefault(seat, {})[player_left] = notify
-
-    def remove_socket(self, seat: Seat, player_left: Callable[[], None]) -> None:
-        """A socket of ``seat`` closed."""
-        sockets = self._sockets.get(seat)
-        if sockets is not None:
-            sockets.pop(player_left, None)
-            if not sockets:
-                del self._sockets[seat]
+    def set_presence(self, counts: dict[StreamKey, int]) -> None:
+        """The broker's count of the table's open sockets changed
+        (``counts``: seat, or ``None`` for spectators, -> how many, every
+        process's): each one more is :meth:`attach`, each one less
+        :meth:`detach` (a lobby page's presence, told directly, is kept
+        apart)."""
+        before = self._presence
+        self._presence = {key: n for key, n in counts.items() if n > 0}
+        for key in set(before) | set(self._presence):
+            delta = self._presence.get(key, 0) - before.get(key, 0)
+            for _ in range(delta):
+                self.attach(key)
+            for _ in range(-delta):
+                self.detach(key)
 
     def notify(self, seat: Seat, text: str) -> None:
-        """Send ``text`` to every socket of ``seat`` (not to the others)."""
-        for notify in list(self._sockets.get(seat, {}).values()):
-            if notify is not None:
-                notify(text)
+        """Send ``text`` to every socket of ``seat`` (not to the others), in
+        every process."""
+        self.broadcast(text, sender=NOTICE_MARK + seat.letter)
 
     def _close_sockets(self, seat: Seat) -> None:
         """``seat``'s player left: every socket of the seat closes (close
-        code 4000), whichever of them sent ``leave``, and none goes on
-        listening to a seat that is no longer his."""
-        for player_left in list(self._sockets.pop(seat, {})):
-            player_left()
+        code 4000), in every process, whichever of them sent ``leave``, and
+        none goes on listening to a seat that is no longer his."""
+        self.broadcast("", sender=LEFT_MARK + seat.letter)
+
+    def _tell_mutes(self, seat: Seat) -> None:
+        """Tell ``seat``'s sockets (every process's) whom it mutes now."""
+        muted = sorted(self.mutes.get(seat, set()))
+        self.broadcast(json.dumps(muted), sender=MUTES_MARK + seat.letter)
 
     def _present(self, seat: Seat) -> bool:
         return self.connections.get(seat, 0) > 0
@@ -650,17 +671,21 @@ class Room(Table):
             self.store.add_chat, self.id, seat.letter, name, line, now
         )
         data: ChatData = chat_data(line_id, seat.letter, name, line, now)
-        self.hub.broadcast(self.id, envelope("chat", data), sender=seat.letter)
+        self.broadcast(envelope("chat", data), sender=seat.letter)
 
     def _forget_mutes(self, seat: Seat, former: int | None) -> None:
         """``seat`` changes hands (``former``: its player's account): the
         mutes are its player's, so they go with him, and nobody keeps muting
         the newcomer.  The stored rows go with the seat's next change
         (:meth:`_store_seats`)."""
-        self.mutes.pop(seat, None)
-        for muted in self.mutes.values():
-            muted.discard(seat.letter)
+        told = [seat] if self.mutes.pop(seat, None) else []
+        for other, muted in self.mutes.items():
+            if seat.letter in muted:
+                muted.discard(seat.letter)
+                told.append(other)
         self._mute_drops.append((former, seat.letter))
+        for other in told:
+            self._tell_mutes(other)
 
     def load_mutes(self, rows: list[tuple[int, str]]) -> None:
         """The stored mutes ``(user_id, seat)``: each of a player who still
@@ -689,6 +714,7 @@ class Room(Table):
                 mutes.add(target)
             else:
                 mutes.discard(target)
+            self._tell_mutes(seat)
             return sorted(mutes)
 
     def muted_by(self, seat: StreamKey) -> set[str]:
@@ -742,12 +768,16 @@ class Room(Table):
         )
 
     def _undo(self, point: _SeatUndo) -> None:
+        told = {seat for seat, muted in self.mutes.items() if muted != point.mutes.get(seat)}
+        told |= {seat for seat, muted in point.mutes.items() if muted != self.mutes.get(seat)}
         self.seat_rows = dict(point.rows)
         self.game.seats = dict(point.specs)
         self.meta = point.meta
         self.mutes = point.mutes
         self._mute_drops = point.mute_drops
         self.closed = point.closed
+        for seat in told:
+            self._tell_mutes(seat)
 
     async def _store_seats(
         self, *seats: Seat, status: str | None = None, undo: _SeatUndo | None = None

@@ -4,12 +4,23 @@
 Every change goes the same way, under the lock: the game turns a request
 into log entries and applies them (an illegal one raises and changes
 nothing), the entries are stored, then each seat's redacted messages are
-published through the :class:`~rebelote.server.broker.hub.Fanout`.  A change that
+published through the :class:`~rebelote.server.broker.base.Broker` (one
+batch per change, awaited under the lock: a change's events reach every
+listener before the change is answered).  A change that
 cannot be stored is refused (``unavailable``) with nothing applied; as the
 write may have been done anyway (a COMMIT whose answer was lost), the
 table then reads its log again (:meth:`Table._resync`) before it judges the
 next change, computer players' included: a retried action whose id the
 log holds is acknowledged as a duplicate, never applied twice.
+
+The process that changes a table holds its *lease* (:attr:`Table.lease`,
+``docs/scale-out.md``): a table whose lease is no longer this process's
+refuses every change with the internal code ``moved`` (nothing stored: the
+caller sends it to the table's new driver), and a publish the broker
+refuses because the lease was lost (:class:`~rebelote.server.broker.base.LeaseLost`)
+makes the table tell :attr:`Table.on_lost` (the registry drops it; what was
+stored is published by the next driver, which rebuilds the table from the
+log).
 
 A driver task does what the server does by itself (computer players, the
 player's automatic cut or pattern, his forced card, the next deal when
@@ -30,12 +41,14 @@ import dataclasses
 import hmac
 import logging
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal, cast
 
 from rebelote.rules import Rules
 from rebelote.seats import Seat
-from rebelote.server.broker.hub import Fanout, StreamKey
+from rebelote.server.broker.base import Broker, BrokerUnavailable, Lease, LeaseLost, Message
+from rebelote.server.broker.hub import MemoryHub, StreamKey
+from rebelote.server.broker.memory import MemoryBroker
 from rebelote.server.protocol.messages import (
     SPEED_DELAYS,
     ProtocolError,
@@ -55,7 +68,7 @@ from rebelote.server.storage.tables import (
 from rebelote.server.tables.bots import choose_action
 from rebelote.server.tables.game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
 
-__all__ = ["Table", "game_from_stored", "retry_pause", "stored_event"]
+__all__ = ["MOVED", "Table", "game_from_stored", "moved", "retry_pause", "stored_event"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +85,21 @@ their step; doubled after each failure in a row, up to :data:`RETRY_MAX`."""
 
 RETRY_MAX = 8.0
 """The longest pause between two tries of a refused step, in seconds."""
+
+LEASE_WAIT = 0.2
+"""Seconds the driver task waits, while the table's lease is not trusted,
+before it looks again."""
+
+MOVED = "moved"
+"""The internal error code of a change refused because this process no
+longer drives the table (its lease was lost): nothing was stored; the
+registry sends the change to the table's new driver.  Never sent to a
+client."""
+
+
+def moved(table_id: str) -> ProtocolError:
+    """The :data:`MOVED` error of ``table_id``."""
+    return ProtocolError(MOVED, f"this process no longer drives table {table_id}")
 
 
 def retry_pause(failures: int) -> float:
@@ -131,25 +159,36 @@ def stored_event(entry: Entry, seq: int, deal: int) -> StoredEvent:
 
 
 class Table:
-    """A live table.  ``seats`` are the stored seats (tokens' hashes,
-    accounts, who left); ``meta`` the lobby's data; ``bot_delay`` (seconds)
-    overrides the speed option when given; ``closed``: everyone left before
-    the start."""
+    """A live table.  ``broker``: where its messages go (a
+    :class:`MemoryBroker` delivers broadcasts at once, another broker
+    through an ordered queue); ``lease``: this process's right to drive the
+    table (``None``: the table is never fenced); ``seats`` are the stored
+    seats (tokens' hashes, accounts, who left); ``meta`` the lobby's data;
+    ``bot_delay`` (seconds) overrides the speed option when given;
+    ``closed``: everyone left before the start."""
 
     def __init__(
         self,
         game: TableGame,
         *,
         store: Store,
-        hub: Fanout,
+        broker: Broker,
         seats: Mapping[Seat, StoredSeat],
         meta: TableMeta | None = None,
         bot_delay: float | None = None,
         closed: bool = False,
+        lease: Lease | None = None,
     ) -> None:
         self.game = game
         self.store = store
-        self.hub = hub
+        self.broker = broker
+        self.lease = lease
+        self.on_lost: Callable[[str], None] | None = None
+        """Called with the table's id when its lease turned out lost on a
+        publish (the registry drops the table)."""
+        self._hub: MemoryHub | None = broker.hub if isinstance(broker, MemoryBroker) else None
+        self._outgoing: deque[tuple[str, str | None]] = deque()
+        self._sender: asyncio.Task[None] | None = None
         self.seat_rows: dict[Seat, StoredSeat] = dict(seats)
         self.meta = meta or TableMeta()
         self.bot_delay = bot_delay
@@ -193,17 +232,104 @@ class Table:
 
     # ---------------------------------------------------------------- stream
 
-    def publish(self, outs: Iterable[Outgoing]) -> None:
-        """Publish messages to each seat's stream (a model shared by every
-        seat is serialized once)."""
+    def driving(self) -> bool:
+        """Whether this process still holds the table's lease, as far as it
+        knows (no round trip); always for a table without a lease."""
+        return self.lease is None or self.broker.held(self.id) == self.lease
+
+    async def _still_driving(self) -> bool:
+        """After a failed write: whether the lease is still this process's,
+        asking the broker (a write that collides with another driver's
+        means it is not); ``True`` when the broker cannot tell (Redis out of
+        reach: the heartbeat decides)."""
+        if self.lease is None:
+            return True
+        try:
+            return await self.broker.renew(self.lease)
+        except BrokerUnavailable:
+            return self.driving()
+
+    def resync_soon(self) -> None:
+        """Read the log again before the next change (another process
+        stored entries this table has not applied: a driver that lost its
+        lease after a write); the driver task does it even if nobody acts."""
+        self._suspect = True
+        self.kick()
+
+    def _check_driving(self) -> None:
+        """Raise :func:`moved` when the lease is no longer this process's."""
+        if not self.driving():
+            raise moved(self.id)
+
+    async def publish(
+        self, outs: Iterable[Outgoing], *, above: Mapping[StreamKey, int] = {}
+    ) -> None:
+        """Publish messages to each seat's stream, as one batch under the
+        table's lease (a model shared by every seat is serialized once);
+        ``above``: per stream, the last version already kept (those are
+        skipped).  A lost lease is told to :attr:`on_lost` (the stored
+        entries are the next driver's to publish); Redis out of reach is
+        logged (this process's listeners got the messages; the others
+        resync when it is back)."""
+        batch: list[Message] = []
         for out in outs:
             texts: dict[tuple[int, int], str] = {}
             for seat, (v, model) in out.per_seat.items():
+                if v <= above.get(seat, 0):
+                    continue
                 key = (id(model), v)
                 text = texts.get(key)
                 if text is None:
                     text = texts[key] = envelope("event", model, v)
-                self.hub.publish(self.id, seat, v, text)
+                batch.append((seat, v, text))
+        if not batch:
+            return
+        try:
+            await self.broker.publish(self.id, batch, lease=self.lease)
+        except LeaseLost:
+            log.warning("table %s: lease lost; another process drives it now", self.id)
+            self.lost()
+        except BrokerUnavailable as exc:
+            log.warning("table %s: messages not shared (%s); listeners will resync", self.id, exc)
+
+    def lost(self) -> None:
+        """This process no longer drives the table: stop at once (no more
+        change is stored) and tell :attr:`on_lost`."""
+        self.stop_driving()
+        if self.on_lost is not None:
+            self.on_lost(self.id)
+
+    def stop_driving(self) -> None:
+        """No more change of this table is made here (the driver task ends
+        at its next step); :meth:`close` stops the rest."""
+        self._closed = True
+
+    def broadcast(self, text: str, sender: str | None = None) -> None:
+        """Send ``text`` (outside the streams) to every listener of the
+        table in every process, in the order of the calls (``sender``: see
+        :meth:`~rebelote.server.broker.base.Broker.broadcast`).  With the
+        in-process broker it is delivered before this returns."""
+        if self._hub is not None:
+            self._hub.broadcast(self.id, text, sender)
+            return
+        self._outgoing.append((text, sender))
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(
+                self._send_broadcasts(), name=f"table {self.id} broadcasts"
+            )
+
+    async def _send_broadcasts(self) -> None:
+        try:
+            while self._outgoing:
+                text, sender = self._outgoing.popleft()
+                try:
+                    await self.broker.broadcast(self.id, text, sender)
+                except BrokerUnavailable as exc:
+                    log.warning("table %s: broadcast not shared (%s)", self.id, exc)
+                except Exception:
+                    log.exception("table %s: broadcast failed", self.id)
+        finally:
+            self._sender = None
 
     def snapshot_text(self, seat: StreamKey) -> tuple[int, str]:
         """The version and JSON text of ``seat``'s snapshot, or the
@@ -236,6 +362,7 @@ class Table:
         judged against what was really stored (``unavailable`` while the
         log cannot be read)."""
         async with self.lock:
+            self._check_driving()
             await self._sync()
             self._check_can_act(seat)
             recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
@@ -313,7 +440,11 @@ class Table:
         stored (a defect) makes the table reload from the log
         (``internal``).  The table row's status, an index for the lobby and
         the restart (the log is the truth), is written with the entries and
-        set again, best effort, when the entries changed it."""
+        set again, best effort, when the entries changed it.
+
+        Raises :func:`moved` (nothing stored) when this process no longer
+        drives the table, before the write or when the write failed."""
+        self._check_driving()
         if self._suspect:
             known = self.game.entries
             await self._resync()
@@ -348,6 +479,9 @@ class Table:
         except Exception as exc:
             self._suspect = True
             log.warning("table %s: cannot store entries from %d: %s", self.id, first, exc)
+            if not await self._still_driving():  # a stale driver: the new one has the table
+                self.lost()
+                raise moved(self.id) from None
             self.kick()
             raise ProtocolError(
                 "unavailable", "the server could not save that; nothing changed, try again"
@@ -361,7 +495,7 @@ class Table:
             self._suspect = True
             await self._resync()
             raise ProtocolError("internal", "the server failed on that") from None
-        self.publish(outs)
+        await self.publish(outs)
         await self._after_change(status or before)
 
     async def _after_change(self, stored_status: str) -> None:
@@ -416,7 +550,7 @@ class Table:
             self.closed = self._closed = True
         self.remember_actions(stored.events)
         self._suspect = False
-        self.publish(
+        await self.publish(
             [
                 Outgoing(
                     {
@@ -478,6 +612,9 @@ class Table:
                     if await self._step():
                         return
                 except ProtocolError as exc:
+                    if exc.code == MOVED:  # another process drives the table now
+                        self._driver = None
+                        return
                     failures += 1
                     pause = retry_pause(failures)
                     log.warning(
@@ -502,6 +639,11 @@ class Table:
         before a change is dropped).  Returns ``True`` when there is
         nothing to do (the driver ends).  Raises :class:`ProtocolError`
         when the storage refuses (nothing changed)."""
+        if not self.driving():
+            # the lease is not trusted now (not renewed in time): wait for
+            # its renewal, or for the registry to drop the table
+            await asyncio.sleep(LEASE_WAIT)
+            return self._closed
         async with self.lock:
             await self._sync()
             step = self.pending()
@@ -535,11 +677,14 @@ class Table:
         return False
 
     async def close(self) -> None:
-        """Stop the driver (the stored log keeps everything)."""
+        """Stop the driver (the stored log keeps everything) and the
+        broadcasts not sent yet."""
         self._closed = True
-        task = self._driver
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for task in (self._driver, self._sender):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self._driver = None
+        self._sender = None
+        self._outgoing.clear()
