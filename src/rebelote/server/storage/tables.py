@@ -16,7 +16,11 @@ Three tables (schema managed by Alembic, :mod:`rebelote.server.storage.migration
 The event log is the truth: :mod:`rebelote.server.tables.game` rebuilds a table by
 replaying it.  Any SQLAlchemy database URL works; the default is SQLite in the
 user's data folder (:func:`default_database_url`).  All methods are
-synchronous (the table actors call them in a worker thread).
+synchronous (the table actors call them in a worker thread); the log's
+writes of live tables go through the store's
+:class:`~rebelote.server.storage.writer.LogWriter` (:attr:`Store.writer`),
+one thread that writes what every table has pending in one transaction,
+with SQLAlchemy Core statements built once (no ORM on that path).
 """
 
 from __future__ import annotations
@@ -38,9 +42,11 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    bindparam,
     create_engine,
     event,
     false,
+    insert,
     select,
     update,
 )
@@ -68,10 +74,12 @@ from rebelote.server.storage.people import (
     name_key,
     user_of,
 )
+from rebelote.server.storage.writer import LogWriter
 
 __all__ = [
     "Base",
     "EventRow",
+    "LogWrite",
     "SeatRow",
     "Store",
     "StoredEvent",
@@ -217,6 +225,28 @@ class StoredEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class LogWrite:
+    """One table's log entries to append (``events``, in ``seq`` order) and
+    the ``status`` its row takes with them (:meth:`Store.append_many`)."""
+
+    table_id: str
+    events: tuple[StoredEvent, ...]
+    status: str
+
+
+_INSERT_EVENTS = insert(EventRow.__table__)  # type: ignore[arg-type]
+"""The log's insert, built once (executed with one parameter set per entry)."""
+
+_SET_STATUS = (
+    update(TableRow.__table__)  # type: ignore[arg-type]
+    .where(TableRow.__table__.c.id == bindparam("b_id"))
+    .values(status=bindparam("b_status"), updated=bindparam("b_updated"))
+)
+"""A table row's status and time of change, built once (bound parameters
+``b_id``, ``b_status``, ``b_updated``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoredTable:
     """A table as stored: its row's values, seats and whole event log."""
 
@@ -284,6 +314,9 @@ class Store(PeopleStore):
         if not memory:
             event.listen(self.engine, "handle_error", _drop_sessions_on_failure)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.writer = LogWriter(self)
+        """The live tables' log writer (started at its first write,
+        stopped by :meth:`close`)."""
 
     def migrate(self) -> None:
         """Upgrade the schema to the latest migration (creates it on a new
@@ -300,7 +333,9 @@ class Store(PeopleStore):
             command.upgrade(config, "head")
 
     def close(self) -> None:
-        """Release the connections."""
+        """Stop the log writer (once what it holds is written) and release
+        the connections."""
+        self.writer.close()
         self.engine.dispose()
 
     def _session(self) -> Session:
@@ -467,14 +502,40 @@ class Store(PeopleStore):
 
     def append(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
         """Append log entries and set the table's status, in one transaction
-        (a ``seq`` already taken raises: two writers on one table)."""
-        with self._session() as session, session.begin():
-            self._add_events(session, table_id, events)
-            session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(status=status, updated=_now())
-            )
+        (a ``seq`` already taken raises ``IntegrityError``: two writers on
+        one table)."""
+        self._write_log([LogWrite(table_id, tuple(events), status)])
+
+    def append_many(self, writes: Sequence[LogWrite]) -> None:
+        """Append several tables' log entries and set their status, all in
+        one transaction (SQLAlchemy Core: one insert of every entry, one
+        update per table row, with statements built once): all or nothing.
+        A ``seq`` already taken raises ``IntegrityError``; a database fault,
+        :func:`storage_failure`'s errors."""
+        self._write_log(writes)
+
+    def _write_log(self, writes: Sequence[LogWrite]) -> None:
+        if not writes:
+            return
+        at = _now()
+        rows = [
+            {
+                "table_id": w.table_id,
+                "seq": e.seq,
+                "deal": e.deal,
+                "kind": e.kind,
+                "seat": e.seat,
+                "payload": e.payload,
+                "created": at,
+            }
+            for w in writes
+            for e in w.events
+        ]
+        status = [{"b_id": w.table_id, "b_status": w.status, "b_updated": at} for w in writes]
+        with self.engine.begin() as connection:
+            if rows:
+                connection.execute(_INSERT_EVENTS, rows)
+            connection.execute(_SET_STATUS, status)
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its seats and log, or ``None``."""

@@ -344,7 +344,9 @@ class Table:
                     drop_mutes=drop_mutes,
                 )
             else:
-                await asyncio.to_thread(self.store.append, self.id, stored, before)
+                # the store's log writer: one thread, every table's pending
+                # writes in one transaction
+                await self.store.writer.write(self.id, stored, before)
         except Exception as exc:
             self._suspect = True
             log.warning("table %s: cannot store entries from %d: %s", self.id, first, exc)
