@@ -3,7 +3,9 @@ hot path was rewritten (issue 14): every stream of seeded matches is
 compared with digests recorded from the code before the change (main at
 ``04f17c1``, where each message was a pydantic model dumped per seat), and
 every event is checked against the protocol's pydantic models (the same
-fields, in the same order, the same JSON text)."""
+fields, in the same order, the same JSON text).  The cheap leak check
+(card names read from a message's text once, compared as a card mask)
+still refuses every card its viewers may not know."""
 
 from __future__ import annotations
 
@@ -15,9 +17,13 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from rebelote.cards import card_name, cards_of
 from rebelote.rules import preset
-from rebelote.seats import SEATS_3, SEATS_4, Seat
-from rebelote.server.protocol.messages import EventData, TableOptions, envelope
+from rebelote.seats import SEATS_3, SEATS_4, Seat, next_seat
+from rebelote.server.protocol import redact
+from rebelote.server.protocol.messages import EventData, TableOptions, WireData, envelope
+from rebelote.server.protocol.redact import LeakError, check_wire, public_mask, seat_mask
+from rebelote.server.tables import game as game_module
 from rebelote.server.tables.game import Entry, SeatSpec, TableGame
 
 # (preset, target, seed, options): each match is played to its end, then a
@@ -192,3 +198,64 @@ def test_streams_are_what_they_were_before_the_rewrite(name: str) -> None:
 
 if __name__ == "__main__":  # print the digests (to record them)
     print(json.dumps({name: digests(play(name)) for name in SCENARIOS}, indent=1))
+
+
+def _dealt_game() -> TableGame:
+    """A four-human ffb table in its first auction (every hand dealt)."""
+    rules = preset("ffb")
+    specs = {s: SeatSpec(s, "human", s.letter) for s in SEATS_4}
+    game = TableGame("t", rules, TableOptions(), 11, specs)
+    for entry in game.start_entries():
+        game.apply(entry)
+    while (step := game.pending()) is not None:  # the automatic cut and pattern
+        for entry in game.automatic_entry(step):
+            game.apply(entry)
+    assert game.state is not None and game.state.phase.value == "bidding"
+    return game
+
+
+def test_the_leak_check_refuses_every_card_a_viewer_may_not_know() -> None:
+    game = _dealt_game()
+    state = game.state
+    assert state is not None
+    public = public_mask(state)
+    north = next(cards_of(state.hands[Seat.N]))
+    name = card_name(north)
+    assert state.turned is not None
+    turned = card_name(state.turned)
+    for data in (
+        {"card": name},  # a value
+        {"declarations": [f"tierce-{name}"]},  # in a word
+        {name: 1},  # a key
+        {"cards": [turned, name]},
+    ):
+        with pytest.raises(LeakError, match=f"names {name},"):
+            check_wire(WireData(data), public, "everyone")
+        with pytest.raises(LeakError):
+            check_wire(WireData(data), seat_mask(state, Seat.S, public), "S")
+        check_wire(WireData(data), seat_mask(state, Seat.N, public), "N")  # his own card
+    check_wire(WireData({"card": turned, "name": "J-10 JSX 10", "x": "AS2"}), public, "everyone")
+
+
+def test_a_message_naming_a_hidden_card_is_refused_before_it_is_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should the server build an event naming another seat's card (a
+    defect), applying it raises :class:`LeakError`: no stream gets it."""
+    game = _dealt_game()
+    state = game.state
+    assert state is not None and state.current is not None
+    hidden = card_name(next(cards_of(state.hands[next_seat(state.current)])))
+    real = redact.event_wire
+
+    def leaky(*args: Any, **kwargs: Any) -> tuple[WireData | None, WireData | None]:
+        shown, own = real(*args, **kwargs)
+        assert shown is not None
+        return WireData({**shown.data, "hint": hidden}), own
+
+    monkeypatch.setattr(game_module, "event_wire", leaky)
+    versions = dict(game.versions)
+    (entry,) = game.request(state.current, "pass", None)
+    with pytest.raises(LeakError, match=f"a message to everyone names {hidden}"):
+        game.apply(entry)
+    assert game.versions == versions
