@@ -35,8 +35,6 @@ bounded password work, idle tables leaving memory.
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -63,6 +61,8 @@ from rebelote.server.protocol.messages import (
 )
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, default_database_url
+from rebelote.server.tables import bots
+from rebelote.server.tables.bots import WarmSolver
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
 
@@ -75,17 +75,6 @@ COOKIE = "rebelote_token"
 """The cookie holding the token of the player's latest table."""
 
 
-def _warm_solver() -> None:
-    """Compile the solver's kernel (see ``create_app``); a failure only
-    means the first expert move compiles it."""
-    try:
-        from rebelote.solver import warm_up
-
-        warm_up()
-    except Exception:  # pragma: no cover - numba missing or broken
-        logging.getLogger(__name__).exception("solver warm-up failed")
-
-
 def create_app(
     database_url: str | None = None,
     *,
@@ -93,7 +82,7 @@ def create_app(
     static_dir: Path | None = None,
     migrate: bool = True,
     seed: int | None = None,
-    warm_solver: bool = False,
+    warm_solver: WarmSolver = "off",
     settings: ServerSettings | None = None,
 ) -> FastAPI:
     """The application.
@@ -104,10 +93,12 @@ def create_app(
     (0 in tests); ``static_dir``: the client's files (default
     :data:`WEB_DIR`); ``migrate``: upgrade the schema on start; ``seed``:
     reproducible table seeds (tests; default: random); ``warm_solver``:
-    compile the expert's numba kernel in a background thread at start
-    (about 7 s of one core, once per process), so that the first expert
-    move of a table does not wait for it (``rebelote serve`` and ``play``
-    do; tests need not); ``settings``: the limits (default
+    when to compile the expert's numba kernel in a background thread
+    (about 7 s of one core and 200 MB, once per process), so that the
+    first expert move of a table does not wait for it: ``experts`` once a
+    table seating an expert is created or loaded (``rebelote serve``),
+    ``start`` at start (``rebelote play``), ``off`` never (tests; see
+    :func:`rebelote.server.tables.bots.warm_solver`); ``settings``: the limits (default
     :class:`ServerSettings`).  The settings, store, hub, tables, throttle
     and password work live in ``app.state`` (``settings``, ``store``,
     ``hub``, ``tables``, ``throttle``, ``passwords``) while the app runs.
@@ -127,10 +118,9 @@ def create_app(
         app.state.tables = manager
         app.state.throttle = Throttle(settings)
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
+        bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
         manager.start_sweeping()
-        if warm_solver:
-            threading.Thread(target=_warm_solver, name="solver-warm-up", daemon=True).start()
         try:
             yield
         finally:

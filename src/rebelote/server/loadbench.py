@@ -7,8 +7,9 @@ Redis (``--redis URL`` is passed to every process).  Several processes need
 ``redis``: they share their live tables through it.
 
 Once every process answers, the bench waits (``settle``, at most
-:data:`SETTLE_TIMEOUT`) until they are idle: the solver's warm-up thread of
-``rebelote serve`` would otherwise share the measured time.  Then this
+:data:`SETTLE_TIMEOUT`) until they are idle: a server that warms the
+solver up at start (``rebelote serve`` before issue 14; since, only once a
+table seats an expert) would otherwise share the measured time.  Then this
 process plays every seat: for each table, four guests (three join the
 host's private table by its invitation), each with its own WebSocket.  With
 several server processes a table's four players are spread over them (seat
@@ -76,8 +77,9 @@ START_TIMEOUT = 60.0
 
 SETTLE_TIMEOUT = 120.0
 """Seconds the bench waits, at most, for the server processes to go idle
-after they answer (``rebelote serve`` warms the solver up in a thread: with
-numba installed that is about half a minute of one core)."""
+after they answer (``rebelote serve`` before issue 14 warmed the solver up
+in a thread at start: with numba installed that is about half a minute of
+one core)."""
 
 IDLE_PERCENT = 10.0
 """A server process using less CPU than this over a second (100 = one core)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import uvicorn
 
     from rebelote.server.settings import ServerSettings
+    from rebelote.server.tables.bots import WarmSolver
 
 __all__ = ["bind", "browser_available", "serve", "uvicorn_config"]
 
@@ -126,7 +127,10 @@ def serve(
 
     settings = settings or ServerSettings()
     url_db = database_url or default_database_url()
-    app = create_app(url_db, bot_delay=bot_delay, warm_solver=True, settings=settings)
+    # the solver's warm-up: ``rebelote serve`` (the lobby) once a table
+    # seats an expert; ``play`` at start (its player soon picks opponents)
+    warm: WarmSolver = "experts" if lobby else "start"
+    app = create_app(url_db, bot_delay=bot_delay, warm_solver=warm, settings=settings)
     config = uvicorn_config(app, settings, log_level=log_level, log_json=log_json)
     sock = bind(host, port)
     url = url_of(sock)

@@ -689,9 +689,7 @@ class TableGame:
         public = public_mask(state)
         out: list[Outgoing] = []
         for event in events:
-            shown, own = event_wire(
-                event, state, match=self.match_number, deal=self.deal_number
-            )
+            shown, own = event_wire(event, state, match=self.match_number, deal=self.deal_number)
             per_seat: dict[StreamKey, WireData] = {}
             if shown is not None:
                 check_wire(shown, public, "everyone")

@@ -92,6 +92,7 @@ from rebelote.server.protocol.messages import (
 )
 from rebelote.server.storage.people import ResultLine
 from rebelote.server.storage.tables import StoredSeat, TableMeta, hash_token
+from rebelote.server.tables.bots import seated
 from rebelote.server.tables.game import STANDIN_LEVEL, AutoStep, SeatSpec
 from rebelote.server.tables.table import Table, retry_pause
 
@@ -793,6 +794,8 @@ class Room(Table):
         self.game.seats[seat] = SeatSpec(
             seat, kind, row.name, row.level, row.guest and kind == "human"
         )
+        if kind == "bot":
+            seated([row.level])
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat ``user_id`` holds here (not left), or ``None``."""

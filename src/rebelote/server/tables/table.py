@@ -52,7 +52,7 @@ from rebelote.server.storage.tables import (
     TableMeta,
     hash_token,
 )
-from rebelote.server.tables.bots import choose_action
+from rebelote.server.tables.bots import choose_action, seated
 from rebelote.server.tables.game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
 
 __all__ = ["Table", "game_from_stored", "retry_pause", "stored_event"]
@@ -161,6 +161,7 @@ class Table:
         self._status_before = game.status
         self._suspect = False
         self._action_ids: dict[Seat, deque[str]] = {}
+        seated(spec.level for spec in game.seats.values() if spec.kind == "bot")
 
     @property
     def id(self) -> str:
