@@ -239,11 +239,12 @@ _INSERT_EVENTS = insert(EventRow.__table__)  # type: ignore[arg-type]
 
 _SET_STATUS = (
     update(TableRow.__table__)  # type: ignore[arg-type]
-    .where(TableRow.__table__.c.id == bindparam("b_id"))
+    .where(TableRow.__table__.c.id.in_(bindparam("b_ids", expanding=True)))
     .values(status=bindparam("b_status"), updated=bindparam("b_updated"))
 )
-"""A table row's status and time of change, built once (bound parameters
-``b_id``, ``b_status``, ``b_updated``)."""
+"""The status and time of change of table rows, built once (bound
+parameters: the list ``b_ids``, ``b_status``, ``b_updated``): one statement
+for all the tables of a batch that take the same status."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,7 +510,7 @@ class Store(PeopleStore):
     def append_many(self, writes: Sequence[LogWrite]) -> None:
         """Append several tables' log entries and set their status, all in
         one transaction (SQLAlchemy Core: one insert of every entry, one
-        update per table row, with statements built once): all or nothing.
+        update per status, with statements built once): all or nothing.
         A ``seq`` already taken raises ``IntegrityError``; a database fault,
         :func:`storage_failure`'s errors."""
         self._write_log(writes)
@@ -531,11 +532,16 @@ class Store(PeopleStore):
             for w in writes
             for e in w.events
         ]
-        status = [{"b_id": w.table_id, "b_status": w.status, "b_updated": at} for w in writes]
+        by_status: dict[str, list[str]] = {}
+        for w in writes:
+            by_status.setdefault(w.status, []).append(w.table_id)
         with self.engine.begin() as connection:
             if rows:
                 connection.execute(_INSERT_EVENTS, rows)
-            connection.execute(_SET_STATUS, status)
+            for status, ids in by_status.items():
+                connection.execute(
+                    _SET_STATUS, {"b_ids": ids, "b_status": status, "b_updated": at}
+                )
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its seats and log, or ``None``."""
