@@ -1078,8 +1078,12 @@ class SeatedRoom(_Strict):
 _EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(EventData)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""JSON text as :func:`envelope` writes it: compact, UTF-8 characters as
+they are (``json.dumps`` with these options, its encoder made once)."""
+
+_TYPE_TEXTS: dict[str, str] = {}
+"""The JSON text of each message type met (``"event"``, ...)."""
 
 
 class WireData:
@@ -1126,8 +1130,11 @@ def envelope(t: str, d: BaseModel | WireData | dict[str, Any] | None, v: int | N
     """The JSON text of one server message ``{"t", "d", "v"}`` (a
     :class:`WireData` is dumped once and its text reused)."""
     if isinstance(d, WireData):
+        kind = _TYPE_TEXTS.get(t)
+        if kind is None:
+            kind = _TYPE_TEXTS[t] = _dumps(t)
         version = "null" if v is None else str(int(v))
-        return f'{{"t":{_dumps(t)},"d":{d.text},"v":{version}}}'
+        return f'{{"t":{kind},"d":{d.text},"v":{version}}}'
     data = d.model_dump(mode="json") if isinstance(d, BaseModel) else d
     return _dumps({"t": t, "d": data, "v": v})
 

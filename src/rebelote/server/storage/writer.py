@@ -64,7 +64,7 @@ class _Shard:
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
-        if self.thread is None or not self.thread.is_alive():
+        if self.thread is None:
             self.thread = threading.Thread(
                 target=self.run, name=f"rebelote-log-writer-{self.index}", daemon=True
             )
@@ -86,7 +86,11 @@ class _Shard:
                     stop = True
                     break
                 batch.append(more)
-            _settle(batch, self.writer.write_batch(batch))
+            try:
+                outcomes = self.writer.write_batch(batch)
+            except BaseException as exc:  # pragma: no cover - write_batch catches Exception
+                outcomes = [exc] * len(batch)
+            _settle(batch, outcomes)
             if stop:
                 return
 
@@ -111,9 +115,13 @@ class LogWriter:
         taken; :func:`~rebelote.server.storage.tables.storage_failure`'s
         errors: the outcome is unknown)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        shard = self._shards[zlib.crc32(table_id.encode()) % len(self._shards)]
-        with self._lock:
-            shard.start()
+        shards = self._shards
+        shard = (
+            shards[zlib.crc32(table_id.encode()) % len(shards)] if len(shards) > 1 else shards[0]
+        )
+        if shard.thread is None:
+            with self._lock:
+                shard.start()
         shard.queue.put(_Job(table_id, tuple(events), status, future))
         await future
 

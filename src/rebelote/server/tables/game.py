@@ -487,6 +487,8 @@ class TableGame:
         legal = state.legal_actions()
         norm = _normalize(text)
         found = [a for a in legal if _normalize(wire_text(a)) == norm]
+        if len(found) == 1:
+            return found[0]
         texts = list(dict.fromkeys(wire_text(a) for a in legal))
         if not found:
             if not _looks_like_action(text):
@@ -502,8 +504,6 @@ class TableGame:
                 f"legal now: {' '.join(texts)}",
                 legal=texts,
             )
-        if len(found) == 1:
-            return found[0]
         if belote is None:
             raise ProtocolError(
                 "belote_choice_required",
