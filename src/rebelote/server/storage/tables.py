@@ -301,10 +301,17 @@ class Store(PeopleStore):
         elif url.startswith("postgresql"):
             kwargs["connect_args"] = _postgresql_limits(url, limits)
         # pool_pre_ping: a pooled connection is checked before use, so the
-        # first write after a database restart does not fail on a dead one;
-        # hide_parameters: an error (logged) never shows the values written
-        # (a password's hash, a token's)
-        self.engine: Engine = create_engine(url, pool_pre_ping=True, hide_parameters=True, **kwargs)
+        # first write after a database restart does not fail on a dead one
+        # (a server's database; SQLite is a file, with no connection to
+        # lose: no check, a statement saved at each use); hide_parameters:
+        # an error (logged) never shows the values written (a password's
+        # hash, a token's)
+        self.engine: Engine = create_engine(
+            url,
+            pool_pre_ping=not url.startswith("sqlite"),
+            hide_parameters=True,
+            **kwargs,
+        )
         if url.startswith("sqlite"):
             busy = max(0, limits.db_lock_timeout_ms)
             event.listen(
