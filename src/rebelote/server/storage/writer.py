@@ -55,12 +55,13 @@ class _Job:
 
 
 class _Shard:
-    """One writer thread and its queue."""
+    """One writer thread and its queue (of lists of jobs, one list per
+    turn of an event loop)."""
 
     def __init__(self, writer: LogWriter, index: int) -> None:
         self.writer = writer
         self.index = index
-        self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -72,12 +73,11 @@ class _Shard:
 
     def run(self) -> None:
         while True:
-            job = self.queue.get()
-            if job is None:
+            jobs = self.queue.get()
+            if jobs is None:
                 return
-            batch = [job]
             stop = False
-            while len(batch) < MAX_BATCH:
+            while len(jobs) < MAX_BATCH:
                 try:
                     more = self.queue.get_nowait()
                 except queue.Empty:
@@ -85,12 +85,14 @@ class _Shard:
                 if more is None:
                     stop = True
                     break
-                batch.append(more)
-            try:
-                outcomes = self.writer.write_batch(batch)
-            except BaseException as exc:  # pragma: no cover - write_batch catches Exception
-                outcomes = [exc] * len(batch)
-            _settle(batch, outcomes)
+                jobs = jobs + more
+            for first in range(0, len(jobs), MAX_BATCH):
+                batch = jobs[first : first + MAX_BATCH]
+                try:
+                    outcomes = self.writer.write_batch(batch)
+                except BaseException as exc:  # pragma: no cover - write_batch catches Exception
+                    outcomes = [exc] * len(batch)
+                _settle(batch, outcomes)
             if stop:
                 return
 
@@ -100,13 +102,16 @@ class LogWriter:
     module docstring).  ``store``: whose :meth:`append` and
     :meth:`append_many` it calls (looked up at each call); ``shards``: the
     writer threads (default: 1 for SQLite, else 4), a table always going
-    to the same one.  Threads start at the first write."""
+    to the same one.  Threads start at the first write.  The writes asked
+    for during one turn of an event loop are handed to the threads together
+    at its next turn (one wake-up of a thread, not one per write)."""
 
     def __init__(self, store: Store, shards: int | None = None) -> None:
         self.store = store
         count = shards if shards is not None else (1 if store.url.startswith("sqlite") else 4)
         self._shards = [_Shard(self, i) for i in range(max(1, count))]
         self._lock = threading.Lock()
+        self._held: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
 
     async def write(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
         """Append ``events`` to table ``table_id``'s log and set its row's
@@ -114,16 +119,32 @@ class LogWriter:
         Raises what the store raised (``IntegrityError``: a ``seq`` already
         taken; :func:`~rebelote.server.storage.tables.storage_failure`'s
         errors: the outcome is unknown)."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        shards = self._shards
-        shard = (
-            shards[zlib.crc32(table_id.encode()) % len(shards)] if len(shards) > 1 else shards[0]
-        )
-        if shard.thread is None:
-            with self._lock:
-                shard.start()
-        shard.queue.put(_Job(table_id, tuple(events), status, future))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        held = self._held.get(loop)
+        if held is None:
+            held = self._held[loop] = []
+            loop.call_soon(self._hand_over, loop)
+        held.append(_Job(table_id, tuple(events), status, future))
         await future
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Give the writes held for ``loop`` to their shards' threads."""
+        jobs = self._held.pop(loop, [])
+        shards = self._shards
+        if len(shards) == 1:
+            by_shard = {0: jobs}
+        else:
+            by_shard = {}
+            for job in jobs:
+                index = zlib.crc32(job.table_id.encode()) % len(shards)
+                by_shard.setdefault(index, []).append(job)
+        for index, some in by_shard.items():
+            shard = shards[index]
+            if shard.thread is None:
+                with self._lock:
+                    shard.start()
+            shard.queue.put(some)
 
     def write_batch(self, batch: Sequence[_Job]) -> list[BaseException | None]:
         """Store ``batch`` (in a writer thread); each job's outcome: ``None``
