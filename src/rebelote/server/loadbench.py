@@ -180,6 +180,8 @@ class _Seat:
         # the n-th card of a seat in a deal is the same action at every seat
         self.deal: tuple[int, int] = (0, 0)
         self.seen: dict[tuple[str, str], int] = {}
+        # the match this seat asked a rematch after (once each)
+        self.rematch_after = 0
 
 
 class _Table:
@@ -372,7 +374,14 @@ class _Bench:
             if counting:
                 self.result.actions += 1
             return json.dumps({"t": "act", "d": body})
-        if turn["waiting"] == "rematch" and s.seat == "S":
+        if (
+            turn["waiting"] == "rematch"
+            and "rematch" in turn["legal"]
+            and s.rematch_after != deal[0]
+        ):
+            # a rematch needs every human's word: each seat gives it, once
+            # (the turns sent meanwhile still offer it)
+            s.rematch_after = deal[0]
             return json.dumps({"t": "act", "d": {"action": "rematch"}})
         return None
 
