@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import queue
 import threading
 import zlib
 from collections.abc import Sequence
@@ -55,37 +54,52 @@ class _Job:
 
 
 class _Shard:
-    """One writer thread and its queue (of lists of jobs, one list per
-    turn of an event loop)."""
+    """One writer thread and the jobs waiting for it.  The thread is woken
+    only when it sleeps: while it writes, jobs handed over meanwhile wait
+    for its next batch (no system call on the event loop's side)."""
 
     def __init__(self, writer: LogWriter, index: int) -> None:
         self.writer = writer
         self.index = index
-        self.queue: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
+        self.jobs: list[_Job] = []
+        self.stopping = False
+        self.sleeping = False
+        self.ready = threading.Condition(threading.Lock())
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
         if self.thread is None:
+            self.stopping = False
             self.thread = threading.Thread(
                 target=self.run, name=f"rebelote-log-writer-{self.index}", daemon=True
             )
             self.thread.start()
 
+    def put(self, jobs: list[_Job]) -> None:
+        """Queue ``jobs`` (from an event loop's thread)."""
+        with self.ready:
+            self.jobs += jobs
+            if self.sleeping:
+                self.ready.notify()
+
+    def stop(self) -> None:
+        """Ask the thread to end once the queued jobs are written."""
+        with self.ready:
+            self.stopping = True
+            self.ready.notify()
+
     def run(self) -> None:
+        ready = self.ready
         while True:
-            jobs = self.queue.get()
-            if jobs is None:
+            with ready:
+                while not self.jobs and not self.stopping:
+                    self.sleeping = True
+                    ready.wait()
+                    self.sleeping = False
+                jobs, self.jobs = self.jobs, []
+                stop = self.stopping and not jobs
+            if stop:
                 return
-            stop = False
-            while len(jobs) < MAX_BATCH:
-                try:
-                    more = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                jobs = jobs + more
             for first in range(0, len(jobs), MAX_BATCH):
                 batch = jobs[first : first + MAX_BATCH]
                 try:
@@ -93,8 +107,6 @@ class _Shard:
                 except BaseException as exc:  # pragma: no cover - write_batch catches Exception
                     outcomes = [exc] * len(batch)
                 _settle(batch, outcomes)
-            if stop:
-                return
 
 
 class LogWriter:
@@ -144,7 +156,7 @@ class LogWriter:
             if shard.thread is None:
                 with self._lock:
                     shard.start()
-            shard.queue.put(some)
+            shard.put(some)
 
     def write_batch(self, batch: Sequence[_Job]) -> list[BaseException | None]:
         """Store ``batch`` (in a writer thread); each job's outcome: ``None``
@@ -184,7 +196,7 @@ class LogWriter:
             for shard in self._shards:
                 thread = shard.thread
                 if thread is not None and thread.is_alive():
-                    shard.queue.put(None)
+                    shard.stop()
                     thread.join(timeout)
                 shard.thread = None
 
