@@ -75,10 +75,10 @@ class _Shard:
             )
             self.thread.start()
 
-    def put(self, job: _Job) -> None:
-        """Queue ``job`` (from an event loop's thread)."""
+    def put(self, jobs: list[_Job]) -> None:
+        """Queue ``jobs`` (from an event loop's thread)."""
         with self.ready:
-            self.jobs.append(job)
+            self.jobs += jobs
             if self.sleeping:
                 self.ready.notify()
 
@@ -114,15 +114,18 @@ class LogWriter:
     module docstring).  ``store``: whose :meth:`append` and
     :meth:`append_many` it calls (looked up at each call); ``shards``: the
     writer threads (default: 1 for SQLite, else 4), a table always going
-    to the same one.  Threads start at the first write.  A write is handed
-    to its thread at once; the writes that come while the thread writes
-    wait for its next batch."""
+    to the same one.  Threads start at the first write.  The writes asked
+    for during one turn of an event loop are handed to the threads together
+    at its next turn (waking a thread costs the loop two context switches:
+    once per turn, not once per write); those that come while a thread
+    writes wait for its next batch."""
 
     def __init__(self, store: Store, shards: int | None = None) -> None:
         self.store = store
         count = shards if shards is not None else (1 if store.url.startswith("sqlite") else 4)
         self._shards = [_Shard(self, i) for i in range(max(1, count))]
         self._lock = threading.Lock()
+        self._held: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
 
     async def write(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
         """Append ``events`` to table ``table_id``'s log and set its row's
@@ -130,16 +133,33 @@ class LogWriter:
         Raises what the store raised (``IntegrityError``: a ``seq`` already
         taken; :func:`~rebelote.server.storage.tables.storage_failure`'s
         errors: the outcome is unknown)."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        shards = self._shards
-        shard = (
-            shards[zlib.crc32(table_id.encode()) % len(shards)] if len(shards) > 1 else shards[0]
-        )
-        if shard.thread is None:
-            with self._lock:
-                shard.start()
-        shard.put(_Job(table_id, tuple(events), status, future))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        held = self._held.get(loop)
+        if held is None:
+            held = self._held[loop] = []
+            loop.call_soon(self._hand_over, loop)
+        held.append(_Job(table_id, tuple(events), status, future))
         await future
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Give the writes held for ``loop`` to their shards' threads."""
+        jobs = self._held.pop(loop, [])
+        shards = self._shards
+        by_shard: dict[int, list[_Job]]
+        if len(shards) == 1:
+            by_shard = {0: jobs}
+        else:
+            by_shard = {}
+            for job in jobs:
+                index = zlib.crc32(job.table_id.encode()) % len(shards)
+                by_shard.setdefault(index, []).append(job)
+        for index, some in by_shard.items():
+            shard = shards[index]
+            if shard.thread is None:
+                with self._lock:
+                    shard.start()
+            shard.put(some)
 
     def write_batch(self, batch: Sequence[_Job]) -> list[BaseException | None]:
         """Store ``batch`` (in a writer thread); each job's outcome: ``None``
