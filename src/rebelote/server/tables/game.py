@@ -249,6 +249,10 @@ class TableGame:
         """Per seat, the version of the last ``turn`` event sent to it: an
         action made against an older version is stale."""
         self.entries = 0
+        self._resolved: tuple[tuple[int, int, Seat, str, bool | None], Action] | None = None
+        """The last action matched by :meth:`_resolve` and for what (the
+        number of entries applied, the deal, the seat, the text, the belote
+        flag): a request's action is not matched again when applied."""
         self.finished: list[tuple[int, int, State]] | None = None
         """When a list (set it before replaying a log): every finished deal
         as ``(match, deal, state)``, for replays and exports."""
@@ -438,7 +442,11 @@ class TableGame:
             )
             raise ProtocolError(code, f"{what}", legal=self._legal_for(seat))
         action = self._resolve(seat, text, belote)
-        return [self.action_entry(seat, action, "human")]
+        entry = self.action_entry(seat, action, "human")
+        # applying the entry next need not match its text again
+        key = (self.entries, id(self.state), seat, entry.payload["action"], entry.payload["belote"])
+        self._resolved = (key, action)
+        return [entry]
 
     def agreement(self, seat: Seat) -> list[Entry]:
         """The entries of ``seat``'s agreement to what the table waits for
@@ -479,6 +487,12 @@ class TableGame:
     def _resolve(self, seat: Seat, text: str, belote: bool | None) -> Action:
         state = self.state
         assert state is not None
+        last = self._resolved
+        if last is not None and last[0] == (self.entries, id(state), seat, text, belote):
+            return last[1]  # the request just resolved it (the table applies it now)
+        return self._resolve_now(state, seat, text, belote)
+
+    def _resolve_now(self, state: State, seat: Seat, text: str, belote: bool | None) -> Action:
         if state.current != seat:
             who = "nobody" if state.current is None else state.current.letter
             raise ProtocolError(
@@ -519,18 +533,21 @@ class TableGame:
         """Apply one log entry and return the messages it causes.  Raises
         :class:`ProtocolError` (``illegal`` ...) or ``ValueError`` for an
         entry that does not fit; then nothing changes."""
-        if entry.kind == "seat":
-            out = self._apply_seat(entry)
-        elif entry.kind == "match":
-            out = self._apply_match(entry)
-        elif entry.kind == "deal":
-            out = self._apply_deal(entry)
-        elif entry.kind == "act":
-            out = self._apply_act(entry)
-        elif entry.kind == "agree":
-            out = self._apply_agree(entry)
-        else:
-            raise ValueError(f"unknown log entry {entry.kind!r}")
+        try:
+            if entry.kind == "seat":
+                out = self._apply_seat(entry)
+            elif entry.kind == "match":
+                out = self._apply_match(entry)
+            elif entry.kind == "deal":
+                out = self._apply_deal(entry)
+            elif entry.kind == "act":
+                out = self._apply_act(entry)
+            elif entry.kind == "agree":
+                out = self._apply_agree(entry)
+            else:
+                raise ValueError(f"unknown log entry {entry.kind!r}")
+        finally:
+            self._resolved = None  # a request's match serves its own entry only
         self.entries += 1
         return out
 

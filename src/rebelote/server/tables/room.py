@@ -528,6 +528,8 @@ class Room(Table):
         table has a clock.  Returns whether a countdown changed (the caller
         sends the room)."""
         clock = self.game.options.move_clock
+        if not clock and self._move_key is None and self._next_key is None:
+            return False  # no clock, none running: nothing to (re)start
         game = self.game
         target: tuple[Seat | None, int] | None = None
         next_target: tuple[int, int] | None = None
