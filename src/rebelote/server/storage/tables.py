@@ -546,9 +546,7 @@ class Store(PeopleStore):
             if rows:
                 connection.execute(_INSERT_EVENTS, rows)
             for status, ids in by_status.items():
-                connection.execute(
-                    _SET_STATUS, {"b_ids": ids, "b_status": status, "b_updated": at}
-                )
+                connection.execute(_SET_STATUS, {"b_ids": ids, "b_status": status, "b_updated": at})
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its seats and log, or ``None``."""
