@@ -19,20 +19,38 @@ from collections import Counter
 
 GROUPS: list[tuple[str, tuple[str, ...]]] = [
     (
-        "storage: Store.append, the action's log row in a SQLAlchemy ORM transaction "
-        "(worker thread)",
-        ("Store.append (",),
-    ),
-    ("storage: other (worker thread)", ("rebelote/server/storage.py",)),
-    ("thread hand-off (executor queue, futures)", ("concurrent/futures", "to_thread")),
-    ("leak scan: check_visible", ("check_visible (",)),
-    (
-        "turn messages: TableGame._turn (turn data per seat, views, pydantic)",
-        ("TableGame._turn (", "TableGame.turn ("),
+        "storage: the log's writes (before issue 14: Store.append, an ORM transaction "
+        "per action in a worker thread; since: the log writer thread, SQLAlchemy Core, "
+        "one transaction per batch)",
+        ("Store.append (", "_Shard.run (", "LogWriter.write_batch ("),
     ),
     (
-        "event data and views per seat (TableGame._apply_act: observe, event_data)",
-        ("observe (", "public_view (", "event_data (", "TableGame._apply_act.<locals>"),
+        "thread hand-off (executor queue, futures; the log writer's queue)",
+        (
+            "concurrent/futures",
+            "to_thread",
+            "LogWriter.write (",
+            "LogWriter._hand_over (",
+            "_resolve (rebelote/server/storage/writer.py",
+        ),
+    ),
+    ("storage: other (worker thread)", ("rebelote/server/storage.py", "rebelote/server/storage/")),
+    ("leak scan: check_visible, check_wire", ("check_visible (", "check_wire (")),
+    (
+        "turn messages: TableGame._turn (turn data per seat, views, pydantic; since "
+        "issue 14 once per viewer class)",
+        ("TableGame._turn (", "TableGame.turn (", "TableGame._turn_wire ("),
+    ),
+    (
+        "event data and views per seat (TableGame._apply_act: observe, event_data; since "
+        "issue 14 event_wire, once per viewer class)",
+        (
+            "observe (",
+            "public_view (",
+            "event_data (",
+            "event_wire (",
+            "TableGame._apply_act.<locals>",
+        ),
     ),
     (
         "fan-out: Table.publish (envelope, JSON per seat, hub, queues)",

@@ -9,9 +9,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
-from rebelote.server.loadbench import BenchResult, _refused, processes_of_table
+from rebelote.server.loadbench import (
+    BenchResult,
+    _Bench,
+    _refused,
+    _Seat,
+    _Table,
+    processes_of_table,
+)
 
 REPORT_KEYS = {
     "tables",
@@ -155,3 +163,36 @@ def test_a_refused_redis_flag_is_named(tmp_path: Path) -> None:
         "the server on port 8001 stopped before answering (exit status 1): "
         "Traceback (most recent call last): | OSError: [Errno 98] in use"
     )
+
+
+def test_every_seat_asks_for_the_rematch_once() -> None:
+    """A rematch needs every human's word: each seat whose turn offers it
+    sends ``rematch``, once per match (the turns sent while the others
+    agree offer it again), so that the tables play on past their first
+    match."""
+    bench = _Bench(["http://127.0.0.1:1"], [0], tables=1, seconds=1.0, seed=1, say=print)
+    table = _Table("t", httpx.AsyncClient(), "csrf")
+    seats = [_Seat(table, letter, "token", "http://127.0.0.1:1") for letter in "NWSE"]
+
+    def turn(seat: str, legal: list[str], match: int = 1) -> str:
+        d = {
+            "seat": None,
+            "phase": "done",
+            "waiting": "rematch",
+            "legal": legal,
+            "belote_choice": [],
+            "auto": False,
+            "agreed": [],
+            "deadline": None,
+            "match": match,
+            "deal": 12,
+            "kind": "turn",
+        }
+        return json.dumps({"t": "event", "d": d, "v": 1})
+
+    rematch = json.dumps({"t": "act", "d": {"action": "rematch"}})
+    assert [bench.on_message(s, turn(s.seat, ["rematch"])) for s in seats] == [rematch] * 4
+    assert [bench.on_message(s, turn(s.seat, ["rematch"])) for s in seats] == [None] * 4
+    assert bench.on_message(seats[0], turn("N", [])) is None  # it agreed already
+    assert bench.on_message(seats[0], turn("N", ["rematch"], match=2)) == rematch
+    assert bench.result.errors == {}

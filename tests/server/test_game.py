@@ -127,7 +127,7 @@ def test_belote_said_or_not_seed001() -> None:
                     (entry,) = game.request(seat, card, True)
                     assert entry.payload["belote"] is True
                     outs = game.apply(entry)
-                    kinds = [o.per_seat[seat][1].model_dump()["kind"] for o in outs]
+                    kinds = [o.per_seat[seat][1].data["kind"] for o in outs]
                     assert kinds[0] == "belote" and kinds[1] == "card"
                     return
             for entry in _step(game, rng):
@@ -150,7 +150,7 @@ def test_declarations_offered_to_the_player() -> None:
                     choice = next(t for t in legal if t != "declare none")
                     (entry,) = game.request(seat, choice, None)
                     outs = game.apply(entry)
-                    data = outs[0].per_seat[Seat.S][1].model_dump()
+                    data = outs[0].per_seat[Seat.S][1].data
                     assert data["kind"] == "declared" and data["seat"] == seat.letter
                     assert data["declarations"] == choice.split()[1:]
                     assert data["cards"]
@@ -212,7 +212,7 @@ def test_declining_is_told_to_nobody_else() -> None:
             seat = state.current
             if seat is not None and "declare none" in game.turn(seat).legal:
                 outs = game.apply(game.request(seat, "declare none", None)[0])
-                mine = [o.per_seat[seat][1].model_dump()["kind"] for o in outs]
+                mine = [o.per_seat[seat][1].data["kind"] for o in outs]
                 if "declined" not in mine:  # an engine that makes declining public
                     assert "declared" in mine
                     return

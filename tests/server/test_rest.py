@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from rebelote.rules import PRESET_DESCRIPTIONS, PRESETS
+from rebelote.seats import Seat
 from rebelote.server.api.help import rules_help
 
 from .live import LiveServer
@@ -217,25 +218,78 @@ def test_packaged_placeholder_page() -> None:
     assert (WEB_DIR / "index.html").is_file()
 
 
-def test_serve_warms_the_solver_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``create_app(warm_solver=True)`` (what ``rebelote serve`` and ``play``
-    use) compiles the expert's kernel in a background thread at start, so a
-    table's first expert move does not wait for it; tests leave it off."""
+def test_the_solver_warms_up_at_start_or_for_the_first_expert(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``create_app(warm_solver=...)``: ``start`` (``rebelote play``)
+    compiles the expert's kernel in a background thread at start;
+    ``experts`` (``rebelote serve``) only once a table seating an expert
+    computer player is created or loaded, or an expert takes a seat;
+    ``off`` (tests) never."""
     import asyncio
     import threading
 
     import rebelote.solver
     from rebelote.server.app import create_app
+    from rebelote.server.protocol.messages import CreateTable
+    from rebelote.server.tables import bots
 
     called = threading.Event()
     monkeypatch.setattr(rebelote.solver, "warm_up", called.set)
 
-    async def start_and_stop(warm: bool, name: str) -> None:
-        app = create_app(f"sqlite:///{tmp_path / name}", warm_solver=warm)
-        async with app.router.lifespan_context(app):
-            pass
+    async def warmed(timeout: float) -> bool:
+        return await asyncio.to_thread(called.wait, timeout)
 
-    asyncio.run(start_and_stop(False, "a.sqlite"))
-    assert not called.is_set()
-    asyncio.run(start_and_stop(True, "b.sqlite"))
-    assert called.wait(30)
+    async def steps(mode: bots.WarmSolver, name: str) -> list[bool]:
+        """Whether the warm-up ran: after the start, after a table of
+        beginners, after a table with an expert (or, for ``experts``, after
+        a lobby table opened, then after the host seated an expert)."""
+        monkeypatch.setattr(bots, "_warm_thread", None)
+        called.clear()
+        seen = []
+        app = create_app(f"sqlite:///{tmp_path / name}", warm_solver=mode)
+        async with app.router.lifespan_context(app):
+            manager = app.state.tables
+            seen.append(await warmed(0.5))
+            await manager.create(CreateTable(levels={"N": "beginner", "W": "intermediate"}))
+            seen.append(await warmed(0.5))
+            room, _ = await manager.open_table(
+                name="t",
+                preset="ffb",
+                target=None,
+                visibility="public",
+                ranked=False,
+                seat="S",
+                options=CreateTable().options,
+                user_id=1,
+                user_name="Ann",
+            )
+            await room.set_bot(Seat.S, "N", "random")
+            seen.append(await warmed(0.5))
+            await room.set_bot(Seat.S, "W", "expert")
+            seen.append(await warmed(10))
+            await manager.create(CreateTable(levels={"E": "expert"}))
+            seen.append(await warmed(10))
+        return seen
+
+    assert asyncio.run(steps("off", "a.sqlite")) == [False] * 5
+    assert asyncio.run(steps("start", "b.sqlite")) == [True] * 5
+    assert asyncio.run(steps("experts", "c.sqlite")) == [False, False, False, True, True]
+
+    async def expert_table(mode: bots.WarmSolver, table_id: str | None) -> tuple[str, bool]:
+        """Create a table with an expert (or load ``table_id``)."""
+        monkeypatch.setattr(bots, "_warm_thread", None)
+        called.clear()
+        app = create_app(f"sqlite:///{tmp_path / 'd.sqlite'}", warm_solver=mode)
+        async with app.router.lifespan_context(app):
+            manager = app.state.tables
+            if table_id is None:
+                table_id = (await manager.create(CreateTable(levels={"E": "expert"}))).table_id
+            else:
+                assert await manager.get(table_id) is not None
+            return table_id, await warmed(10 if mode != "off" else 0.5)
+
+    table_id, warm = asyncio.run(expert_table("experts", None))  # created
+    assert warm is True
+    assert asyncio.run(expert_table("off", table_id)) == (table_id, False)
+    assert asyncio.run(expert_table("experts", table_id)) == (table_id, True)  # loaded

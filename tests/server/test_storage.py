@@ -5,16 +5,32 @@ start, every action by text), from which it replays to the same state."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
+from collections.abc import Sequence
 
+import psycopg
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 from rebelote.seats import Seat
-from rebelote.server.storage.tables import Base, EventRow, SeatRow, Store
+from rebelote.server.settings import ServerSettings
+from rebelote.server.storage.tables import (
+    Base,
+    EventRow,
+    LogWrite,
+    SeatRow,
+    Store,
+    StoredEvent,
+)
+from rebelote.server.storage.writer import LogWriter
 from rebelote.server.tables.table import game_from_stored
 
+from .conftest import _postgres_database
 from .live import LiveServer, play_match
 
 
@@ -249,3 +265,185 @@ def test_table_stored_as_its_event_log(server: LiveServer) -> None:
     for seat in (Seat.N, Seat.S):
         assert replayed.snapshot(seat) == live.snapshot(seat)
     store.close()
+
+
+# ------------------------------------------------------------ the log writer
+
+
+def _store_with_tables(db_url: str, *ids: str) -> Store:
+    """A store whose log writer has one thread (every table's writes
+    pending together), with the tables ``ids``."""
+    store = Store(db_url)
+    store.writer = LogWriter(store, shards=1)
+    store.migrate()
+    for table_id in ids:
+        store.create_table(
+            table_id=table_id,
+            rules="ffb",
+            options={},
+            seed=1,
+            seats=[],
+            events=[],
+            status="open",
+        )
+    return store
+
+
+def _act(seq: int, action: str) -> StoredEvent:
+    return StoredEvent(seq, 1, "act", "S", {"action": action, "belote": None, "by": "human"})
+
+
+class _Held:
+    """Holds the writer thread inside its first ``append`` until released,
+    so that the writes queued meanwhile are pending together; counts the
+    calls of ``append`` and ``append_many``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.append = store.append
+        self.append_many = store.append_many
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.calls: list[tuple[str, list[str]]] = []
+        store.append = self._append  # type: ignore[method-assign]
+        store.append_many = self._append_many  # type: ignore[method-assign]
+
+    def _append(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
+        self.calls.append(("append", [table_id]))
+        if not self.entered.is_set():
+            self.entered.set()
+            self.release.wait(10)
+        self.append(table_id, events, status)
+
+    def _append_many(self, writes: Sequence[LogWrite]) -> None:
+        self.calls.append(("append_many", [w.table_id for w in writes]))
+        self.append_many(writes)
+
+
+async def _outcomes(store: Store, held: _Held, writes: list[LogWrite]) -> list[str]:
+    """Write ``writes[0]`` alone, the others while it is held; each
+    outcome: ``ok`` or the exception's class name."""
+
+    async def one(w: LogWrite) -> str:
+        try:
+            await store.writer.write(w.table_id, w.events, w.status)
+        except Exception as exc:
+            return type(exc).__name__
+        return "ok"
+
+    first = asyncio.create_task(one(writes[0]))
+    await asyncio.to_thread(held.entered.wait, 10)
+    rest = [asyncio.create_task(one(w)) for w in writes[1:]]
+    await asyncio.sleep(0.05)  # every write queued behind the held one
+    held.release.set()
+    return [await first, *[await t for t in rest]]
+
+
+def test_pending_writes_of_several_tables_are_one_transaction(db_url: str) -> None:
+    store = _store_with_tables(db_url, "a", "b", "c", "d")
+    held = _Held(store)
+    writes = [
+        LogWrite("a", (_act(0, "pass"),), "playing"),
+        LogWrite("b", (_act(0, "take"), _act(1, "JS")), "playing"),
+        LogWrite("c", (_act(0, "pass"),), "finished"),
+        LogWrite("d", (), "playing"),
+    ]
+    assert asyncio.run(_outcomes(store, held, writes)) == ["ok"] * 4
+    assert held.calls == [("append", ["a"]), ("append_many", ["b", "c", "d"])]
+    tables = {t: store.load(t) for t in "abcd"}
+    assert {
+        t: (s.status, [e.payload["action"] for e in s.events]) for t, s in tables.items() if s
+    } == {
+        "a": ("playing", ["pass"]),
+        "b": ("playing", ["take", "JS"]),
+        "c": ("finished", ["pass"]),
+        "d": ("playing", []),
+    }
+    store.close()
+
+
+def test_a_batch_refused_by_one_table_fails_that_table_alone(db_url: str) -> None:
+    """Entry 0 of table ``b`` is already stored (two writers on one table):
+    the batch is written again table by table, only ``b`` is refused."""
+    store = _store_with_tables(db_url, "a", "b", "c")
+    store.append("b", [_act(0, "take")], "playing")
+    held = _Held(store)
+    writes = [
+        LogWrite("a", (_act(0, "pass"),), "playing"),
+        LogWrite("b", (_act(0, "pass"),), "playing"),
+        LogWrite("c", (_act(0, "pass"),), "playing"),
+    ]
+    outcomes = asyncio.run(_outcomes(store, held, writes))
+    assert outcomes == ["ok", "IntegrityError", "ok"]
+    assert held.calls == [
+        ("append", ["a"]),
+        ("append_many", ["b", "c"]),
+        ("append", ["b"]),
+        ("append", ["c"]),
+    ]
+    stored_b = store.load("b")
+    stored_c = store.load("c")
+    assert stored_b is not None and [e.payload["action"] for e in stored_b.events] == ["take"]
+    assert stored_c is not None and [e.payload["action"] for e in stored_c.events] == ["pass"]
+    store.close()
+
+
+def test_a_batch_the_database_refuses_fails_every_table_in_it(db_url: str) -> None:
+    """A fault of the database (here: the batch's transaction raises
+    ``OperationalError``) refuses every write of the batch, none stored."""
+    store = _store_with_tables(db_url, "a", "b", "c")
+    held = _Held(store)
+
+    def refuse(writes: Sequence[LogWrite]) -> None:
+        held.calls.append(("append_many", [w.table_id for w in writes]))
+        raise OperationalError("COMMIT", {}, ConnectionError("the database went away"))
+
+    store.append_many = refuse  # type: ignore[method-assign]
+    writes = [
+        LogWrite("a", (_act(0, "pass"),), "playing"),
+        LogWrite("b", (_act(0, "pass"),), "playing"),
+        LogWrite("c", (_act(0, "pass"),), "playing"),
+    ]
+    outcomes = asyncio.run(_outcomes(store, held, writes))
+    assert outcomes == ["ok", "OperationalError", "OperationalError"]
+    assert held.calls == [("append", ["a"]), ("append_many", ["b", "c"])]
+    for table_id in "bc":
+        stored = store.load(table_id)
+        assert stored is not None and stored.events == ()
+    store.close()
+
+
+def test_a_table_row_locked_past_the_timeout_fails_that_table_alone() -> None:
+    """PostgreSQL: another session holds table ``b``'s row; the batch waits
+    the lock timeout, then each table is written alone: ``b`` is refused
+    (``lock_not_available``), ``c`` is stored."""
+    for url in _postgres_database():
+        store = _store_with_tables(url, "a", "b", "c")
+        store.close()
+        store = Store(url, settings=ServerSettings(db_lock_timeout_ms=200))
+        store.writer = LogWriter(store, shards=1)
+        held = _Held(store)
+        locker = psycopg.connect(
+            make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        )
+        try:
+            locker.execute("SELECT id FROM tables WHERE id = 'b' FOR UPDATE")
+            writes = [
+                LogWrite("a", (_act(0, "pass"),), "playing"),
+                LogWrite("b", (_act(0, "pass"),), "playing"),
+                LogWrite("c", (_act(0, "pass"),), "playing"),
+            ]
+            outcomes = asyncio.run(_outcomes(store, held, writes))
+        finally:
+            locker.rollback()
+            locker.close()
+        assert outcomes == ["ok", "OperationalError", "ok"]
+        assert held.calls == [
+            ("append", ["a"]),
+            ("append_many", ["b", "c"]),
+            ("append", ["b"]),
+            ("append", ["c"]),
+        ]
+        stored = store.load("b")
+        assert stored is not None and stored.events == ()
+        store.close()

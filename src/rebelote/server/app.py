@@ -41,8 +41,6 @@ in the same Redis (``docs/scale-out.md``).
 from __future__ import annotations
 
 import contextlib
-import logging
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -78,6 +76,8 @@ from rebelote.server.protocol.messages import (
 )
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, default_database_url
+from rebelote.server.tables import bots
+from rebelote.server.tables.bots import WarmSolver
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
 
@@ -88,17 +88,6 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 COOKIE = "rebelote_token"
 """The cookie holding the token of the player's latest table."""
-
-
-def _warm_solver() -> None:
-    """Compile the solver's kernel (see ``create_app``); a failure only
-    means the first expert move compiles it."""
-    try:
-        from rebelote.solver import warm_up
-
-        warm_up()
-    except Exception:  # pragma: no cover - numba missing or broken
-        logging.getLogger(__name__).exception("solver warm-up failed")
 
 
 def new_broker(settings: ServerSettings) -> Broker:
@@ -118,7 +107,7 @@ def create_app(
     static_dir: Path | None = None,
     migrate: bool = True,
     seed: int | None = None,
-    warm_solver: bool = False,
+    warm_solver: WarmSolver = "off",
     settings: ServerSettings | None = None,
     redis_url: str | None = None,
     redis_prefix: str = "rb:",
@@ -132,10 +121,12 @@ def create_app(
     (0 in tests); ``static_dir``: the client's files (default
     :data:`WEB_DIR`); ``migrate``: upgrade the schema on start; ``seed``:
     reproducible table seeds (tests; default: random); ``warm_solver``:
-    compile the expert's numba kernel in a background thread at start
-    (about 7 s of one core, once per process), so that the first expert
-    move of a table does not wait for it (``rebelote serve`` and ``play``
-    do; tests need not); ``settings``: the limits (default
+    when to compile the expert's numba kernel in a background thread
+    (about 7 s of one core and 200 MB, once per process), so that the
+    first expert move of a table does not wait for it: ``experts`` once a
+    table seating an expert is created or loaded (``rebelote serve``),
+    ``start`` at start (``rebelote play``), ``off`` never (tests; see
+    :func:`rebelote.server.tables.bots.warm_solver`); ``settings``: the limits (default
     :class:`ServerSettings`).
 
     Several processes (``docs/scale-out.md``): ``redis_url``
@@ -179,10 +170,9 @@ def create_app(
         app.state.throttle = throttle
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
         await manager.lobby_hub.start()
+        bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
         manager.start_sweeping()
-        if warm_solver:
-            threading.Thread(target=_warm_solver, name="solver-warm-up", daemon=True).start()
         try:
             yield
         finally:

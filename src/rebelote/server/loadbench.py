@@ -9,8 +9,9 @@ end).  Several processes need ``redis``: they share their live tables
 through it.
 
 Once every process answers, the bench waits (``settle``, at most
-:data:`SETTLE_TIMEOUT`) until they are idle: the solver's warm-up thread of
-``rebelote serve`` would otherwise share the measured time.  Then this
+:data:`SETTLE_TIMEOUT`) until they are idle: a server that warms the
+solver up at start (``rebelote serve`` before issue 14; since, only once a
+table seats an expert) would otherwise share the measured time.  Then this
 process plays every seat: for each table, four guests (three join the
 host's private table by its invitation), each with its own WebSocket.  With
 several server processes a table's four players are spread over them (seat
@@ -86,8 +87,9 @@ START_TIMEOUT = 60.0
 
 SETTLE_TIMEOUT = 120.0
 """Seconds the bench waits, at most, for the server processes to go idle
-after they answer (``rebelote serve`` warms the solver up in a thread: with
-numba installed that is about half a minute of one core)."""
+after they answer (``rebelote serve`` before issue 14 warmed the solver up
+in a thread at start: with numba installed that is about half a minute of
+one core)."""
 
 IDLE_PERCENT = 10.0
 """A server process using less CPU than this over a second (100 = one core)
@@ -188,6 +190,8 @@ class _Seat:
         # the n-th card of a seat in a deal is the same action at every seat
         self.deal: tuple[int, int] = (0, 0)
         self.seen: dict[tuple[str, str], int] = {}
+        # the match this seat asked a rematch after (once each)
+        self.rematch_after = 0
 
 
 class _Table:
@@ -380,7 +384,14 @@ class _Bench:
             if counting:
                 self.result.actions += 1
             return json.dumps({"t": "act", "d": body})
-        if turn["waiting"] == "rematch" and s.seat == "S":
+        if (
+            turn["waiting"] == "rematch"
+            and "rematch" in turn["legal"]
+            and s.rematch_after != deal[0]
+        ):
+            # a rematch needs every human's word: each seat gives it, once
+            # (the turns sent meanwhile still offer it)
+            s.rematch_after = deal[0]
             return json.dumps({"t": "act", "d": {"action": "rematch"}})
         return None
 

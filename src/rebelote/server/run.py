@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import uvicorn
 
     from rebelote.server.settings import ServerSettings
+    from rebelote.server.tables.bots import WarmSolver
 
 __all__ = ["bind", "browser_available", "serve", "serve_workers", "uvicorn_config"]
 
@@ -125,8 +126,9 @@ def serve(
     ``log_level`` / ``log_json``: see :func:`uvicorn_config`;
     ``settings``: the limits (default :class:`ServerSettings`);
     ``redis_url`` / ``redis_prefix``: share the tables with the other
-    processes on that Redis (``docs/scale-out.md``); ``warm_solver``: see
-    :func:`~rebelote.server.app.create_app`.  Raises ``OSError`` when the
+    processes on that Redis (``docs/scale-out.md``); ``warm_solver``: compile the
+    expert's kernel in the background (see
+    :func:`~rebelote.server.app.create_app`; ``False``: never).  Raises ``OSError`` when the
     port cannot be bound, ``ValueError`` for an unknown log level."""
     import uvicorn
 
@@ -136,10 +138,14 @@ def serve(
 
     settings = settings or ServerSettings()
     url_db = database_url or default_database_url()
+    # the solver's warm-up (``warm_solver``): ``rebelote serve`` (the lobby)
+    # once a table seats an expert; ``play`` at start (its player soon
+    # picks opponents)
+    warm: WarmSolver = "off" if not warm_solver else "experts" if lobby else "start"
     app = create_app(
         url_db,
         bot_delay=bot_delay,
-        warm_solver=warm_solver,
+        warm_solver=warm,
         settings=settings,
         redis_url=redis_url,
         redis_prefix=redis_prefix,

@@ -154,6 +154,7 @@ __all__ = [
     "WaitingRoom",
     "WatchRoomData",
     "WatchRoomMessage",
+    "WireData",
     "envelope",
     "parse_client_message",
     "parse_lobby_message",
@@ -1077,10 +1078,65 @@ class SeatedRoom(_Strict):
 _EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(EventData)
 
 
-def envelope(t: str, d: BaseModel | dict[str, Any] | None, v: int | None = None) -> str:
-    """The JSON text of one server message ``{"t", "d", "v"}``."""
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""JSON text as :func:`envelope` writes it: compact, UTF-8 characters as
+they are (``json.dumps`` with these options, its encoder made once)."""
+
+_TYPE_TEXTS: dict[str, str] = {}
+"""The JSON text of each message type met (``"event"``, ...)."""
+
+
+class WireData:
+    """The ``d`` of one server message, built once as JSON-ready ``data``
+    (the fields of its protocol model, in the model's order) and dumped to
+    JSON at most once (:attr:`text`), however many streams carry it: the
+    tables' hot path builds these instead of pydantic models (the texts are
+    the same; ``tests/server/test_wire.py`` checks them against the
+    models).  ``cards``: the cards its text names, once a leak check
+    (:func:`rebelote.server.protocol.redact.check_wire`) computed them.
+    Equal when the data are equal."""
+
+    __slots__ = ("_text", "cards", "data")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self._text: str | None = None
+        self.cards: int | None = None
+
+    @classmethod
+    def of(cls, model: BaseModel) -> WireData:
+        """The data of a protocol model (``model_dump(mode="json")``)."""
+        return cls(model.model_dump(mode="json"))
+
+    @property
+    def text(self) -> str:
+        """The JSON text of :attr:`data` (compact, UTF-8 characters as
+        they are, as :func:`envelope` writes it)."""
+        text = self._text
+        if text is None:
+            text = self._text = _dumps(self.data)
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WireData) and self.data == other.data
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"WireData({self.data!r})"
+
+
+def envelope(t: str, d: BaseModel | WireData | dict[str, Any] | None, v: int | None = None) -> str:
+    """The JSON text of one server message ``{"t", "d", "v"}`` (a
+    :class:`WireData` is dumped once and its text reused)."""
+    if isinstance(d, WireData):
+        kind = _TYPE_TEXTS.get(t)
+        if kind is None:
+            kind = _TYPE_TEXTS[t] = _dumps(t)
+        version = "null" if v is None else str(int(v))
+        return f'{{"t":{kind},"d":{d.text},"v":{version}}}'
     data = d.model_dump(mode="json") if isinstance(d, BaseModel) else d
-    return json.dumps({"t": t, "d": data, "v": v}, ensure_ascii=False, separators=(",", ":"))
+    return _dumps({"t": t, "d": data, "v": v})
 
 
 def protocol_schema() -> dict[str, Any]:

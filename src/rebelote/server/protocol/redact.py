@@ -2,12 +2,21 @@
 
 The rules core's :func:`~rebelote.observation.observe` decides what a seat
 sees; this module turns a seat's :class:`~rebelote.observation.PlayerView`
-(plus public match data) into protocol models, and checks every message
-against the view before it leaves: :func:`check_visible` raises
-:class:`LeakError` when a message names a card the seat cannot know (a card
-of another hand, or one still in the pack).  The engine's events are
-translated with their private part (the cards dealt to a seat) kept for that
-seat alone.
+(plus public match data) into protocol models for snapshots, and checks
+every message against what its seat may know before it leaves
+(:class:`LeakError` when a message names a card of another hand, or one
+still in the pack).
+
+The live stream is built once per *viewer class*, not per seat
+(:func:`event_wire`, :func:`turn_wire`): an event's public part (what every
+seat and the spectators are told) once, its private part (the cards dealt
+to a seat, a seat declining to declare, a seat's legal actions) only for
+the seat that may see it; each as a
+:class:`~rebelote.server.protocol.messages.WireData` dumped to JSON once.
+Their leak check (:func:`check_wire`) reads the card names of that JSON
+text once and compares them, as a card mask, with the cards the viewers
+may know (:func:`public_mask` for a public part: what everyone knows;
+:func:`seat_mask` for a seat's private part).
 """
 
 from __future__ import annotations
@@ -25,35 +34,22 @@ from rebelote.actions import Action, Play
 from rebelote.cards import CardMask, bit, card_name, cards_of, parse_card
 from rebelote.observation import PlayerView, observe
 from rebelote.seats import Seat
-from rebelote.server.protocol.messages import (
-    AllPassedEvent,
-    BeloteEvent,
-    BidEvent,
-    CancelledEvent,
-    CardEvent,
-    CompletedEvent,
-    ContractEvent,
-    CutEvent,
-    DealtEvent,
-    DeclaredEvent,
-    DeclinedEvent,
-    PatternEvent,
-    TrickData,
-    TrickEvent,
-    TurnData,
-    TurnedEvent,
-    Waiting,
-)
+from rebelote.server.protocol.messages import TrickData, Waiting, WireData
 from rebelote.state import State
+from rebelote.tricks import Trick
 
 __all__ = [
     "LeakError",
     "check_visible",
-    "event_data",
+    "check_wire",
+    "event_wire",
     "last_trick",
     "legal_texts",
+    "named_cards",
+    "public_mask",
     "public_view",
-    "turn_data",
+    "seat_mask",
+    "turn_wire",
     "view_json",
     "visible_mask",
     "wire_text",
@@ -133,10 +129,14 @@ def wire_text(action: Action) -> str:
 def legal_texts(view: PlayerView) -> tuple[list[str], list[str]]:
     """The seat's legal actions as texts, each once, and the cards that may
     be played with or without belote (both ``Play`` flags legal)."""
+    return _legal_texts(view.legal)
+
+
+def _legal_texts(legal: Iterable[Action]) -> tuple[list[str], list[str]]:
     texts: list[str] = []
     seen: set[str] = set()
     doubled: list[str] = []
-    for action in view.legal:
+    for action in legal:
         text = wire_text(action)
         if text in seen:
             doubled.append(text)
@@ -166,101 +166,210 @@ def trick_data(view: PlayerView, index: int) -> TrickData:
     )
 
 
+def _trick_json(trick: Trick, number: int) -> dict[str, Any]:
+    """A finished trick as :class:`TrickData`'s JSON (``number``: 1-based)."""
+    return {
+        "number": number,
+        "leader": trick.leader.letter,
+        "cards": [card_name(c) for c in trick.cards],
+        "seats": [s.letter for s in trick.seats],
+        "winner": trick.winner.letter,
+        "points": trick.points,
+    }
+
+
 def last_trick(view: PlayerView) -> TrickData | None:
     """The last finished trick the seat may look at (seed 001), or ``None``."""
     return trick_data(view, len(view.tricks) - 1) if view.tricks else None
 
 
-def turn_data(
-    view: PlayerView,
+_CARD_NAME = re.compile(r"(?<![0-9A-Za-z])(?:10|[789JQKA])[SHDC](?![0-9A-Za-z])")
+"""A card name standing alone or in a word like ``tierce-KH`` (as
+:data:`_CARD_TOKEN`, without a group)."""
+
+_CARD_BITS: dict[str, CardMask] = {card_name(c): bit(c) for c in range(32)}
+"""Each card name's bit."""
+
+
+def named_cards(text: str) -> CardMask:
+    """The cards a message's JSON ``text`` names anywhere (values or keys,
+    alone or in a word like ``tierce-KH``), as a mask."""
+    mask = 0
+    for name in _CARD_NAME.findall(text):
+        mask |= _CARD_BITS[name]
+    return mask
+
+
+def public_mask(state: State) -> CardMask:
+    """The cards everyone may know now (a spectator's :func:`visible_mask`):
+    every card played, the turned card, the cards of declarations made and
+    of belotes said."""
+    mask = state.played
+    if state.turned is not None:
+        mask |= bit(state.turned)
+    for _, decls in state.declared:
+        for d in decls:
+            mask |= d.cards
+    for _, card, _ in state.belotes:
+        mask |= bit(card)
+    return mask
+
+
+def seat_mask(state: State, seat: Seat, public: CardMask | None = None) -> CardMask:
+    """The cards ``seat`` may know now (:func:`visible_mask` of its view):
+    :func:`public_mask` (given as ``public`` when known) and its hand."""
+    return (public_mask(state) if public is None else public) | state.hands[seat]
+
+
+def check_wire(data: WireData, allowed: CardMask, who: str) -> None:
+    """Raise :class:`LeakError` when the JSON text of ``data`` names a card
+    outside ``allowed`` (:func:`public_mask` for a part everyone gets,
+    :func:`seat_mask` for one seat's; ``who`` names the viewers in the
+    error).  The names are read once per ``data`` (kept in ``data.cards``).
+    Player names must not be passed here: they are free text."""
+    named = data.cards
+    if named is None:
+        named = data.cards = named_cards(data.text)
+    hidden = named & ~allowed
+    if hidden:
+        names = " ".join(card_name(c) for c in cards_of(hidden))
+        raise LeakError(f"a message to {who} names {names}, which it cannot know")
+
+
+def event_wire(
+    event: ev.Event, state: State, *, match: int, deal: int
+) -> tuple[WireData | None, WireData | None]:
+    """The protocol form of one engine ``event`` (``state``: the deal after
+    the action that caused it) for its two viewer classes: ``(public,
+    own)``, ``public`` for every seat but the event's own and for the
+    spectators, ``own`` for the event's seat (``None``: the same as
+    ``public``).  ``public`` is ``None`` when the others are not told (a
+    private event, ``scored``: the table sends ``deal_end``).  The cards
+    dealt to a seat go to that seat only; the others learn how many.  The
+    data are those of the event models of
+    :mod:`~rebelote.server.protocol.messages` (same fields, same order)."""
+    kind: str
+    seat = None if event.seat is None else event.seat.letter
+    fields: dict[str, Any]
+    if isinstance(event, ev.CardPlayed):
+        kind, fields = "card", {"seat": seat, "card": card_name(event.card)}
+    elif isinstance(event, ev.TrickWon):
+        kind = "trick"
+        fields = {"trick": _trick_json(state.tricks[event.number - 1], event.number)}
+    elif isinstance(event, ev.BidMade):
+        kind, fields = "bid", {"seat": seat, "bid": event.bid.text}
+    elif isinstance(event, (ev.Dealt, ev.DealCompleted)):
+        kind = "dealt" if isinstance(event, ev.Dealt) else "completed"
+        count = event.cards.bit_count()
+        head = {"match": match, "deal": deal, "kind": kind, "seat": seat, "count": count}
+        cards = [card_name(c) for c in cards_of(event.cards)]
+        return WireData({**head, "cards": None}), WireData({**head, "cards": cards})
+    elif isinstance(event, ev.Declined):
+        own = {"match": match, "deal": deal, "kind": "declined", "seat": seat}
+        return None, WireData(own)
+    elif isinstance(event, ev.DealScored):
+        return None, None
+    elif event.private:
+        log.warning("private engine event %r is not part of the protocol; not sent", event.kind)
+        return None, None
+    elif isinstance(event, ev.PackCut):
+        kind, fields = "cut", {"seat": seat, "packet": event.packet}
+    elif isinstance(event, ev.PatternChosen):
+        kind, fields = "pattern", {"seat": seat, "pattern": event.pattern}
+    elif isinstance(event, ev.CardTurned):
+        assert state.turned is not None
+        kind, fields = "turned", {"card": card_name(state.turned)}
+    elif isinstance(event, ev.AllPassed):
+        kind, fields = "all_passed", {}
+    elif isinstance(event, ev.ContractMade):
+        contract = state.contract
+        assert contract is not None
+        kind = "contract"
+        fields = {
+            "seat": contract.taker.letter,
+            "strain": contract.strain.text,
+            "value": contract.value,
+            "multiplier": contract.multiplier,
+            "text": contract.text,
+        }
+    elif isinstance(event, ev.DealCancelled):
+        kind, fields = "cancelled", {"seat": seat, "reason": event.reason}
+    elif isinstance(event, ev.Declared):
+        kind = "declared"
+        fields = {
+            "seat": seat,
+            "declarations": [d.text for d in event.declarations],
+            "cards": [card_name(c) for c in cards_of(event.cards)],
+        }
+    elif isinstance(event, ev.BeloteSaid):
+        word: Literal["belote", "rebelote"] = event.word
+        kind, fields = "belote", {"seat": seat, "card": card_name(event.card), "word": word}
+    else:
+        log.warning("engine event %r is not part of the protocol; not sent", event.kind)
+        return None, None
+    return WireData({"match": match, "deal": deal, "kind": kind, **fields}), None
+
+
+def turn_wire(
+    state: State,
+    keys: Sequence[Seat | None],
     *,
+    match: int,
+    deal: int,
     waiting: Waiting | None,
     auto_seats: Iterable[Seat],
-    table_actions: Sequence[str] = (),
+    table_actions: Mapping[Seat, Sequence[str]],
     agreed: Sequence[str] = (),
     deadline: float | None = None,
-) -> TurnData:
-    """Who acts, from ``view``; the legal texts only for the seat itself.
+) -> dict[Seat | None, WireData]:
+    """The ``turn`` data of each of ``keys`` (seats, ``None`` for the
+    spectators): who acts, from ``state``; the legal texts only for the
+    seat to act.  Seats told the same share one :class:`WireData`.
 
     ``waiting``: ``action``, ``next``, ``rematch`` or ``None`` (public table
     data); ``auto_seats``: the seats the server acts for now;
-    ``table_actions``: what this seat may send while the table waits
-    (``next``, ``rematch``; nothing once it agreed); ``agreed``: the seats
+    ``table_actions``: what each seat may send while the table waits
+    (``next``, ``rematch``; absent once it agreed); ``agreed``: the seats
     that agreed (public); ``deadline``: when the next deal starts by itself
-    (Unix seconds), if it does."""
-    legal, doubled = legal_texts(view)
-    if waiting in ("next", "rematch"):
-        legal = list(table_actions)
-        doubled = []
-    current = view.current
-    return TurnData(
-        seat=None if current is None else current.letter,
-        phase=view.phase.value,
-        waiting=waiting,
-        legal=legal,
-        belote_choice=doubled,
-        auto=view.seat in set(auto_seats),
-        agreed=list(agreed),
-        deadline=deadline,
-    )
-
-
-def event_data(
-    event: ev.Event, view: PlayerView, *, match: int, deal: int, spectator: bool = False
-) -> BaseModel | None:
-    """The protocol form of one engine ``event`` for ``view``'s seat (the
-    view taken after the action), or ``None`` when the seat is not told
-    (another seat's private event; ``scored``, for which the table sends
-    ``deal_end``).  The cards dealt to a seat go to that seat only; the
-    other seats learn how many.  ``spectator``: the view is
-    :func:`public_view`'s, and no event is the viewer's own."""
-    seat = "" if event.seat is None else event.seat.letter  # "" fails validation
-    common: dict[str, Any] = {"match": match, "deal": deal}
-    mine = event.seat == view.seat and not spectator
-    dealing = isinstance(event, (ev.Dealt, ev.DealCompleted))
-    if event.private and not mine and not dealing:
-        return None
-    if isinstance(event, ev.PackCut):
-        return CutEvent(**common, seat=seat, packet=event.packet)
-    if isinstance(event, ev.PatternChosen):
-        return PatternEvent(**common, seat=seat, pattern=event.pattern)
-    if isinstance(event, (ev.Dealt, ev.DealCompleted)):
-        cards = _names(event.cards) if mine else None
-        model = DealtEvent if isinstance(event, ev.Dealt) else CompletedEvent
-        return model(**common, seat=seat, count=event.cards.bit_count(), cards=cards)
-    if isinstance(event, ev.CardTurned):
-        assert view.turned is not None
-        return TurnedEvent(**common, card=card_name(view.turned))
-    if isinstance(event, ev.BidMade):
-        return BidEvent(**common, seat=seat, bid=event.bid.text)
-    if isinstance(event, ev.AllPassed):
-        return AllPassedEvent(**common)
-    if isinstance(event, ev.ContractMade):
-        contract = view.contract
-        assert contract is not None
-        return ContractEvent(
-            **common,
-            seat=contract.taker.letter,
-            strain=contract.strain.text,
-            value=contract.value,
-            multiplier=contract.multiplier,
-            text=contract.text,
-        )
-    if isinstance(event, ev.DealCancelled):
-        return CancelledEvent(**common, seat=seat, reason=event.reason)
-    if isinstance(event, ev.Declared):
-        texts = [d.text for d in event.declarations]
-        return DeclaredEvent(**common, seat=seat, declarations=texts, cards=_names(event.cards))
-    if isinstance(event, ev.BeloteSaid):
-        word: Literal["belote", "rebelote"] = event.word
-        return BeloteEvent(**common, seat=seat, card=card_name(event.card), word=word)
-    if isinstance(event, ev.CardPlayed):
-        return CardEvent(**common, seat=seat, card=card_name(event.card))
-    if isinstance(event, ev.TrickWon):
-        return TrickEvent(**common, trick=trick_data(view, event.number - 1))
-    if isinstance(event, ev.Declined):
-        return DeclinedEvent(**common, seat=seat)
-    if isinstance(event, ev.DealScored):
-        return None
-    log.warning("engine event %r is not part of the protocol; not sent", event.kind)
-    return None
+    (Unix seconds), if it does.  The fields are those of
+    :class:`~rebelote.server.protocol.messages.TurnEvent`, in its order."""
+    current = state.current
+    head = {
+        "seat": None if current is None else current.letter,
+        "phase": state.phase.value,
+        "waiting": waiting,
+    }
+    tail = {
+        "agreed": list(agreed),
+        "deadline": deadline,
+        "match": match,
+        "deal": deal,
+        "kind": "turn",
+    }
+    autos = set(auto_seats)
+    table_wait = waiting in ("next", "rematch")
+    shared: dict[tuple[tuple[str, ...], tuple[str, ...], bool], WireData] = {}
+    out: dict[Seat | None, WireData] = {}
+    for key in keys:
+        legal: Sequence[str] = ()
+        doubled: Sequence[str] = ()
+        if table_wait:
+            if key is not None:
+                legal = tuple(table_actions.get(key, ()))
+        elif key is not None and key == current:
+            legal, doubled = _legal_texts(state.legal_actions())
+        auto = key is not None and key in autos
+        shape = (tuple(legal), tuple(doubled), auto)
+        data = shared.get(shape)
+        if data is None:
+            data = shared[shape] = WireData(
+                {
+                    **head,
+                    "legal": list(legal),
+                    "belote_choice": list(doubled),
+                    "auto": auto,
+                    **tail,
+                }
+            )
+        out[key] = data
+    return out

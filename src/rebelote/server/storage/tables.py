@@ -16,7 +16,11 @@ Three tables (schema managed by Alembic, :mod:`rebelote.server.storage.migration
 The event log is the truth: :mod:`rebelote.server.tables.game` rebuilds a table by
 replaying it.  Any SQLAlchemy database URL works; the default is SQLite in the
 user's data folder (:func:`default_database_url`).  All methods are
-synchronous (the table actors call them in a worker thread).
+synchronous (the table actors call them in a worker thread); the log's
+writes of live tables go through the store's
+:class:`~rebelote.server.storage.writer.LogWriter` (:attr:`Store.writer`),
+one thread that writes what every table has pending in one transaction,
+with SQLAlchemy Core statements built once (no ORM on that path).
 """
 
 from __future__ import annotations
@@ -38,9 +42,11 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    bindparam,
     create_engine,
     event,
     false,
+    insert,
     select,
     update,
 )
@@ -68,10 +74,12 @@ from rebelote.server.storage.people import (
     name_key,
     user_of,
 )
+from rebelote.server.storage.writer import LogWriter
 
 __all__ = [
     "Base",
     "EventRow",
+    "LogWrite",
     "SeatRow",
     "Store",
     "StoredEvent",
@@ -217,6 +225,29 @@ class StoredEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class LogWrite:
+    """One table's log entries to append (``events``, in ``seq`` order) and
+    the ``status`` its row takes with them (:meth:`Store.append_many`)."""
+
+    table_id: str
+    events: tuple[StoredEvent, ...]
+    status: str
+
+
+_INSERT_EVENTS = insert(EventRow.__table__)  # type: ignore[arg-type]
+"""The log's insert, built once (executed with one parameter set per entry)."""
+
+_SET_STATUS = (
+    update(TableRow.__table__)  # type: ignore[arg-type]
+    .where(TableRow.__table__.c.id.in_(bindparam("b_ids", expanding=True)))
+    .values(status=bindparam("b_status"), updated=bindparam("b_updated"))
+)
+"""The status and time of change of table rows, built once (bound
+parameters: the list ``b_ids``, ``b_status``, ``b_updated``): one statement
+for all the tables of a batch that take the same status."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoredTable:
     """A table as stored: its row's values, seats and whole event log."""
 
@@ -270,10 +301,17 @@ class Store(PeopleStore):
         elif url.startswith("postgresql"):
             kwargs["connect_args"] = _postgresql_limits(url, limits)
         # pool_pre_ping: a pooled connection is checked before use, so the
-        # first write after a database restart does not fail on a dead one;
-        # hide_parameters: an error (logged) never shows the values written
-        # (a password's hash, a token's)
-        self.engine: Engine = create_engine(url, pool_pre_ping=True, hide_parameters=True, **kwargs)
+        # first write after a database restart does not fail on a dead one
+        # (a server's database; SQLite is a file, with no connection to
+        # lose: no check, a statement saved at each use); hide_parameters:
+        # an error (logged) never shows the values written (a password's
+        # hash, a token's)
+        self.engine: Engine = create_engine(
+            url,
+            pool_pre_ping=not url.startswith("sqlite"),
+            hide_parameters=True,
+            **kwargs,
+        )
         if url.startswith("sqlite"):
             busy = max(0, limits.db_lock_timeout_ms)
             event.listen(
@@ -284,6 +322,9 @@ class Store(PeopleStore):
         if not memory:
             event.listen(self.engine, "handle_error", _drop_sessions_on_failure)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.writer = LogWriter(self)
+        """The live tables' log writer (started at its first write,
+        stopped by :meth:`close`)."""
 
     def migrate(self) -> None:
         """Upgrade the schema to the latest migration (creates it on a new
@@ -302,7 +343,9 @@ class Store(PeopleStore):
             command.upgrade(config, "head")
 
     def close(self) -> None:
-        """Release the connections."""
+        """Stop the log writer (once what it holds is written) and release
+        the connections."""
+        self.writer.close()
         self.engine.dispose()
 
     def _session(self) -> Session:
@@ -469,14 +512,43 @@ class Store(PeopleStore):
 
     def append(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
         """Append log entries and set the table's status, in one transaction
-        (a ``seq`` already taken raises: two writers on one table)."""
-        with self._session() as session, session.begin():
-            self._add_events(session, table_id, events)
-            session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(status=status, updated=_now())
-            )
+        (a ``seq`` already taken raises ``IntegrityError``: two writers on
+        one table)."""
+        self._write_log([LogWrite(table_id, tuple(events), status)])
+
+    def append_many(self, writes: Sequence[LogWrite]) -> None:
+        """Append several tables' log entries and set their status, all in
+        one transaction (SQLAlchemy Core: one insert of every entry, one
+        update per status, with statements built once): all or nothing.
+        A ``seq`` already taken raises ``IntegrityError``; a database fault,
+        :func:`storage_failure`'s errors."""
+        self._write_log(writes)
+
+    def _write_log(self, writes: Sequence[LogWrite]) -> None:
+        if not writes:
+            return
+        at = _now()
+        rows = [
+            {
+                "table_id": w.table_id,
+                "seq": e.seq,
+                "deal": e.deal,
+                "kind": e.kind,
+                "seat": e.seat,
+                "payload": e.payload,
+                "created": at,
+            }
+            for w in writes
+            for e in w.events
+        ]
+        by_status: dict[str, list[str]] = {}
+        for w in writes:
+            by_status.setdefault(w.status, []).append(w.table_id)
+        with self.engine.begin() as connection:
+            if rows:
+                connection.execute(_INSERT_EVENTS, rows)
+            for status, ids in by_status.items():
+                connection.execute(_SET_STATUS, {"b_ids": ids, "b_status": status, "b_updated": at})
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its seats and log, or ``None``."""

@@ -78,15 +78,18 @@ from rebelote.server.protocol.messages import (
     TableOptions,
     TablePublic,
     TurnData,
-    TurnEvent,
     Waiting,
+    WireData,
 )
 from rebelote.server.protocol.redact import (
     check_visible,
-    event_data,
+    check_wire,
+    event_wire,
     last_trick,
+    public_mask,
     public_view,
-    turn_data,
+    seat_mask,
+    turn_wire,
     view_json,
     wire_text,
 )
@@ -159,9 +162,10 @@ class Entry:
 class Outgoing:
     """One happening as each seat's stream tells it: per seat, the version
     ``v`` in that seat's stream and the seat's redacted event data (a seat
-    that may not know of it is absent)."""
+    that may not know of it is absent; seats told the same share one
+    :class:`~rebelote.server.protocol.messages.WireData`, dumped once)."""
 
-    per_seat: Mapping[StreamKey, tuple[int, BaseModel]]
+    per_seat: Mapping[StreamKey, tuple[int, WireData]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,11 +244,15 @@ class TableGame:
         self.summary: dict[str, Any] | None = None
         self.keys: tuple[StreamKey, ...] = (*self.order, SPECTATORS)
         self.versions: dict[StreamKey, int] = dict.fromkeys(self.keys, 0)
-        self._last_turn: dict[StreamKey, BaseModel] = {}
+        self._last_turn: dict[StreamKey, WireData] = {}
         self.turn_versions: dict[StreamKey, int] = {}
         """Per seat, the version of the last ``turn`` event sent to it: an
         action made against an older version is stale."""
         self.entries = 0
+        self._resolved: tuple[tuple[int, int, Seat, str, bool | None], Action] | None = None
+        """The last action matched by :meth:`_resolve` and for what (the
+        number of entries applied, the deal, the seat, the text, the belote
+        flag): a request's action is not matched again when applied."""
         self.finished: list[tuple[int, int, State]] | None = None
         """When a list (set it before replaying a log): every finished deal
         as ``(match, deal, state)``, for replays and exports."""
@@ -434,7 +442,11 @@ class TableGame:
             )
             raise ProtocolError(code, f"{what}", legal=self._legal_for(seat))
         action = self._resolve(seat, text, belote)
-        return [self.action_entry(seat, action, "human")]
+        entry = self.action_entry(seat, action, "human")
+        # applying the entry next need not match its text again
+        key = (self.entries, id(self.state), seat, entry.payload["action"], entry.payload["belote"])
+        self._resolved = (key, action)
+        return [entry]
 
     def agreement(self, seat: Seat) -> list[Entry]:
         """The entries of ``seat``'s agreement to what the table waits for
@@ -475,6 +487,12 @@ class TableGame:
     def _resolve(self, seat: Seat, text: str, belote: bool | None) -> Action:
         state = self.state
         assert state is not None
+        last = self._resolved
+        if last is not None and last[0] == (self.entries, id(state), seat, text, belote):
+            return last[1]  # the request just resolved it (the table applies it now)
+        return self._resolve_now(state, seat, text, belote)
+
+    def _resolve_now(self, state: State, seat: Seat, text: str, belote: bool | None) -> Action:
         if state.current != seat:
             who = "nobody" if state.current is None else state.current.letter
             raise ProtocolError(
@@ -483,6 +501,8 @@ class TableGame:
         legal = state.legal_actions()
         norm = _normalize(text)
         found = [a for a in legal if _normalize(wire_text(a)) == norm]
+        if len(found) == 1:
+            return found[0]
         texts = list(dict.fromkeys(wire_text(a) for a in legal))
         if not found:
             if not _looks_like_action(text):
@@ -498,8 +518,6 @@ class TableGame:
                 f"legal now: {' '.join(texts)}",
                 legal=texts,
             )
-        if len(found) == 1:
-            return found[0]
         if belote is None:
             raise ProtocolError(
                 "belote_choice_required",
@@ -515,18 +533,21 @@ class TableGame:
         """Apply one log entry and return the messages it causes.  Raises
         :class:`ProtocolError` (``illegal`` ...) or ``ValueError`` for an
         entry that does not fit; then nothing changes."""
-        if entry.kind == "seat":
-            out = self._apply_seat(entry)
-        elif entry.kind == "match":
-            out = self._apply_match(entry)
-        elif entry.kind == "deal":
-            out = self._apply_deal(entry)
-        elif entry.kind == "act":
-            out = self._apply_act(entry)
-        elif entry.kind == "agree":
-            out = self._apply_agree(entry)
-        else:
-            raise ValueError(f"unknown log entry {entry.kind!r}")
+        try:
+            if entry.kind == "seat":
+                out = self._apply_seat(entry)
+            elif entry.kind == "match":
+                out = self._apply_match(entry)
+            elif entry.kind == "deal":
+                out = self._apply_deal(entry)
+            elif entry.kind == "act":
+                out = self._apply_act(entry)
+            elif entry.kind == "agree":
+                out = self._apply_agree(entry)
+            else:
+                raise ValueError(f"unknown log entry {entry.kind!r}")
+        finally:
+            self._resolved = None  # a request's match serves its own entry only
         self.entries += 1
         return out
 
@@ -597,15 +618,16 @@ class TableGame:
             out += self._turn()
         return out
 
-    def _number(self, per_seat: Mapping[StreamKey, BaseModel]) -> Outgoing:
-        numbered: dict[StreamKey, tuple[int, BaseModel]] = {}
-        for seat, model in per_seat.items():
-            self.versions[seat] += 1
-            numbered[seat] = (self.versions[seat], model)
+    def _number(self, per_seat: Mapping[StreamKey, WireData]) -> Outgoing:
+        numbered: dict[StreamKey, tuple[int, WireData]] = {}
+        versions = self.versions
+        for seat, data in per_seat.items():
+            v = versions[seat] = versions[seat] + 1
+            numbered[seat] = (v, data)
         return Outgoing(numbered)
 
     def _public(self, model: BaseModel) -> Outgoing:
-        return self._number(dict.fromkeys(self.keys, model))
+        return self._number(dict.fromkeys(self.keys, WireData.of(model)))
 
     def _apply_match(self, entry: Entry) -> list[Outgoing]:
         if self.match is not None and not self.match.is_over:
@@ -678,26 +700,24 @@ class TableGame:
             self.cards_played[entry.seat] += 1
             if payload.get("by") == "standin":
                 self.standin_cards[entry.seat] += 1
-        views: dict[StreamKey, PlayerView] = {s: observe(state, s) for s in self.order}
-        views[SPECTATORS] = public_view(state)
+        # each event once per viewer class: its public part for everyone
+        # (checked against what everyone knows), its private part for its
+        # seat alone (checked against that seat's cards)
+        public = public_mask(state)
         out: list[Outgoing] = []
         for event in events:
-            per_seat: dict[StreamKey, BaseModel] = {}
-            for seat, view in views.items():
-                data = event_data(
-                    event,
-                    view,
-                    match=self.match_number,
-                    deal=self.deal_number,
-                    spectator=seat is None,
-                )
-                if data is not None:
-                    check_visible(data, view)
-                    per_seat[seat] = data
+            shown, own = event_wire(event, state, match=self.match_number, deal=self.deal_number)
+            per_seat: dict[StreamKey, WireData] = {}
+            if shown is not None:
+                check_wire(shown, public, "everyone")
+                per_seat = dict.fromkeys(self.keys, shown)
+            if own is not None and event.seat is not None:
+                check_wire(own, seat_mask(state, event.seat, public), event.seat.letter)
+                per_seat[event.seat] = own
             if per_seat:
                 out.append(self._number(per_seat))
         if state.is_terminal:
-            out += self._deal_end(state, views)
+            out += self._deal_end(state, public)
             clock = self.options.move_clock
             if self.timed and clock and self.match is not None and not self.match.is_over:
                 self.next_deadline = round(time.time() + clock, 3)
@@ -707,7 +727,7 @@ class TableGame:
     def _side_dict(self, values: Sequence[int]) -> dict[str, int]:
         return {self.sides[i]: v for i, v in enumerate(values)}
 
-    def _deal_end(self, state: State, views: Mapping[StreamKey, PlayerView]) -> list[Outgoing]:
+    def _deal_end(self, state: State, public: int) -> list[Outgoing]:
         match = self.match
         assert match is not None and state.result is not None
         dealer = match.dealer
@@ -738,9 +758,10 @@ class TableGame:
             line=line,
             totals=self._side_dict(match.totals),
         )
-        for view in views.values():
-            check_visible(end, view)
-        out = [self._public(end)]
+        # what every seat and the spectators know: checked once
+        data = WireData.of(end)
+        check_wire(data, public, "everyone")
+        out = [self._number(dict.fromkeys(self.keys, data))]
         if match.winner is not None:
             out.append(
                 self._public(
@@ -757,13 +778,12 @@ class TableGame:
 
     def _turn(self) -> list[Outgoing]:
         """A ``turn`` message to each seat for which it changed."""
-        per_seat: dict[StreamKey, BaseModel] = {}
-        for seat in self.keys:
-            data = self.turn(seat)
-            event = TurnEvent(match=self.match_number, deal=self.deal_number, **data.model_dump())
-            if self._last_turn.get(seat) != event:
-                self._last_turn[seat] = event
-                per_seat[seat] = event
+        per_seat: dict[StreamKey, WireData] = {}
+        last = self._last_turn
+        for seat, data in self._turn_wire().items():
+            if last.get(seat) != data:
+                last[seat] = data
+                per_seat[seat] = data
         if not per_seat:
             return []
         out = self._number(per_seat)
@@ -771,24 +791,44 @@ class TableGame:
             self.turn_versions[seat] = v
         return [out]
 
-    def turn(self, seat: StreamKey) -> TurnData:
-        """The :class:`~rebelote.server.protocol.messages.TurnData` for ``seat`` (or
-        the spectators) now."""
+    def _turn_wire(self) -> dict[StreamKey, WireData]:
+        """The ``turn`` data of every stream now (seats told the same share
+        one), checked for leaks: the legal actions go to the seat to act
+        alone (its own cards)."""
+        state = self.state
+        assert state is not None
         waiting = self.waiting
-        table_actions: list[str] = []
+        table_actions: dict[Seat, list[str]] = {}
         agreed: list[str] = []
         if waiting in ("next", "rematch"):
             agreed = [s.letter for s in self.order if s in self.agreed]
-            if seat is not None and self.seats[seat].kind == "human" and seat not in self.agreed:
-                table_actions = [waiting]
-        return turn_data(
-            self.view(seat),
+            table_actions = {
+                s: [waiting]
+                for s in self.order
+                if self.seats[s].kind == "human" and s not in self.agreed
+            }
+        turns = turn_wire(
+            state,
+            self.keys,
+            match=self.match_number,
+            deal=self.deal_number,
             waiting=waiting,
-            auto_seats=self._auto_seats() if seat is not None else (),
+            auto_seats=self._auto_seats(),
             table_actions=table_actions,
             agreed=agreed,
             deadline=self.next_deadline if waiting == "next" else None,
         )
+        public = public_mask(state)
+        for seat, data in turns.items():  # a shared one's card names are read once
+            allowed = public if seat is None else seat_mask(state, seat, public)
+            check_wire(data, allowed, "the spectators" if seat is None else seat.letter)
+        return turns
+
+    def turn(self, seat: StreamKey) -> TurnData:
+        """The :class:`~rebelote.server.protocol.messages.TurnData` for ``seat`` (or
+        the spectators) now."""
+        data = self._turn_wire()[seat].data
+        return TurnData.model_validate({k: data[k] for k in TurnData.model_fields})
 
     # ---------------------------------------------------------------- snapshots
 

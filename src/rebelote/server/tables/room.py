@@ -101,6 +101,7 @@ from rebelote.server.protocol.messages import (
 )
 from rebelote.server.storage.people import ResultLine
 from rebelote.server.storage.tables import StoredSeat, TableMeta, hash_token
+from rebelote.server.tables.bots import seated
 from rebelote.server.tables.game import STANDIN_LEVEL, AutoStep, SeatSpec
 from rebelote.server.tables.table import Table, retry_pause
 
@@ -551,6 +552,8 @@ class Room(Table):
         table has a clock.  Returns whether a countdown changed (the caller
         sends the room)."""
         clock = self.game.options.move_clock
+        if not clock and self._move_key is None and self._next_key is None:
+            return False  # no clock, none running: nothing to (re)start
         game = self.game
         target: tuple[Seat | None, int] | None = None
         next_target: tuple[int, int] | None = None
@@ -828,6 +831,8 @@ class Room(Table):
         self.game.seats[seat] = SeatSpec(
             seat, kind, row.name, row.level, row.guest and kind == "human"
         )
+        if kind == "bot":
+            seated([row.level])
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat ``user_id`` holds here (not left), or ``None``."""

@@ -65,7 +65,7 @@ from rebelote.server.storage.tables import (
     TableMeta,
     hash_token,
 )
-from rebelote.server.tables.bots import choose_action
+from rebelote.server.tables.bots import choose_action, seated
 from rebelote.server.tables.game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
 
 __all__ = ["MOVED", "Table", "game_from_stored", "moved", "retry_pause", "stored_event"]
@@ -200,6 +200,7 @@ class Table:
         self._status_before = game.status
         self._suspect = False
         self._action_ids: dict[Seat, deque[str]] = {}
+        seated(spec.level for spec in game.seats.values() if spec.kind == "bot")
 
     @property
     def id(self) -> str:
@@ -475,7 +476,9 @@ class Table:
                     drop_mutes=drop_mutes,
                 )
             else:
-                await asyncio.to_thread(self.store.append, self.id, stored, before)
+                # the store's log writer: one thread, every table's pending
+                # writes in one transaction
+                await self.store.writer.write(self.id, stored, before)
         except Exception as exc:
             self._suspect = True
             log.warning("table %s: cannot store entries from %d: %s", self.id, first, exc)
