@@ -37,6 +37,7 @@ from rebelote.server.protocol.messages import (
     DealtEvent,
     DeclaredEvent,
     DeclinedEvent,
+    IllegalCards,
     PatternEvent,
     TrickData,
     TrickEvent,
@@ -179,6 +180,7 @@ def turn_data(
     table_actions: Sequence[str] = (),
     agreed: Sequence[str] = (),
     deadline: float | None = None,
+    illegal: Sequence[IllegalCards] = (),
 ) -> TurnData:
     """Who acts, from ``view``; the legal texts only for the seat itself.
 
@@ -187,7 +189,9 @@ def turn_data(
     ``table_actions``: what this seat may send while the table waits
     (``next``, ``rematch``; nothing once it agreed); ``agreed``: the seats
     that agreed (public); ``deadline``: when the next deal starts by itself
-    (Unix seconds), if it does."""
+    (Unix seconds), if it does; ``illegal``: the cards of the seat's own
+    hand it may not play now, with their reasons (the caller builds them
+    from the state: :meth:`rebelote.state.State.why_illegal`)."""
     legal, doubled = legal_texts(view)
     if waiting in ("next", "rematch"):
         legal = list(table_actions)
@@ -202,6 +206,7 @@ def turn_data(
         auto=view.seat in set(auto_seats),
         agreed=list(agreed),
         deadline=deadline,
+        illegal=list(illegal),
     )
 
 
