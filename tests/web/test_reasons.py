@@ -8,15 +8,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from rebelote.legality import IllegalReason
 from rebelote.server.app import WEB_DIR
 from server.live import LiveServer
 
-from .conftest import DESKTOP
 from .driver import Driver
-from .test_table import create_table, no_errors, open_page
+from .test_table import SIZES, create_table, no_errors, open_page
 
 FOLLOW = "#hand button.card[data-reason='must_follow_suit']"
 
@@ -70,8 +70,9 @@ def _to_must_follow(page: Page, driver: Driver) -> dict[str, Any]:
     raise AssertionError("no card to refuse for following suit in 400 decisions")
 
 
-def test_a_greyed_card_says_why(browser: Browser, web: LiveServer) -> None:
-    page = open_page(browser, web, DESKTOP)
+@pytest.mark.parametrize("size", SIZES)
+def test_a_greyed_card_says_why(browser: Browser, web: LiveServer, size: dict[str, int]) -> None:
+    page = open_page(browser, web, size)
     create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
     driver = Driver(page)
     s = _to_must_follow(page, driver)
