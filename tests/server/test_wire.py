@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import random
 from typing import Any
 
@@ -165,12 +166,18 @@ def play(name: str) -> dict[str, list[str]]:
     return streams
 
 
+_ILLEGAL = re.compile(r',"illegal":\[.*?\](?=,"match":)')
+"""A ``turn``'s ``illegal`` field (added after the recording: issue 15)."""
+
+
 def digests(streams: dict[str, list[str]]) -> dict[str, tuple[int, str]]:
-    """Each stream's message count and the sha256 of its lines."""
-    return {
-        key: (len(texts), hashlib.sha256("\n".join(texts).encode()).hexdigest())
-        for key, texts in streams.items()
-    }
+    """Each stream's message count and the sha256 of its lines, each
+    ``turn`` without its ``illegal`` field (the recording predates it)."""
+    out = {}
+    for key, texts in streams.items():
+        bare = [_ILLEGAL.sub("", t, count=1) if '"kind":"turn"' in t else t for t in texts]
+        out[key] = (len(texts), hashlib.sha256("\n".join(bare).encode()).hexdigest())
+    return out
 
 
 _EVENTS: TypeAdapter[Any] = TypeAdapter(EventData)

@@ -69,6 +69,7 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    model_serializer,
 )
 
 from rebelote.server.people.names import plain_text
@@ -113,6 +114,8 @@ __all__ = [
     "EventData",
     "HelloData",
     "HelloMessage",
+    "IllegalCards",
+    "IllegalityData",
     "LeaveMessage",
     "LobbyClientMessage",
     "LobbyList",
@@ -558,9 +561,34 @@ class CurrentTable(_Strict):
 # ------------------------------------------------------------------ server -> client
 
 
+class IllegalityData(_Strict):
+    """Why an action is not legal now, as the rules core says it
+    (:class:`rebelote.legality.Illegality`): ``reason``, a stable code of
+    :class:`rebelote.legality.IllegalReason` (``must_follow_suit``,
+    ``not_your_turn``, ``bid_too_low`` ...); ``option``, the
+    :class:`~rebelote.rules.Rules` field whose value makes it illegal (null
+    where every rule text agrees); ``source``, the text stating the rule (a
+    file under ``docs/rules/``, or ``FFB``)."""
+
+    reason: str
+    option: str | None
+    source: str
+
+
+class IllegalCards(IllegalityData):
+    """Cards of the receiving seat's own hand that it may not play now, for
+    one reason (:class:`IllegalityData`): ``cards``, their names in the
+    order of the hand (:attr:`TurnData.illegal`)."""
+
+    cards: list[str]
+
+
 class ErrorData(_Strict):
     """``error``: ``code`` and an English ``message``; for an illegal action,
-    ``legal`` lists the actions allowed now.
+    ``legal`` lists the actions allowed now, and ``why`` says why the action
+    is not legal (:class:`IllegalityData`; only with ``illegal`` and
+    ``not_your_turn`` refusals of a game action, absent from the message
+    otherwise).
 
     Codes: ``too_large``, ``bad_json``, ``unknown_type``, ``bad_message``,
     ``bad_token``, ``not_authenticated``, ``table_not_found``,
@@ -574,6 +602,16 @@ class ErrorData(_Strict):
     code: str
     message: str
     legal: list[str] | None = None
+    why: IllegalityData | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_why(self, handler: Any) -> Any:
+        # ``why`` appears only where there is one: the other refusals keep
+        # their shape {"code", "message", "legal"}.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("why") is None:
+            data.pop("why", None)
+        return data
 
 
 class TrickData(_Strict):
@@ -789,6 +827,11 @@ class TurnData(_Strict):
     - ``deadline``: while the table waits for ``next`` at a lobby table
       with a per-move clock, when the next deal starts by itself (Unix
       seconds); else null.
+    - ``illegal``: the cards of the receiving seat's own hand that it may
+      not play now, grouped by reason (:class:`IllegalCards`, from
+      :meth:`rebelote.state.State.why_illegal`; ``not_your_turn`` for every
+      card while another seat acts); empty for a spectator and for an empty
+      hand.  Nothing about another hand.
     """
 
     seat: SeatLetter | None
@@ -799,6 +842,7 @@ class TurnData(_Strict):
     auto: bool
     agreed: list[SeatLetter] = Field(default_factory=list)
     deadline: float | None = None
+    illegal: list[IllegalCards] = Field(default_factory=list)
 
 
 class TurnEvent(_Event, TurnData):

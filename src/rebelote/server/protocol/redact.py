@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -34,7 +34,7 @@ from rebelote.actions import Action, Play
 from rebelote.cards import CardMask, bit, card_name, cards_of, parse_card
 from rebelote.observation import PlayerView, observe
 from rebelote.seats import Seat
-from rebelote.server.protocol.messages import TrickData, Waiting, WireData
+from rebelote.server.protocol.messages import IllegalCards, TrickData, Waiting, WireData
 from rebelote.state import State
 from rebelote.tricks import Trick
 
@@ -321,6 +321,7 @@ def turn_wire(
     table_actions: Mapping[Seat, Sequence[str]],
     agreed: Sequence[str] = (),
     deadline: float | None = None,
+    illegal: Callable[[Seat], Sequence[IllegalCards]] | None = None,
 ) -> dict[Seat | None, WireData]:
     """The ``turn`` data of each of ``keys`` (seats, ``None`` for the
     spectators): who acts, from ``state``; the legal texts only for the
@@ -331,7 +332,10 @@ def turn_wire(
     ``table_actions``: what each seat may send while the table waits
     (``next``, ``rematch``; absent once it agreed); ``agreed``: the seats
     that agreed (public); ``deadline``: when the next deal starts by itself
-    (Unix seconds), if it does.  The fields are those of
+    (Unix seconds), if it does; ``illegal``: the cards of a seat's own
+    hand it may not play now, with their reasons (the caller builds them
+    from the state: :meth:`rebelote.state.State.why_illegal`; ``None``:
+    none).  The fields are those of
     :class:`~rebelote.server.protocol.messages.TurnEvent`, in its order."""
     current = state.current
     head = {
@@ -339,17 +343,12 @@ def turn_wire(
         "phase": state.phase.value,
         "waiting": waiting,
     }
-    tail = {
-        "agreed": list(agreed),
-        "deadline": deadline,
-        "match": match,
-        "deal": deal,
-        "kind": "turn",
-    }
+    tail = {"match": match, "deal": deal, "kind": "turn"}
     autos = set(auto_seats)
     table_wait = waiting in ("next", "rematch")
-    shared: dict[tuple[tuple[str, ...], tuple[str, ...], bool], WireData] = {}
+    shared: dict[tuple[tuple[str, ...], tuple[str, ...], bool, str], WireData] = {}
     out: dict[Seat | None, WireData] = {}
+    agreed_list = list(agreed)
     for key in keys:
         legal: Sequence[str] = ()
         doubled: Sequence[str] = ()
@@ -359,7 +358,8 @@ def turn_wire(
         elif key is not None and key == current:
             legal, doubled = _legal_texts(state.legal_actions())
         auto = key is not None and key in autos
-        shape = (tuple(legal), tuple(doubled), auto)
+        reasons = [] if key is None or illegal is None else [g.model_dump() for g in illegal(key)]
+        shape = (tuple(legal), tuple(doubled), auto, repr(reasons) if reasons else "")
         data = shared.get(shape)
         if data is None:
             data = shared[shape] = WireData(
@@ -368,6 +368,9 @@ def turn_wire(
                     "legal": list(legal),
                     "belote_choice": list(doubled),
                     "auto": auto,
+                    "agreed": agreed_list,
+                    "deadline": deadline,
+                    "illegal": reasons,
                     **tail,
                 }
             )

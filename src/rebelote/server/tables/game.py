@@ -8,9 +8,11 @@ current :class:`~rebelote.state.State` of one table, and changes only by
 - ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names]}``: a deal starts
   from the shuffled pack (stored, so a replay needs no random generator);
 - ``act`` ``{"action": "JS", "belote": true | null, "by": "human" | "bot" |
-  "auto" | "standin"}`` with the acting ``seat``: an action, matched by its
-  text against the legal actions (``standin``: the computer player standing
-  in for an absent player);
+  "auto" | "standin"}`` with the acting ``seat``: an action, read by the
+  rules core in the context of the deal
+  (:meth:`~rebelote.state.State.parse_action`; ``belote`` settles a card's
+  belote choice where the player has one, and is ignored elsewhere;
+  ``standin``: the computer player standing in for an absent player);
 - ``seat`` ``{"kind": "bot", "name": "...", "level": "intermediate"}`` with
   the ``seat``: who sits there from now on (a player who left the match is
   replaced by a computer player: ``"left": true``; ``"closes": true`` when
@@ -45,7 +47,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,8 +54,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from rebelote.actions import Action, ChoosePattern, Cut, Play, parse_bid
-from rebelote.cards import CardParseError, card_name, parse_card
+from rebelote.actions import Action, ChoosePattern, Cut, InvalidActionError, Play
+from rebelote.cards import card_name, cards_of, parse_card
+from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
 from rebelote.record import deal_summary
@@ -65,6 +67,8 @@ from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
     DealEndEvent,
     DealStartEvent,
+    IllegalCards,
+    IllegalityData,
     MatchEndEvent,
     MatchInfo,
     MatchStartEvent,
@@ -93,7 +97,7 @@ from rebelote.server.protocol.redact import (
     view_json,
     wire_text,
 )
-from rebelote.state import IllegalActionError, Phase, State
+from rebelote.state import AmbiguousActionError, IllegalActionError, Phase, State
 
 __all__ = [
     "SPECTATORS",
@@ -179,27 +183,16 @@ class AutoStep:
 
 
 _TABLE_ACTIONS = ("next", "rematch")
-_ACTION_SHAPES = re.compile(r"^(cut \d+|deal [23]-[23]|declare( [\w-]+)+|next|rematch)$", re.I)
+"""The table's own requests (agreements, :meth:`TableGame.agreement`): not
+actions of the deal, read apart from them."""
 
 
 def _normalize(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _looks_like_action(text: str) -> bool:
-    """Whether ``text`` is written like some action (legal now or not)."""
-    if _ACTION_SHAPES.match(" ".join(text.split())):
-        return True
-    try:
-        parse_bid(text)
-        return True
-    except ValueError:
-        pass
-    try:
-        parse_card(text)
-        return True
-    except CardParseError:
-        return False
+def _why_data(why: Illegality) -> IllegalityData:
+    return IllegalityData(reason=why.code, option=why.option, source=why.source)
 
 
 class TableGame:
@@ -249,10 +242,6 @@ class TableGame:
         """Per seat, the version of the last ``turn`` event sent to it: an
         action made against an older version is stale."""
         self.entries = 0
-        self._resolved: tuple[tuple[int, int, Seat, str, bool | None], Action] | None = None
-        """The last action matched by :meth:`_resolve` and for what (the
-        number of entries applied, the deal, the seat, the text, the belote
-        flag): a request's action is not matched again when applied."""
         self.finished: list[tuple[int, int, State]] | None = None
         """When a list (set it before replaying a log): every finished deal
         as ``(match, deal, state)``, for replays and exports."""
@@ -276,6 +265,11 @@ class TableGame:
         self.standin_cards: dict[Seat, int] = dict.fromkeys(self.order, 0)
         """Of those, the cards a computer player standing in for the seat's
         absent player played (``act`` entries ``by: standin``)."""
+        self._entry_action: tuple[tuple[int, Seat, str, bool | None], Action] | None = None
+        """The action of the last ``act`` entry this game built
+        (:meth:`action_entry`), keyed by the number of entries applied then,
+        the seat and the entry's ``action`` and ``belote``: applying that
+        entry next uses it as it is instead of reading its text again."""
 
     # ----------------------------------------------------------------- status
 
@@ -384,11 +378,15 @@ class TableGame:
         return [self.action_entry(step.seat, action, "auto")]
 
     def action_entry(self, seat: Seat, action: Action, by: str) -> Entry:
-        """The ``act`` entry of ``action`` by ``seat``."""
+        """The ``act`` entry of ``action`` by ``seat``.  Applying it next
+        (:meth:`apply`, nothing applied in between) applies ``action`` itself
+        without reading its text again."""
         # The log keeps a card's name and a belote flag (true where the card
         # has no belote choice), as the protocol does.
         belote = (action.belote is not False) if isinstance(action, Play) else None
-        return Entry("act", seat, {"action": wire_text(action), "belote": belote, "by": by})
+        text = wire_text(action)
+        self._entry_action = ((self.entries, seat, text, belote), action)
+        return Entry("act", seat, {"action": text, "belote": belote, "by": by})
 
     def _deal_entry(self, match_number: int, deal_number: int, dealer: Seat) -> Entry:
         """The ``deal`` entry of deal ``deal_number`` of match ``match_number``:
@@ -416,37 +414,26 @@ class TableGame:
 
     def request(self, seat: Seat, text: str, belote: bool | None) -> list[Entry]:
         """The entries for a player's request ``text`` (an action, ``next``
-        or ``rematch``); nothing changes.  ``next`` and ``rematch`` are
-        agreements (:meth:`agreement`): no entry at all when the seat
-        already agreed.  Raises :class:`ProtocolError` (``not_your_turn``,
-        ``bad_action``, ``illegal``, ``belote_choice_required``)."""
-        norm = _normalize(text)
+        or ``rematch``); nothing changes.  ``next`` and ``rematch`` are the
+        table's own requests, agreements (:meth:`agreement`): no entry at all
+        when the seat already agreed.  Any other text is an action of the
+        deal, read once by the rules core (:meth:`_parse`).  Raises
+        :class:`ProtocolError` (``not_your_turn``, ``bad_action``,
+        ``illegal``, ``belote_choice_required``)."""
         if self.closed:
             raise ProtocolError(
                 "illegal", "the table is closed: a player left after the match", legal=[]
             )
-        waiting = self.waiting
+        norm = _normalize(text)
         if norm in _TABLE_ACTIONS:
-            if norm == waiting and self.seats[seat].kind == "human":
+            if norm == self.waiting and self.seats[seat].kind == "human":
                 return self.agreement(seat)
             allowed = {"next": "the deal is over", "rematch": "the match is over"}[norm]
             raise ProtocolError(
                 "illegal", f"{norm} is allowed only when {allowed}", legal=self._legal_for(seat)
             )
-        if waiting != "action":
-            code = "illegal" if _looks_like_action(text) else "bad_action"
-            what = (
-                "the match is over: send rematch"
-                if waiting == "rematch"
-                else ("the deal is over: send next")
-            )
-            raise ProtocolError(code, f"{what}", legal=self._legal_for(seat))
-        action = self._resolve(seat, text, belote)
-        entry = self.action_entry(seat, action, "human")
-        # applying the entry next need not match its text again
-        key = (self.entries, id(self.state), seat, entry.payload["action"], entry.payload["belote"])
-        self._resolved = (key, action)
-        return [entry]
+        action = self._parse(seat, text, belote)
+        return [self.action_entry(seat, action, "human")]
 
     def agreement(self, seat: Seat) -> list[Entry]:
         """The entries of ``seat``'s agreement to what the table waits for
@@ -484,48 +471,83 @@ class TableGame:
             return []
         return list(dict.fromkeys(wire_text(a) for a in self.state.legal_actions()))
 
-    def _resolve(self, seat: Seat, text: str, belote: bool | None) -> Action:
+    def _parse(self, seat: Seat, text: str, belote: bool | None) -> Action:
+        """The legal action ``text`` writes for ``seat`` now: read and
+        checked once, by :meth:`State.parse_action`.  ``belote`` settles the
+        belote choice of a card written without it (``QH`` where ``QH
+        belote`` and ``QH no-belote`` are legal); elsewhere it is ignored
+        (the log writes ``true`` for a card without a choice).  The core's
+        refusals map to the protocol's codes: ``InvalidActionError`` ->
+        ``bad_action``, ``AmbiguousActionError`` without ``belote`` ->
+        ``belote_choice_required``, ``IllegalActionError`` ->
+        ``not_your_turn`` (reason ``not_your_turn``) or ``illegal``, both with
+        ``why``.  Raises :class:`ProtocolError`."""
         state = self.state
-        assert state is not None
-        last = self._resolved
-        if last is not None and last[0] == (self.entries, id(state), seat, text, belote):
-            return last[1]  # the request just resolved it (the table applies it now)
-        return self._resolve_now(state, seat, text, belote)
-
-    def _resolve_now(self, state: State, seat: Seat, text: str, belote: bool | None) -> Action:
-        if state.current != seat:
-            who = "nobody" if state.current is None else state.current.letter
+        if state is None:  # a match whose first deal is not applied yet
+            raise ProtocolError("illegal", "no deal in progress", legal=self._legal_for(seat))
+        try:
+            action = state.parse_action(text, seat)
+        except InvalidActionError:
+            legal = self._legal_for(seat)
             raise ProtocolError(
-                "not_your_turn", f"it is {who}'s turn, not {seat.letter}'s", legal=[]
-            )
-        legal = state.legal_actions()
-        norm = _normalize(text)
-        found = [a for a in legal if _normalize(wire_text(a)) == norm]
-        if len(found) == 1:
-            return found[0]
-        texts = list(dict.fromkeys(wire_text(a) for a in legal))
-        if not found:
-            if not _looks_like_action(text):
+                "bad_action",
+                f"{text.strip()!r} is not an action; legal now: {' '.join(legal) or 'none'}",
+                legal=legal,
+            ) from None
+        except AmbiguousActionError as exc:
+            if belote is None:
                 raise ProtocolError(
-                    "bad_action",
-                    f"{text!r} is not an action; legal now: {' '.join(texts)}",
-                    legal=texts,
-                )
-            where = f" at trick {state.trick_number}" if state.phase == Phase.PLAYING else ""
+                    "belote_choice_required",
+                    f"say whether you announce belote with {' '.join(text.split())}: "
+                    "send belote true or false",
+                    legal=self._legal_for(seat),
+                ) from None
+            return next(a for a in exc.candidates if isinstance(a, Play) and a.belote is belote)
+        except IllegalActionError as exc:
+            raise self._refusal(state, seat, text, exc.reason) from None
+        if (
+            isinstance(action, Play)
+            and action.belote is not None
+            and belote is not None
+            and belote is not action.belote
+        ):
             raise ProtocolError(
-                "illegal",
-                f"{text.strip()} is not allowed{where} ({state.phase.value}); "
-                f"legal now: {' '.join(texts)}",
-                legal=texts,
+                "bad_action",
+                f"{' '.join(text.split())} says {'' if action.belote else 'no '}belote, "
+                f"belote says {str(belote).lower()}",
+                legal=self._legal_for(seat),
             )
-        if belote is None:
-            raise ProtocolError(
-                "belote_choice_required",
-                f"say whether you announce belote with {wire_text(found[0])}: "
-                "send belote true or false",
-                legal=texts,
+        return action
+
+    def _refusal(
+        self, state: State, seat: Seat, text: str, why: Illegality | None
+    ) -> ProtocolError:
+        """The protocol's refusal of an action the core found illegal for
+        ``why``: ``not_your_turn`` (no legal action listed: they are the
+        other seat's), else ``illegal`` with ``seat``'s legal actions."""
+        extra = {} if why is None else {"why": _why_data(why).model_dump()}
+        if why is not None and why.reason is IllegalReason.NOT_YOUR_TURN:
+            who = "nobody" if state.current is None else state.current.letter
+            return ProtocolError(
+                "not_your_turn", f"it is {who}'s turn, not {seat.letter}'s", legal=[], **extra
             )
-        return next(a for a in found if isinstance(a, Play) and a.belote == belote)
+        legal = self._legal_for(seat)
+        written = " ".join(text.split())
+        if why is not None and why.reason is IllegalReason.DEAL_OVER:
+            what = {
+                "rematch": "the match is over: send rematch",
+                "next": "the deal is over: send next",
+            }.get(str(self.waiting), "the deal is over")
+            return ProtocolError("illegal", f"{written}: {what}", legal=legal, **extra)
+        where = f" at trick {state.trick_number}" if state.phase == Phase.PLAYING else ""
+        because = "" if why is None else f": {why.code.replace('_', ' ')}"
+        return ProtocolError(
+            "illegal",
+            f"{written} is not allowed{where} ({state.phase.value}){because}; "
+            f"legal now: {' '.join(legal) or 'none'}",
+            legal=legal,
+            **extra,
+        )
 
     # ----------------------------------------------------------------- applying
 
@@ -533,21 +555,18 @@ class TableGame:
         """Apply one log entry and return the messages it causes.  Raises
         :class:`ProtocolError` (``illegal`` ...) or ``ValueError`` for an
         entry that does not fit; then nothing changes."""
-        try:
-            if entry.kind == "seat":
-                out = self._apply_seat(entry)
-            elif entry.kind == "match":
-                out = self._apply_match(entry)
-            elif entry.kind == "deal":
-                out = self._apply_deal(entry)
-            elif entry.kind == "act":
-                out = self._apply_act(entry)
-            elif entry.kind == "agree":
-                out = self._apply_agree(entry)
-            else:
-                raise ValueError(f"unknown log entry {entry.kind!r}")
-        finally:
-            self._resolved = None  # a request's match serves its own entry only
+        if entry.kind == "seat":
+            out = self._apply_seat(entry)
+        elif entry.kind == "match":
+            out = self._apply_match(entry)
+        elif entry.kind == "deal":
+            out = self._apply_deal(entry)
+        elif entry.kind == "act":
+            out = self._apply_act(entry)
+        elif entry.kind == "agree":
+            out = self._apply_agree(entry)
+        else:
+            raise ValueError(f"unknown log entry {entry.kind!r}")
         self.entries += 1
         return out
 
@@ -690,11 +709,19 @@ class TableGame:
         state = self.state
         assert state is not None
         payload = entry.payload
-        action = self._resolve(entry.seat, str(payload["action"]), payload.get("belote"))
+        text = str(payload["action"])
+        belote = payload.get("belote")
+        belote = belote if isinstance(belote, bool) else None
+        built = self._entry_action
+        self._entry_action = None
+        if built is not None and built[0] == (self.entries, entry.seat, text, belote):
+            action = built[1]  # read and checked when the entry was made
+        else:
+            action = self._parse(entry.seat, text, belote)  # from the stored log
         try:
             events = state.apply(action, entry.seat)
-        except IllegalActionError as exc:  # pragma: no cover - _resolve matched a legal action
-            raise ProtocolError("illegal", str(exc), legal=exc.legal) from None
+        except IllegalActionError as exc:  # a computer player's action that is not legal
+            raise self._refusal(state, entry.seat, text, exc.reason) from None
         self.actions_in_deal += 1
         if isinstance(action, Play):
             self.cards_played[entry.seat] += 1
@@ -794,7 +821,8 @@ class TableGame:
     def _turn_wire(self) -> dict[StreamKey, WireData]:
         """The ``turn`` data of every stream now (seats told the same share
         one), checked for leaks: the legal actions go to the seat to act
-        alone (its own cards)."""
+        alone (its own cards), and each seat's own illegal cards with their
+        reasons to that seat alone."""
         state = self.state
         assert state is not None
         waiting = self.waiting
@@ -817,6 +845,7 @@ class TableGame:
             table_actions=table_actions,
             agreed=agreed,
             deadline=self.next_deadline if waiting == "next" else None,
+            illegal=self._illegal_cards,
         )
         public = public_mask(state)
         for seat, data in turns.items():  # a shared one's card names are read once
@@ -829,6 +858,32 @@ class TableGame:
         the spectators) now."""
         data = self._turn_wire()[seat].data
         return TurnData.model_validate({k: data[k] for k in TurnData.model_fields})
+
+    def _illegal_cards(self, seat: Seat) -> list[IllegalCards]:
+        """The cards of ``seat``'s hand that it may not play now, grouped by
+        the core's reason (:meth:`State.why_illegal` of each card), groups in
+        the order of their first card, cards in the order of the hand."""
+        state = self.state
+        assert state is not None
+        hand = state.hands[seat]
+        if not hand:
+            return []
+        legal = (
+            {a.card for a in state.legal_actions() if isinstance(a, Play)}
+            if state.current == seat
+            else set()
+        )
+        groups: dict[Illegality, list[str]] = {}
+        for card in cards_of(hand):
+            if card in legal:
+                continue
+            why = state.why_illegal(Play(card), seat)
+            if why is not None:  # always: the card is not among the legal ones
+                groups.setdefault(why, []).append(card_name(card))
+        return [
+            IllegalCards(reason=w.code, option=w.option, source=w.source, cards=cards)
+            for w, cards in groups.items()
+        ]
 
     # ---------------------------------------------------------------- snapshots
 

@@ -13,7 +13,7 @@ import { TableView, cardElement, countdownText, h } from './render.js';
 import { dealSteps, replayModel, replayTotals } from './replay.js';
 import {
   LEVEL_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
-  resultLabel, seatName, sideName,
+  reasonText, resultLabel, seatName, sideName,
 } from './labels.js';
 
 const TOKENS_KEY = 'rebelote.tables';
@@ -573,7 +573,9 @@ function handle(msg) {
     app.inflight = null;
     clearTimeout(app.pendingTimer);
     // a refusal that closes the connection is said by the page that follows
-    if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
+    // an action the rules refuse: why, in words (the server's `why`)
+    if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why, model.ledCard));
+    else if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
     if ($('#deal-end').open) renderDealEnd();
     return;

@@ -228,3 +228,57 @@ export function resultLabel(result) {
 export function levelLabel(level) {
   return LEVEL_KEYS[level] ? t(LEVEL_KEYS[level]) : level || '';
 }
+
+// Why a card or an action is not legal now: the reason codes of the rules
+// core (rebelote.legality.IllegalReason), as the server sends them in
+// `turn.illegal` and in an `error`'s `why` (docs/protocol.md).
+const REASON_KEYS = {
+  no_such_action: 'reason.no_such_action',
+  deal_over: 'reason.deal_over',
+  not_your_turn: 'reason.not_your_turn',
+  wrong_phase: 'reason.wrong_phase',
+  cut_required: 'reason.cut_required',
+  cut_out_of_range: 'reason.cut_out_of_range',
+  bid_not_in_auction: 'reason.bid_not_in_auction',
+  take_only_in_round_one: 'reason.take_only_in_round_one',
+  suit_only_in_round_two: 'reason.suit_only_in_round_two',
+  turned_suit_in_round_two: 'reason.turned_suit_in_round_two',
+  bid_too_low: 'reason.bid_too_low',
+  capot_is_highest: 'reason.capot_is_highest',
+  strain_not_allowed: 'reason.strain_not_allowed',
+  bid_after_coinche: 'reason.bid_after_coinche',
+  coinche_not_allowed: 'reason.coinche_not_allowed',
+  surcoinche_not_allowed: 'reason.surcoinche_not_allowed',
+  declarations_off: 'reason.declarations_off',
+  declarations_automatic: 'reason.declarations_automatic',
+  declaration_not_held: 'reason.declaration_not_held',
+  declare_first: 'reason.declare_first',
+  not_in_hand: 'reason.not_in_hand',
+  must_follow_suit: 'reason.must_follow_suit',
+  must_go_higher: 'reason.must_go_higher',
+  must_trump: 'reason.must_trump',
+  must_overtrump: 'reason.must_overtrump',
+  may_not_undertrump: 'reason.may_not_undertrump',
+  must_undertrump: 'reason.must_undertrump',
+  belote_not_held: 'reason.belote_not_held',
+  belote_automatic: 'reason.belote_automatic',
+  belote_decided: 'reason.belote_decided',
+  belote_choice_needed: 'reason.belote_choice_needed',
+};
+// The rule options that make a card illegal while the partner wins the
+// trick (these rules grant no exemption): said after the reason.
+const PARTNER_OPTIONS = new Set(['partner_winning_exemption', 'overtrump_partner_on_trump_lead']);
+const SUIT_SYMBOLS = { S: '♠', H: '♥', D: '♦', C: '♣' };
+
+/**
+ * Why an action is not legal, in words, from the server's `{reason, option,
+ * source}` (`turn.illegal`, an error's `why`); `led`: the card that leads
+ * the trick now, or null (named in "You must follow suit: ♥").  Plain text.
+ */
+export function reasonText(why, led) {
+  const key = why && Object.hasOwn(REASON_KEYS, why.reason) ? REASON_KEYS[why.reason] : null;
+  if (!key) return t('reason.unknown');
+  const suit = led ? SUIT_SYMBOLS[parseCard(led)[1]] || '' : '';
+  const text = t(key, { suit });
+  return PARTNER_OPTIONS.has(why.option) ? t('reason.partnerRule', { text }) : text;
+}

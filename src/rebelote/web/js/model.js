@@ -48,13 +48,21 @@ function emptyDeal(dealer) {
 
 /** A turn as the page keeps it: `agreed` (the seats that agreed to the next
  * deal or the rematch) and `deadline` (Unix seconds: the table goes on by
- * itself then) are absent from older servers: [] and null. */
+ * itself then) are absent from older servers: [] and null.  `why`: from
+ * `illegal` (the cards of our hand we may not play now, grouped by reason),
+ * each such card -> {reason, option, source}; empty from older servers. */
 function normalTurn(e) {
   if (!e) return null;
+  const why = new Map();
+  for (const group of Array.isArray(e.illegal) ? e.illegal : []) {
+    const reason = { reason: group.reason, option: group.option ?? null, source: group.source ?? null };
+    for (const card of group.cards || []) why.set(card, reason);
+  }
   return {
     seat: e.seat, phase: e.phase, waiting: e.waiting, legal: e.legal,
     belote_choice: e.belote_choice || [], auto: e.auto,
     agreed: Array.isArray(e.agreed) ? e.agreed : [], deadline: typeof e.deadline === 'number' ? e.deadline : null,
+    why,
   };
 }
 
@@ -96,6 +104,13 @@ export class TableModel {
 
   get players() {
     return this.table?.rules.players || 4;
+  }
+
+  /** The card that leads the trick in play, or null (none yet, or the
+   * trick on the table is over). */
+  get ledCard() {
+    const deal = this.deal;
+    return !deal.trickDone && deal.trick.length ? deal.trick[0].card : null;
   }
 
   /** Whether the player must decide now (something in turn.legal, not automatic). */

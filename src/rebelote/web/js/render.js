@@ -3,17 +3,19 @@
 // stays where it is while the server's messages come in.
 //
 // Test hooks: data-card on cards (hand: .hand [data-card]; table:
-// [data-trick-seat]), data-bid on bid buttons, data-act on every action
-// button (the server's action text), data-declare, data-belote, data-action
-// for the table's own buttons, data-seat / data-count / data-dealer on seats,
-// data-score on scores, data-turned on the turned card.
+// [data-trick-seat]), data-reason on a greyed card of the hand (why the
+// server says it may not be played: turn.illegal), data-reason on #status
+// while it says that reason, data-bid on bid buttons, data-act on every
+// action button (the server's action text), data-declare, data-belote,
+// data-action for the table's own buttons, data-seat / data-count /
+// data-dealer on seats, data-score on scores, data-turned on the turned card.
 
 import { t, lang } from './i18n.js';
 import { cardBack, cardFace, parseCard, suitIcon } from './cards.js';
 import { ORDER, isCard } from './model.js';
 import {
   RANK_KEYS, SUIT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, levelLabel, rankMap,
-  seatName, sideName, strainLabel,
+  reasonText, seatName, sideName, strainLabel,
 } from './labels.js';
 
 const PLAIN = ['A', '10', 'K', 'Q', 'J', '9', '8', '7'];
@@ -166,10 +168,34 @@ export class TableView {
     this.actionsKey = null;
     this.trickKey = null;
     this.trickLang = null;
-    this.ui = { beloteAsk: null, coincheValue: null, cutValue: null };
+    this.ui = { beloteAsk: null, coincheValue: null, cutValue: null, refused: null };
+    this.model = null;
+    // A greyed card is a disabled button: it gets no click.  Chromium (as
+    // the Pointer Events spec says) still sends it pointerdown and
+    // pointerup, which bubble up to #hand: a press and release on the same
+    // greyed card says why it may not be played, in the status line.
+    this.pressed = null;
+    this.hand.addEventListener('pointerdown', (e) => {
+      this.pressed = greyedCard(e.target);
+    });
+    this.hand.addEventListener('pointerup', (e) => {
+      const card = greyedCard(e.target);
+      if (card && card === this.pressed) this.showReason(card);
+      this.pressed = null;
+    });
+  }
+
+  /** Say in the status line why `card` (greyed) may not be played: the
+   * reason the server sent with this turn; until the next turn. */
+  showReason(card) {
+    const model = this.model;
+    if (!model?.turn?.why.has(card)) return;
+    this.ui.refused = { card, turn: model.turn };
+    this.renderStatus(model);
   }
 
   render(model) {
+    this.model = model;
     this.root.classList.toggle('three', model.players === 3);
     this.renderScores(model);
     this.renderSeats(model);
@@ -372,7 +398,11 @@ export class TableView {
     const turn = model.turn;
     let text = '';
     let mine = false;
-    if (model.mode === 'replay') text = model.replayStatus || '';
+    const refused = this.ui.refused;
+    const why = refused && refused.turn === turn ? turn.why.get(refused.card) : null;
+    if (!why) this.ui.refused = null;
+    if (why) text = reasonText(why, model.ledCard);
+    else if (model.mode === 'replay') text = model.replayStatus || '';
     else if (model.lobby && model.room?.status === 'closed' && model.match?.winner) text = t('end.closed');
     else if (!model.match) text = model.table?.status === 'open' || !model.table?.status ? t('status.notStarted') : '';
     else if (turn) {
@@ -393,6 +423,8 @@ export class TableView {
     }
     this.status.textContent = text;
     this.status.classList.toggle('mine', mine);
+    if (why) this.status.dataset.reason = why.reason;
+    else delete this.status.dataset.reason;
   }
 
   // --------------------------------------------------------------- actions
@@ -555,6 +587,7 @@ export class TableView {
     const legal = new Set(canPlay ? turn.legal.filter(isCard) : []);
     const playing = canPlay && legal.size > 0;
     const sorted = sortHand(model.deal.hand, model.deal.contract?.strain);
+    const led = model.ledCard;
     if (this.handLang !== lang()) {
       this.handCards.clear();
       this.hand.replaceChildren();
@@ -580,12 +613,44 @@ export class TableView {
       el.classList.toggle('illegal', playing && !ok);
       el.classList.toggle('asking', this.ui.beloteAsk === card);
       el.setAttribute('aria-disabled', ok ? 'false' : 'true');
+      this.describeReason(el, card, ok ? null : turn?.why.get(card) || null, led);
       if (this.hand.children[i] !== el) this.hand.insertBefore(el, this.hand.children[i] || null);
     });
     this.hand.classList.toggle('playing', playing);
     this.hand.dataset.count = String(sorted.length);
     this.hand.style.setProperty('--n', String(Math.max(sorted.length, 1)));
   }
+
+  /** A greyed card's reason, as the server sent it (`why`: {reason,
+   * option, source}, or null): `data-reason` (the code), and in words as the
+   * card's accessible description (a visually hidden element inside it,
+   * `aria-describedby`) and its tooltip (`title`). */
+  describeReason(el, card, why, led) {
+    let note = el.querySelector(':scope > .why');
+    if (!why) {
+      delete el.dataset.reason;
+      el.removeAttribute('aria-describedby');
+      el.removeAttribute('title');
+      note?.remove();
+      return;
+    }
+    const text = reasonText(why, led);
+    if (!note) {
+      note = h('span', { class: 'why visually-hidden', id: `hand-why-${card}` });
+      el.append(note);
+    }
+    if (note.textContent !== text) note.textContent = text;
+    el.dataset.reason = why.reason;
+    el.setAttribute('aria-describedby', note.id);
+    el.title = text;
+  }
+}
+
+/** The card of the hand's greyed (disabled) button under `target`, if it
+ * has a reason to show. */
+function greyedCard(target) {
+  const button = target instanceof Element ? target.closest('#hand button.card') : null;
+  return button && button.disabled && button.dataset.reason ? button.dataset.card : null;
 }
 
 export { h, suitClass, RANK_KEYS };
