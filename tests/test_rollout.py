@@ -212,3 +212,22 @@ def test_play_out_refuses_a_deal_in_its_bidding() -> None:
         R.play_out(playing, 1, policy="best")  # type: ignore[arg-type]
     with pytest.raises(R.RolloutError, match="every card"):
         R.trace_deal(rules, list(range(31)), Seat.N)
+
+
+def test_bench_engine_gives_the_compiled_rates() -> None:
+    """``rebelote bench engine``'s JSON has the compiled rollouts' rates
+    (colver's where it can be imported; rates are never asserted)."""
+    from rebelote.bench import bench_engine
+
+    result = bench_engine(preset("coinche"), deals=10, rollouts=2000)
+    assert result["rules"] == "coinche" and result["deals"] == 10
+    assert result["rollouts_per_s"] > 0 and result["play_outs_per_s"] > 0
+    assert "rollouts" not in result
+    try:
+        import colver  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
+    except ImportError:
+        assert result["colver_rollouts_per_s"] is None
+        assert result["colver_play_outs_per_s"] is None
+        assert result["colver"] == "not installed"
+    else:  # pragma: no cover - colver is not a dependency
+        assert result["colver_rollouts_per_s"] > 0
