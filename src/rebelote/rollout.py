@@ -102,6 +102,18 @@ def _jit(f: _F) -> _F:
         return cast(_F, _nb.njit(cache=False, nogil=True)(f))
 
 
+def _inline(f: _F) -> _F:
+    """:func:`_jit`, and inlined into the compiled functions that call
+    ``f`` (numba's ``inline="always"``): the functions of each card played
+    (a call between compiled functions costs more than their bodies)."""
+    if not AVAILABLE:
+        return f
+    try:
+        return cast(_F, _nb.njit(cache=True, nogil=True, inline="always")(f))
+    except RuntimeError:  # pragma: no cover - no writable cache directory
+        return cast(_F, _nb.njit(cache=False, nogil=True, inline="always")(f))
+
+
 # ----------------------------------------------------------------- layout
 # The rules: P[...], one integer an option.
 P_PLAYERS = 0
@@ -236,7 +248,7 @@ assert all(_CARRE_VALUE[r] == p for r, p in CARRE_POINTS.items())
 # ------------------------------------------------------------------ bits
 
 
-@_jit
+@_inline
 def _popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
@@ -244,7 +256,7 @@ def _popcount(x: int) -> int:
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
-@_jit
+@_inline
 def _ctz(x: int) -> int:
     """Index of the lowest set bit of a non-zero 32-bit mask."""
     n = 0
@@ -276,7 +288,7 @@ def _nth_bit(mask: int, k: int) -> int:
 # ------------------------------------------------------------------ random
 
 
-@_jit
+@_inline
 def _rand(rs: Any) -> int:
     """The next 32-bit number of xoshiro128** (state: 4 integers of 32 bits)."""
     s0: int = rs[0]
@@ -300,7 +312,7 @@ def _rand(rs: Any) -> int:
     return result
 
 
-@_jit
+@_inline
 def _below(rs: Any, n: int) -> int:
     """A number in ``0 .. n-1``, uniform up to ``n / 2**32``."""
     return (_rand(rs) * n) >> 32
@@ -325,14 +337,14 @@ def _seed(rs: Any, seed: int) -> None:
 # ------------------------------------------------------------------ seats
 
 
-@_jit
+@_inline
 def _next(seat: int, players: int) -> int:
     if players == 3:
         return 1 if seat == 3 else seat + 1
     return (seat + 1) & 3
 
 
-@_jit
+@_inline
 def _side(seat: int, players: int) -> int:
     return seat & 1 if players == 4 else seat - 1
 
@@ -693,7 +705,7 @@ def _complete(G: Any, P: Any, T: Any, deck: Any, work: Any, trace: Any) -> None:
 # ------------------------------------------------------------------ play
 
 
-@_jit
+@_inline
 def _legal(G: Any, P: Any, T: Any, strain: int) -> int:
     """The current player's legal cards (:func:`~rebelote.tricks.legal_play_mask`)."""
     cur = G[G_CURRENT]
@@ -727,7 +739,7 @@ def _legal(G: Any, P: Any, T: Any, strain: int) -> int:
     return tr
 
 
-@_jit
+@_inline
 def _choice_cards(G: Any, P: Any, legal: int) -> int:
     """The legal cards whose play is a choice to say belote or not (seed
     001's rule, a belote whose first card is not played yet)."""
@@ -781,7 +793,7 @@ def _greedy(G: Any, P: Any, T: Any, strain: int, legal: int) -> int:
     return best
 
 
-@_jit
+@_inline
 def _play_card(G: Any, P: Any, T: Any, strain: int, card: int, flag: int) -> None:
     """The current player plays ``card`` (legal), ``flag`` his belote
     word (0 none given, 1 belote, 2 no belote) (:meth:`State._play`)."""
@@ -830,7 +842,7 @@ def _play_card(G: Any, P: Any, T: Any, strain: int, card: int, flag: int) -> Non
         _score(G, P)
 
 
-@_jit
+@_inline
 def _trace_row(trace: Any, G: Any, what: int, a: int, b: int, c: int, d: int) -> None:
     t = G[G_NTRACE]
     trace[t, 0] = what
