@@ -40,9 +40,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, cast
 
-from .actions import CAPOT_VALUE, Bid, Declare, Play
+from .actions import Bid, Declare, Play
 from .auction import COINCHE_VALUES
-from .cards import DECK_24, DECK_32, CardMask, cards_of
+from .cards import DECK_24, DECK_32, cards_of
 from .declarations import CARRE_POINTS, Declaration
 from .rules import Rules
 from .scoring import DealResult
@@ -53,13 +53,18 @@ from .trump import Strain, strain_tables
 __all__ = [
     "AVAILABLE",
     "POLICIES",
+    "RESULT_KINDS",
     "Policy",
     "RolloutError",
     "bid_code",
+    "card_tables",
     "declaration_code",
+    "declare_action",
+    "play_action",
     "play_out",
     "random_deals",
     "result_row",
+    "rule_params",
     "trace_deal",
     "trace_play_out",
 ]
@@ -1422,6 +1427,3 @@ def declare_action(found: tuple[Declaration, ...], subset: int) -> Declare:
 def play_action(card: int, flag: int) -> Play:
     """The :class:`Play` of a trace's card row (flag 0: none, 1 belote, 2 no belote)."""
     return Play(card, (None, True, False)[flag])
-
-
-_ = CardMask, CAPOT_VALUE
