@@ -26,5 +26,11 @@ ENV PATH=/opt/rebelote/bin:$PATH \
     PYTHONUNBUFFERED=1
 USER rebelote
 WORKDIR /home/rebelote
+# numba's disk cache of the expert's solver kernel and the rollouts, in the
+# user's ~/.cache/numba (the package itself is read-only for this user):
+# compiled here once, loaded in a few tenths of a second by every process of
+# the image (a host with another kind of processor compiles and caches anew)
+RUN python -c "from rebelote.solver import warm_up; warm_up()" \
+ && python -c "from rebelote.rollout import random_deals; from rebelote.rules import preset; random_deals(preset('ffb'), 10)"
 EXPOSE 8000
 CMD ["rebelote", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -10,7 +10,9 @@ state's tricks (card points, dix de der, capot).
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -238,3 +240,53 @@ def test_kernel_rules_equal_the_rules_core() -> None:
                 a, b = cards[9], cards[8]
                 got_beats = kernel.beats_card(a, b, t.trumps, t.strength[a], t.strength[b])
                 assert got_beats == beats(a, b, t)
+
+
+_RECORDED = Path(__file__).with_name("data") / "solver_kernel_values.json"
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed")
+def test_kernel_gives_the_values_and_node_counts_recorded_from_the_recursive_kernel() -> None:
+    """The iterative kernel (issue 15, cacheable on disk) searches exactly as
+    the recursive one did: on 56 seeded positions of every preset (4 to 7
+    tricks left, 0 to 3 cards on the trick, and two whole deals), each
+    card's value, the node count and the other side's value equal those
+    that the recursive kernel of commit 4f0a1de gave (recorded in
+    ``tests/data/solver_kernel_values.json``)."""
+    from rebelote.solver import kernel
+
+    cases = json.loads(_RECORDED.read_text())["cases"]
+    assert len(cases) == 56
+    for case in cases:
+        pos = Position.from_hands(
+            preset(case["rules"]),
+            Strain[case["strain"]],
+            case["hands"],
+            trick=[(Seat(s), c) for s, c in case["trick"]],
+            turn=Seat(case["turn"]),
+            side_tricks=case["side_tricks"],
+        )
+        got = kernel.solve_moves(pos)
+        assert {str(c): v for c, v in got.values.items()} == case["values"], case
+        assert got.nodes == case["nodes"], case
+        side, value = case["value_other_side"]
+        assert kernel.solve_value(pos, side) == value, case
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed")
+def test_kernel_stops_at_its_node_limit() -> None:
+    from rebelote.solver import SearchLimitError, kernel
+
+    case = json.loads(_RECORDED.read_text())["cases"][-1]
+    pos = Position.from_hands(
+        preset(case["rules"]),
+        Strain[case["strain"]],
+        case["hands"],
+        turn=Seat(case["turn"]),
+        side_tricks=case["side_tricks"],
+    )
+    with pytest.raises(SearchLimitError, match="node limit 5000 reached"):
+        kernel.solve_moves(pos, max_nodes=5000)
+    # The workspace is fresh for each solve: a full solve after the stop
+    # gives the recorded values.
+    assert kernel.solve_moves(pos).nodes == case["nodes"]

@@ -255,14 +255,16 @@ def bench_engine(
     deals: Annotated[int, typer.Option(help="Random full deals to play.")] = 2000,
     rules: Annotated[str, typer.Option(help="Rule preset.")] = "ffb",
     seed: Annotated[int, typer.Option(help="Seed.")] = 1,
+    rollouts: Annotated[int, typer.Option(help="Compiled rollouts to time.")] = 200_000,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Random full deals per second (the fast path of simulations and the
     checked API), legal-move generations per second and compiled rollouts
-    per second, on one core; ``--json``: one JSON line."""
+    per second (colver's beside them where it is installed), on one core;
+    ``--json``: one JSON line."""
     from .bench import bench_engine as run
 
-    result = run(_rules_or_exit(rules), deals=deals, seed=seed)
+    result = run(_rules_or_exit(rules), deals=deals, seed=seed, rollouts=rollouts)
     if as_json:
         print(json.dumps(result))
     else:

@@ -3,10 +3,10 @@ rebelote[fast]``).
 
 The same search as :mod:`.search` (values, MTD(f) at the root,
 transposition table at trick starts, move ordering, killers, history,
-equivalent cards), on int64 masks in two numpy arrays (a workspace and the
-table: few arguments make the recursive calls cheap), compiled to machine
-code.  :data:`AVAILABLE` is False when
-numba cannot be imported; :mod:`.solve` then uses the pure path.
+equivalent cards), on int64 masks in two numpy arrays (a workspace, which
+also holds the search's stack of frames, and the table), compiled to
+machine code.  :data:`AVAILABLE` is False when numba cannot be imported;
+:mod:`.solve` then uses the pure path.
 
 Compiled code cannot call the rules core, so two small functions here,
 :func:`legal_mask` and :func:`beats_card`, restate
@@ -16,8 +16,9 @@ on every rule set and every kind of trick, and the kernel's values against
 the pure path's.  The card tables themselves come from
 :func:`~rebelote.trump.strain_tables`.
 
-Compilation takes about 7 seconds, once per process (the first solve);
-it is not cached on disk (see :func:`_jit`).
+Compiled code is cached on disk (``cache=True``): the first process
+compiles it (about 7 seconds), later ones load it (a few tenths of a
+second); see :func:`_jit` for where the cache goes.
 
 Transposition table: 2^20 entries (one slot per hash, always replaced),
 13 MB, made once per process and shared by the solves of that process; a
@@ -34,7 +35,8 @@ from ..cards import cards_of
 from ..seats import Seat
 from ..tricks import beats
 from .position import Position, capot_bonus
-from .search import INF, SearchLimitError, SolveResult
+from .search import INF as _SEARCH_INF
+from .search import SearchLimitError, SolveResult
 
 __all__ = ["AVAILABLE", "beats_card", "legal_mask", "solve_moves", "solve_value"]
 
@@ -45,6 +47,13 @@ try:  # pragma: no cover - depends on the installation
     AVAILABLE = True
 except ImportError:  # pragma: no cover - depends on the installation
     AVAILABLE = False
+
+INF = 10_000
+""":data:`.search.INF` written again here: the compiled functions read it
+as a constant, and their disk cache is renewed only when this file
+changes."""
+if INF != _SEARCH_INF:  # pragma: no cover - a change in one file only
+    raise ImportError("rebelote.solver.kernel.INF must equal rebelote.solver.search.INF")
 
 MTDF = 1
 """1: value each root card by MTD(f) null-window searches; 0: one full-window search."""
@@ -62,21 +71,63 @@ _R = 128  # ranked: 7 cards above each card, weakest first, -1 padded (224)
 _HIST = 352  # history by card (32)
 _KILL = 384  # killer card by depth (40)
 _BUF = 424  # move buffer: (card, score) pairs, 8 a depth, 33 depths (544)
-_W_SIZE = 968
+_FRAMES = 968  # the search's frames: _FRAME integers a node, 40 nodes (960)
+_W_SIZE = 1928
+
+_FRAME = 24
+"""Integers a frame of :func:`_node` (the fields ``_F_*``, then unused)."""
+# The fields of a frame: the node's arguments, then what the node keeps
+# while one of its children is searched.
+_F_TURN = 0
+_F_N = 1
+_F_LED = 2
+_F_BEST = 3
+_F_BSEAT = 4
+_F_PTS = 5
+_F_REM = 6
+_F_TREM = 7
+_F_ALPHA = 8
+_F_BETA = 9
+_F_CAPOT = 10
+_F_ONLY = 11
+_F_A0 = 12  # alpha and beta as the node was called (for the table)
+_F_B0 = 13
+_F_SLOT = 14  # the node's slot and key in the table
+_F_KEY = 15
+_F_HAND = 16  # the hand of the seat to play
+_F_COUNT = 17  # cards to search (the move buffer at the node's depth)
+_F_BESTV = 18  # the best value so far
+_F_I = 19  # the number of the card whose child is searched
+_F_S = 20  # what that card's trick adds to the child's value
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _jit(f: _F) -> _F:
-    """Compile ``f`` with numba when first called; ``f`` itself without numba.
+    """Compile ``f`` with numba when first called, cached on disk; ``f``
+    itself without numba.
 
-    Not cached on disk: numba's cache of a recursive function loaded back in
-    a new process crashes it (numba 0.68, seen here), and a cached function
-    is not recompiled when a function it calls changes."""
-    if AVAILABLE:
+    numba writes the cache beside this file (``__pycache__``) where that
+    directory is writable, else in the user's cache directory
+    (``~/.cache/numba``, or ``$XDG_CACHE_HOME/numba``); the environment
+    variable ``NUMBA_CACHE_DIR`` chooses the directory instead.  An entry
+    is used only by the same numba version on the same kind of processor
+    and is written anew when this file changes (numba keys it on the
+    file's contents).  Where no directory is writable, ``f`` is compiled in
+    each process, uncached.
+
+    The search is iterative (:func:`_node`): numba's cache of a recursive
+    function crashed the process that loaded it back (numba 0.68, seen
+    here).  Every compiled function and constant of the kernel is in this
+    file, because the cache of a function is not renewed when another file
+    that it uses changes."""
+    if not AVAILABLE:
+        return f
+    try:
+        return cast(_F, _nb.njit(cache=True, nogil=True)(f))
+    except RuntimeError:  # pragma: no cover - no writable cache directory
         return cast(_F, _nb.njit(cache=False, nogil=True)(f))
-    return f
 
 
 @_jit
@@ -174,130 +225,246 @@ def _node(
     w: Any,
     tt: Any,
 ) -> int:
-    """One node of the search; see :mod:`.search` for the meaning.
+    """The value of a node of the search; see :mod:`.search` for the meaning.
+
+    An alpha-beta search without recursion: the frames of the nodes on the
+    path from this one live in the workspace (:data:`_FRAMES`, one row of
+    :data:`_FRAME` integers a node, the fields ``_F_*``), so that numba can
+    cache the compiled code on disk (its cache of a recursive function
+    crashes the process that loads it).  The nodes are visited in the same
+    order as the recursive search of the versions before (same values, same
+    node counts; ``tests/test_solver.py`` compares them with values it
+    recorded).
 
     ``w``: the workspace (see :data:`_W_SIZE`): hands, the integers
     [players, trumps, overtrump_partner, partner_exemption, undertrump,
     bonus, min_capot, generation, nodes, max_nodes, aborted, is_max N W S E,
     next N W S E], the strength, higher and points tables, the ranked
-    table, history, killers and the move buffer; ``tt``: the transposition
-    table, three int64 a slot (key, lower bound, upper bound)."""
-    w[_I + 8] += 1
-    if w[_I + 10]:
-        return 0
-    if w[_I + 9] > 0 and w[_I + 8] >= w[_I + 9]:
-        w[_I + 10] = 1
-        return 0
+    table, history, killers, the move buffer and the frames; ``tt``: the
+    transposition table, three int64 a slot (key, lower bound, upper
+    bound)."""
     players = w[_I + 0]
     trumps = w[_I + 1]
-    a0 = alpha
-    b0 = beta
-    slot = 0
-    key = 0
-    if n == 0 and only == 0:
-        key = (rem | (turn << 32) | (capot << 34)) | (w[_I + 7] << 36)
-        h = rem * 0x9E3779B1 + turn * 0x85EBCA77 + capot * 0xC2B2AE3D
-        slot = (h ^ (h >> 29)) & ((1 << 20) - 1)
-        if tt[3 * slot] == key:
-            lo = tt[3 * slot + 1]
-            hi = tt[3 * slot + 2]
-            if lo >= beta:
-                return int(lo)
-            if hi <= alpha:
-                return int(hi)
-            if lo == hi:
-                return int(lo)
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-    hand = w[_H + turn]
-    if n == 0:
-        legal = hand
-    else:
-        partner = players == 4 and ((bseat ^ turn) & 1) == 0
-        legal = legal_mask(
-            hand, led, best, partner, trumps, w[_HIGH + best],
-            w[_I + 2] != 0, w[_I + 3] != 0, w[_I + 4] != 0,
-        )  # fmt: skip
-    if only:
-        legal &= only
-    maximizing = w[_I + 11 + turn] != 0
-    depth = 32 - _popcount(rem)
-    base = depth * 8
-    count = 0
-    x = legal
-    while x:
-        low = x & -x
-        c = _ctz(low)
-        x ^= low
-        keep = True
-        for k in range(7):
-            up = w[_R + c * 7 + k]
-            if up < 0:
-                break
-            if (trick_rem >> up) & 1:
-                if (legal >> up) & 1 and w[_PTS + up] == w[_PTS + c]:
-                    keep = False
-                break
-        if keep:
-            if n == 0:
-                master = 0 if w[_HIGH + c] & trick_rem else 1
-                sc = master * 1000 + w[_HIST + c] - w[_PTS + c]
-            else:
-                mine = (w[_I + 11 + bseat] != 0) == maximizing
-                win = beats_card(c, best, trumps, w[_STR + c], w[_STR + best])
-                if mine:
-                    sc = w[_PTS + c] * 10 - (500 if (trumps >> c) & 1 else 0)
-                    if win:
-                        sc -= 5
-                elif win:
-                    sc = 2000 - w[_STR + c] * 10 + w[_PTS + c]
-                else:
-                    sc = -w[_PTS + c] * 10 - w[_STR + c]
-                sc += w[_HIST + c]
-            if c == w[_KILL + depth]:
-                sc += 100000
-            # Insertion by score, highest first.
-            i = count
-            while i > 0 and w[_BUF + 2 * (base + i - 1) + 1] < sc:
-                w[_BUF + 2 * (base + i)] = w[_BUF + 2 * (base + i - 1)]
-                w[_BUF + 2 * (base + i) + 1] = w[_BUF + 2 * (base + i - 1) + 1]
-                i -= 1
-            w[_BUF + 2 * (base + i)] = c
-            w[_BUF + 2 * (base + i) + 1] = sc
-            count += 1
-    bestv = -INF if maximizing else INF
-    nxt_turn = w[_I + 15 + turn]
     bonus = w[_I + 5]
-    for i in range(count):
-        c = w[_BUF + 2 * (base + i)]
-        bit = 1 << c
-        w[_H + turn] = hand ^ bit
-        rem2 = rem ^ bit
-        if n == 0:
-            nled = c
-            nbest = c
-            nseat = turn
-        elif beats_card(c, best, trumps, w[_STR + c], w[_STR + best]):
-            nled = led
-            nbest = c
-            nseat = turn
-        else:
-            nled = led
-            nbest = best
-            nseat = bseat
-        npts = pts + w[_PTS + c]
-        if n + 1 == players:
-            if rem2 == 0:
-                npts += 10
-            if w[_I + 11 + nseat] != 0:
-                s = npts
-                cap = capot | 1
+    sp = 0
+    f = _FRAMES
+    w[f + _F_TURN] = turn
+    w[f + _F_N] = n
+    w[f + _F_LED] = led
+    w[f + _F_BEST] = best
+    w[f + _F_BSEAT] = bseat
+    w[f + _F_PTS] = pts
+    w[f + _F_REM] = rem
+    w[f + _F_TREM] = trick_rem
+    w[f + _F_ALPHA] = alpha
+    w[f + _F_BETA] = beta
+    w[f + _F_CAPOT] = capot
+    w[f + _F_ONLY] = only
+    entering = True
+    ret = 0
+    while True:
+        f = _FRAMES + sp * _FRAME
+        turn = w[f + _F_TURN]
+        n = w[f + _F_N]
+        led = w[f + _F_LED]
+        best = w[f + _F_BEST]
+        bseat = w[f + _F_BSEAT]
+        rem = w[f + _F_REM]
+        capot = w[f + _F_CAPOT]
+        only = w[f + _F_ONLY]
+        cut = False
+        if entering:
+            # A new node: the table, then the legal cards in search order.
+            alpha = w[f + _F_ALPHA]
+            beta = w[f + _F_BETA]
+            w[_I + 8] += 1
+            done = False
+            if w[_I + 10]:
+                ret = 0
+                done = True
+            elif w[_I + 9] > 0 and w[_I + 8] >= w[_I + 9]:
+                w[_I + 10] = 1
+                ret = 0
+                done = True
+            a0 = alpha
+            b0 = beta
+            slot = 0
+            key = 0
+            if not done and n == 0 and only == 0:
+                key = (rem | (turn << 32) | (capot << 34)) | (w[_I + 7] << 36)
+                h = rem * 0x9E3779B1 + turn * 0x85EBCA77 + capot * 0xC2B2AE3D
+                slot = (h ^ (h >> 29)) & ((1 << 20) - 1)
+                if tt[3 * slot] == key:
+                    lo = tt[3 * slot + 1]
+                    hi = tt[3 * slot + 2]
+                    if lo >= beta:
+                        ret = lo
+                        done = True
+                    elif hi <= alpha:
+                        ret = hi
+                        done = True
+                    elif lo == hi:
+                        ret = lo
+                        done = True
+                    else:
+                        if lo > alpha:
+                            alpha = lo
+                        if hi < beta:
+                            beta = hi
+            if done:
+                if sp == 0:
+                    return ret
+                sp -= 1
+                entering = False
+                continue
+            trick_rem = w[f + _F_TREM]
+            hand = w[_H + turn]
+            if n == 0:
+                legal = hand
             else:
-                s = -npts
-                cap = capot | 2
-            if rem2 == 0:
+                partner = players == 4 and ((bseat ^ turn) & 1) == 0
+                legal = legal_mask(
+                    hand, led, best, partner, trumps, w[_HIGH + best],
+                    w[_I + 2] != 0, w[_I + 3] != 0, w[_I + 4] != 0,
+                )  # fmt: skip
+            if only:
+                legal &= only
+            maximizing = w[_I + 11 + turn] != 0
+            depth = 32 - _popcount(rem)
+            base = depth * 8
+            count = 0
+            x = legal
+            while x:
+                low = x & -x
+                c = _ctz(low)
+                x ^= low
+                keep = True
+                for k in range(7):
+                    up = w[_R + c * 7 + k]
+                    if up < 0:
+                        break
+                    if (trick_rem >> up) & 1:
+                        if (legal >> up) & 1 and w[_PTS + up] == w[_PTS + c]:
+                            keep = False
+                        break
+                if keep:
+                    if n == 0:
+                        master = 0 if w[_HIGH + c] & trick_rem else 1
+                        sc = master * 1000 + w[_HIST + c] - w[_PTS + c]
+                    else:
+                        mine = (w[_I + 11 + bseat] != 0) == maximizing
+                        win = beats_card(c, best, trumps, w[_STR + c], w[_STR + best])
+                        if mine:
+                            sc = w[_PTS + c] * 10 - (500 if (trumps >> c) & 1 else 0)
+                            if win:
+                                sc -= 5
+                        elif win:
+                            sc = 2000 - w[_STR + c] * 10 + w[_PTS + c]
+                        else:
+                            sc = -w[_PTS + c] * 10 - w[_STR + c]
+                        sc += w[_HIST + c]
+                    if c == w[_KILL + depth]:
+                        sc += 100000
+                    # Insertion by score, highest first.
+                    i = count
+                    while i > 0 and w[_BUF + 2 * (base + i - 1) + 1] < sc:
+                        w[_BUF + 2 * (base + i)] = w[_BUF + 2 * (base + i - 1)]
+                        w[_BUF + 2 * (base + i) + 1] = w[_BUF + 2 * (base + i - 1) + 1]
+                        i -= 1
+                    w[_BUF + 2 * (base + i)] = c
+                    w[_BUF + 2 * (base + i) + 1] = sc
+                    count += 1
+            bestv = -INF if maximizing else INF
+            i = 0
+            w[f + _F_A0] = a0
+            w[f + _F_B0] = b0
+            w[f + _F_SLOT] = slot
+            w[f + _F_KEY] = key
+            w[f + _F_HAND] = hand
+            w[f + _F_COUNT] = count
+        else:
+            # Back from the child of card number i: its value, as the
+            # recursive search had it after its call.
+            trick_rem = w[f + _F_TREM]
+            alpha = w[f + _F_ALPHA]
+            beta = w[f + _F_BETA]
+            hand = w[f + _F_HAND]
+            count = w[f + _F_COUNT]
+            bestv = w[f + _F_BESTV]
+            i = w[f + _F_I]
+            maximizing = w[_I + 11 + turn] != 0
+            depth = 32 - _popcount(rem)
+            base = depth * 8
+            v = w[f + _F_S] + ret
+            w[_H + turn] = hand
+            if maximizing:
+                if v > bestv:
+                    bestv = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < bestv:
+                    bestv = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                c = w[_BUF + 2 * (base + i)]
+                w[_KILL + depth] = c
+                w[_HIST + c] += count
+                cut = True
+            else:
+                i += 1
+        # The cards from number i: a card that ends the deal is valued
+        # here; any other opens its child's frame.
+        pushed = False
+        nxt_turn = w[_I + 15 + turn]
+        pts = w[f + _F_PTS]
+        while not cut and i < count:
+            c = w[_BUF + 2 * (base + i)]
+            bit = 1 << c
+            w[_H + turn] = hand ^ bit
+            rem2 = rem ^ bit
+            if n == 0:
+                nled = c
+                nbest = c
+                nseat = turn
+            elif beats_card(c, best, trumps, w[_STR + c], w[_STR + best]):
+                nled = led
+                nbest = c
+                nseat = turn
+            else:
+                nled = led
+                nbest = best
+                nseat = bseat
+            npts = pts + w[_PTS + c]
+            g = _FRAMES + (sp + 1) * _FRAME
+            if n + 1 == players:
+                if rem2 == 0:
+                    npts += 10
+                if w[_I + 11 + nseat] != 0:
+                    s = npts
+                    cap = capot | 1
+                else:
+                    s = -npts
+                    cap = capot | 2
+                if rem2 != 0:
+                    # The next trick: its leader's node, alpha and beta
+                    # shifted by the trick's value s.
+                    w[g + _F_TURN] = nseat
+                    w[g + _F_N] = 0
+                    w[g + _F_LED] = -1
+                    w[g + _F_BEST] = -1
+                    w[g + _F_BSEAT] = -1
+                    w[g + _F_PTS] = 0
+                    w[g + _F_REM] = rem2
+                    w[g + _F_TREM] = rem2
+                    w[g + _F_ALPHA] = alpha - s
+                    w[g + _F_BETA] = beta - s
+                    w[g + _F_CAPOT] = cap
+                    w[g + _F_ONLY] = 0
+                    w[f + _F_S] = s
+                    pushed = True
+                    break
                 if bonus:
                     if cap == 1:
                         s += bonus
@@ -305,47 +472,72 @@ def _node(
                         s -= bonus
                 v = s
             else:
-                v = s + _node(
-                    nseat, 0, -1, -1, -1, 0, rem2, rem2, alpha - s, beta - s, cap, 0,
-                    w, tt,
-                )  # fmt: skip
-        else:
-            v = _node(
-                nxt_turn, n + 1, nled, nbest, nseat, npts, rem2, trick_rem, alpha, beta, capot, 0,
-                w, tt,
-            )  # fmt: skip
-        w[_H + turn] = hand
-        if maximizing:
-            if v > bestv:
-                bestv = v
-                if v > alpha:
-                    alpha = v
-        else:
-            if v < bestv:
-                bestv = v
-                if v < beta:
-                    beta = v
-        if alpha >= beta:
-            w[_KILL + depth] = c
-            w[_HIST + c] += count
-            break
-    if n == 0 and only == 0 and w[_I + 10] == 0:
-        lo = -INF
-        hi = INF
-        if tt[3 * slot] == key:
-            lo = tt[3 * slot + 1]
-            hi = tt[3 * slot + 2]
-        if bestv <= a0:
-            hi = min(hi, bestv)
-        elif bestv >= b0:
-            lo = max(lo, bestv)
-        else:
-            lo = bestv
-            hi = bestv
-        tt[3 * slot] = key
-        tt[3 * slot + 1] = lo
-        tt[3 * slot + 2] = hi
-    return bestv
+                w[g + _F_TURN] = nxt_turn
+                w[g + _F_N] = n + 1
+                w[g + _F_LED] = nled
+                w[g + _F_BEST] = nbest
+                w[g + _F_BSEAT] = nseat
+                w[g + _F_PTS] = npts
+                w[g + _F_REM] = rem2
+                w[g + _F_TREM] = trick_rem
+                w[g + _F_ALPHA] = alpha
+                w[g + _F_BETA] = beta
+                w[g + _F_CAPOT] = capot
+                w[g + _F_ONLY] = 0
+                w[f + _F_S] = 0
+                pushed = True
+                break
+            # The deal's last card: no child.
+            w[_H + turn] = hand
+            if maximizing:
+                if v > bestv:
+                    bestv = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < bestv:
+                    bestv = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                w[_KILL + depth] = c
+                w[_HIST + c] += count
+                break
+            i += 1
+        if pushed:
+            w[f + _F_ALPHA] = alpha
+            w[f + _F_BETA] = beta
+            w[f + _F_BESTV] = bestv
+            w[f + _F_I] = i
+            sp += 1
+            entering = True
+            continue
+        # The node's value: into the table, then back to the parent.
+        if n == 0 and only == 0 and w[_I + 10] == 0:
+            slot = w[f + _F_SLOT]
+            key = w[f + _F_KEY]
+            a0 = w[f + _F_A0]
+            b0 = w[f + _F_B0]
+            lo = -INF
+            hi = INF
+            if tt[3 * slot] == key:
+                lo = tt[3 * slot + 1]
+                hi = tt[3 * slot + 2]
+            if bestv <= a0:
+                hi = min(hi, bestv)
+            elif bestv >= b0:
+                lo = max(lo, bestv)
+            else:
+                lo = bestv
+                hi = bestv
+            tt[3 * slot] = key
+            tt[3 * slot + 1] = lo
+            tt[3 * slot + 2] = hi
+        ret = bestv
+        if sp == 0:
+            return ret
+        sp -= 1
+        entering = False
 
 
 @_jit

@@ -91,8 +91,10 @@ _WARM = False
 
 
 def warm_up() -> None:
-    """Compile the kernel now (about 7 seconds, once per process) by solving
-    a one-trick position, so that later solves are timed without it.  Does
+    """Load the kernel now by solving a one-trick position, so that later
+    solves are timed without it: from numba's disk cache (a few tenths of a
+    second), or compiled where there is none yet (about 7 seconds; the
+    cache is written then, see :func:`rebelote.solver.kernel._jit`).  Does
     nothing without numba or after the first call."""
     global _WARM
     if _WARM or not _use_kernel("auto"):
