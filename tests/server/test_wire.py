@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import random
+import re
 from typing import Any
 
 import pytest
