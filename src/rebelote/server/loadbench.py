@@ -601,9 +601,14 @@ def run_bench(
             bench = _Bench(bases, [p.pid for p in procs], tables, seconds, seed, say)
             result = asyncio.run(bench.run())
             load = os.getloadavg()[0]
-            for proc in procs:
+            for proc, out, log, port in zip(procs, files, logs, ports, strict=True):
                 if proc.poll() is not None:
                     result.error("server_exited")
+                    out.flush()
+                    tail = log.read_text(errors="replace").splitlines()[-20:]
+                    say(f"the server on port {port} stopped ({proc.returncode}); its log ends:")
+                    for line in tail:
+                        say(f"  {line}")
         finally:
             _stop(procs)
             for f in files:
