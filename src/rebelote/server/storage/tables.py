@@ -56,6 +56,7 @@ from sqlalchemy.exc import (
     DataError,
     IntegrityError,
     InternalError,
+    InvalidatePoolError,
     NoSuchModuleError,
     OperationalError,
     ProgrammingError,
@@ -300,18 +301,23 @@ class Store(PeopleStore):
                 kwargs["poolclass"] = StaticPool
         elif url.startswith("postgresql"):
             kwargs["connect_args"] = _postgresql_limits(url, limits)
-        # pool_pre_ping: a pooled connection is checked before use, so the
-        # first write after a database restart does not fail on a dead one
-        # (a server's database; SQLite is a file, with no connection to
-        # lose: no check, a statement saved at each use); hide_parameters:
-        # an error (logged) never shows the values written (a password's
-        # hash, a token's)
+        # a pooled connection is checked before use, so the first write
+        # after a database restart does not fail on a dead one (a server's
+        # database: pool_pre_ping, or for PostgreSQL a check that the
+        # session is writable too, _check_out; SQLite is a file, with no
+        # connection to lose: no check, a statement saved at each use);
+        # hide_parameters: an error (logged) never shows the values
+        # written (a password's hash, a token's)
+        postgresql = url.startswith("postgresql")
         self.engine: Engine = create_engine(
             url,
-            pool_pre_ping=not url.startswith("sqlite"),
+            pool_pre_ping=not (url.startswith("sqlite") or postgresql),
             hide_parameters=True,
             **kwargs,
         )
+        if postgresql:
+            event.listen(self.engine, "connect", _fresh)
+            event.listen(self.engine, "checkout", _check_out)
         if url.startswith("sqlite"):
             busy = max(0, limits.db_lock_timeout_ms)
             event.listen(
@@ -637,6 +643,41 @@ def _postgresql_limits(url: str, limits: ServerSettings) -> dict[str, Any]:
         "connect_timeout": max(1, limits.db_connect_timeout_s),
         "options": " ".join(str(o) for o in options if o),
     }
+
+
+_FRESH = "rebelote_fresh"
+"""The mark of a pooled connection not used yet (in its record's ``info``)."""
+
+
+def _fresh(_dbapi_connection: Any, record: Any) -> None:
+    """A new connection: its first checkout needs no check."""
+    record.info[_FRESH] = True
+
+
+def _check_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """PostgreSQL, as a pooled connection is taken (not a new one): one
+    round trip checks that its session is alive and writable (the
+    ``pool_pre_ping`` it replaces only checks the first).  A session opened
+    while the database was read-only (``default_transaction_read_only``,
+    read when a session starts) stays read-only after the database is
+    writable again; such a session, or a dead one, makes the pool drop
+    every connection opened before and open a new one for this use (a
+    database still read-only gives a read-only one: reads work, writes are
+    refused as during the fault), so that the first write after a fault
+    does not fail on a session opened during it."""
+    if record.info.pop(_FRESH, False):
+        return
+    try:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("SELECT current_setting('transaction_read_only')")
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+    except Exception as exc:  # the connection is dead (a restart, a network fault)
+        raise InvalidatePoolError(f"a pooled connection failed its check: {exc}") from exc
+    if row is not None and row[0] == "on":
+        raise InvalidatePoolError("a pooled session is read-only")
 
 
 def _drop_sessions_on_failure(context: ExceptionContext) -> None:

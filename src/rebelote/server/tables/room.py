@@ -12,9 +12,13 @@ presence and clocks, chat, leaving, results.
   connected, the table waits and the first human back takes it.  Seat
   changes before the start are stored in the ``seats`` rows; from the
   start on, every change is a log entry.  A seat change the database
-  refuses is undone in memory too (``unavailable``: nothing changed); as
-  such a write may have been done anyway (its answer lost), the next seat
-  change stores every seat as memory has them.
+  refuses may have been done anyway (a COMMIT whose answer was lost): the
+  table reads its log and seats again at once; when they hold the change,
+  it stands (the request succeeds), else it is undone in memory too
+  (``unavailable``: nothing changed).  When they cannot be read, every
+  change of the table (seats, start, actions, computer players) reads
+  them first (``unavailable`` until it can), so that nothing is judged or
+  written against seats the database may not hold.
 - **Deserted** (before the start): a table none of whose humans has had a
   connection (a table socket or a lobby page's) for ``deserted_after``
   seconds is :meth:`Room.deserted`: the lobby stops listing it (its room
@@ -140,9 +144,6 @@ class Room(Table):
         super().__init__(*args, **kwargs)
         self.mutes: dict[Seat, set[str]] = {}
         self._mute_drops: list[tuple[int | None, str]] = []
-        self._seats_suspect = False
-        """A seat write failed (its outcome unknown): the next one writes
-        every seat."""
         self._next_failures = 0
         self._leave_failures: dict[Seat, int] = {}
         self.limiter: ChatLimiter = RateLimiter()
@@ -491,6 +492,10 @@ class Room(Table):
         connected human in seat order hosts the table (stored); with nobody
         connected the table waits (:meth:`_host_back`)."""
         async with self.lock:
+            try:
+                await self._sync()
+            except ProtocolError:
+                return  # the next human back (or the next change) tries again
             host = self.meta.host
             if self.status != "open" or not self._host_away:
                 return
@@ -709,6 +714,7 @@ class Room(Table):
         if Seat[target] not in self.game.order:
             raise ProtocolError("bad_message", f"no seat {target} at this table")
         async with self.lock:
+            await self._sync()
             row = self.seat_rows.get(seat)
             if row is not None and row.user_id is not None and self.networked:
                 await asyncio.to_thread(self.store.set_mute, self.id, row.user_id, target, muted)
@@ -770,54 +776,91 @@ class Room(Table):
             closed=self.closed,
         )
 
-    def _undo(self, point: _SeatUndo) -> None:
+    def _undo(self, point: _SeatUndo, *, seats: bool = True) -> None:
+        """Put back the state of ``point``: the mutes and the closing, and
+        with ``seats`` the rows, the game's seats and the host too
+        (without: they are as the table just read them)."""
         told = {seat for seat, muted in self.mutes.items() if muted != point.mutes.get(seat)}
         told |= {seat for seat, muted in point.mutes.items() if muted != self.mutes.get(seat)}
-        self.seat_rows = dict(point.rows)
-        self.game.seats = dict(point.specs)
-        self.meta = point.meta
+        if seats:
+            self.seat_rows = dict(point.rows)
+            self.game.seats = dict(point.specs)
+            self.meta = point.meta
+        self.closed = point.closed
         self.mutes = point.mutes
         self._mute_drops = point.mute_drops
-        self.closed = point.closed
         for seat in told:
             self._tell_mutes(seat)
 
     async def _store_seats(
         self, *seats: Seat, status: str | None = None, undo: _SeatUndo | None = None
     ) -> None:
-        """Store ``seats``' rows (every seat's after a failed seat write),
-        the host, ``status`` and the mutes to drop, in one transaction.
-        When the database refuses it: the change is undone in memory
-        (``undo``: the state before it; else the rows stay and the next
-        write stores them) and :class:`ProtocolError` ``unavailable`` is
-        raised."""
+        """Store ``seats``' rows, the host, ``status`` and the mutes to
+        drop, in one transaction (call under the lock, the table read
+        again first when the last write's outcome was unknown:
+        :meth:`_sync`, so that the other rows are as stored).  When the
+        database refuses it, its outcome is unknown (a COMMIT whose answer
+        was lost): the table reads its log and seats again at once
+        (:meth:`_stored_anyway`); when they hold what was written, it was
+        stored and this returns; else (or when they cannot be read) the
+        change is undone in memory (``undo``: the state before it; else
+        the rows stay as the database has them, or as they are until the
+        table reads them again) and :class:`ProtocolError` ``unavailable``
+        is raised."""
         drops, self._mute_drops = self._mute_drops, []
-        rows = self.game.order if self._seats_suspect else seats
+        rows = {s: self.seat_rows[s] for s in seats}
+        host = self.meta.host
         try:
             await asyncio.to_thread(
                 self.store.update_table,
                 self.id,
-                seats=[self.seat_rows[s] for s in rows],
-                host=self.meta.host,
+                seats=list(rows.values()),
+                host=host,
                 set_host=True,
                 status=status,
                 drop_mutes=drops,
             )
         except Exception as exc:
             log.warning("table %s: cannot store its seats: %s", self.id, exc)
-            self._seats_suspect = True
-            if undo is not None:
-                self._undo(undo)
-            else:
+
+            def stored() -> bool:
+                return (
+                    all(self.seat_rows.get(s) == row for s, row in rows.items())
+                    and self.meta.host == host
+                    and (status != "closed" or self.closed)
+                )
+
+            if await self._stored_anyway(stored, undo):
+                return
+            if undo is None:
                 self._mute_drops = drops + self._mute_drops
             raise ProtocolError(
                 "unavailable", "the server could not save that; nothing changed, try again"
             ) from None
-        self._seats_suspect = False
 
-    async def _resync(self) -> None:
-        await super()._resync()
-        self._seats_suspect = False
+    async def _stored_anyway(self, stored: Callable[[], bool], undo: _SeatUndo | None) -> bool:
+        """After a write of the room whose outcome is unknown (call under
+        the lock): the table reads its log and seats again at once
+        (:meth:`_resync`), and returns whether ``stored()`` then holds
+        (the write was done, its answer lost: the change stands, the
+        mutes as it left them).  Else the change is undone in memory
+        (``undo``; the rows, host and game as read, or as before when
+        they cannot be read: then the driver reads them again as soon as
+        the database answers, and every change before that reads them
+        first) and ``False`` is returned."""
+        self._suspect = True
+        try:
+            await self._resync()
+        except ProtocolError:
+            if undo is not None:
+                self._undo(undo)
+            self.kick()
+            return False
+        if stored():
+            return True
+        if undo is not None:
+            self._undo(undo, seats=False)
+        return False
 
     def _put(self, row: StoredSeat) -> None:
         seat = Seat[row.seat]
@@ -847,6 +890,7 @@ class Room(Table):
         ``table_closed``, ``already_seated``, ``seat_taken``,
         ``account_required``)."""
         async with self.lock:
+            await self._sync()
             self._require_open()
             seat = self._seat(letter)
             if self.seat_of_user(user_id) is not None:
@@ -872,6 +916,10 @@ class Room(Table):
         the new name (stored again, so that no older copy of the row wins)."""
         changed = []
         async with self.lock:
+            try:
+                await self._sync()
+            except ProtocolError:
+                return  # the rows are read again (they say so) once the database answers
             for seat, row in list(self.seat_rows.items()):
                 if row.user_id != user_id:
                     continue
@@ -883,8 +931,7 @@ class Room(Table):
                 changed.append(seat)
             if changed:
                 # the account's rows already say so (the sign-up's own
-                # write): a failure here only leaves the next write to
-                # store them again
+                # write): a failure here leaves them to be read again
                 with contextlib.suppress(ProtocolError):
                     await self._store_seats(*changed)
         if changed:
@@ -894,6 +941,7 @@ class Room(Table):
         """A fresh token for the seat ``user_id`` holds (the old one stops
         working).  Raises :class:`ProtocolError` ``no_seat``."""
         async with self.lock:
+            await self._sync()
             seat = self.seat_of_user(user_id)
             if seat is None:
                 raise ProtocolError("no_seat", "you hold no seat at this table")
@@ -908,6 +956,7 @@ class Room(Table):
         """The host puts a computer player of ``level`` at the empty seat
         ``letter`` (``level`` None: empties a computer player's seat)."""
         async with self.lock:
+            await self._sync()
             self._require_open()
             self._require_host(by)
             seat = self._seat(letter)
@@ -930,6 +979,7 @@ class Room(Table):
         if level not in BOT_LEVELS:
             raise ProtocolError("bad_request", f"unknown level {level!r}")
         async with self.lock:
+            await self._sync()
             self._require_open()
             self._require_host(by)
             self._require_human()
@@ -944,7 +994,8 @@ class Room(Table):
 
     async def start(self, by: Seat | None) -> None:
         """The host starts the match (every seat taken, else
-        ``seats_empty``; a human among them, else ``no_human``)."""
+        ``seats_empty``; a human among them, else ``no_human``); a start
+        stored though its answer was lost stands (:meth:`_stored_anyway`)."""
         async with self.lock:
             await self._sync()
             self._require_open()
@@ -958,7 +1009,14 @@ class Room(Table):
             for seat in self.game.order:
                 self._cancel(seat, "host")
             self._host_away = False
-            await self._commit(self.game.start_entries())  # holds the absent seats
+            try:
+                await self._commit(self.game.start_entries())  # holds the absent seats
+            except ProtocolError as exc:
+                # stored with its answer lost? the log read again says so
+                if exc.code != "unavailable" or not await self._stored_anyway(
+                    lambda: self.game.match is not None, None
+                ):
+                    raise
         self.broadcast_room()
 
     def hold_absent(self) -> None:
@@ -1017,7 +1075,8 @@ class Room(Table):
         his result (a loss, unrated) is stored, then the seat's row, the
         host and the ``seat`` log entry in one transaction (under the
         lock).  Raises ``unavailable`` when the database refuses either
-        (memory as before)."""
+        (memory as before; a write whose answer was lost but which the
+        database did store stands: :meth:`_stored_anyway`)."""
         finished = self.status == "finished"
         if not finished:
             try:  # stored once: a retry after a failure records nothing more
@@ -1039,22 +1098,24 @@ class Room(Table):
         entry = self.game.seat_entry(
             seat, "bot", row.name, STANDIN_LEVEL, left=True, closes=finished
         )
-        rows = self.game.order if self._seats_suspect else (seat,)
+        left = self.seat_rows[seat]
         drops, self._mute_drops = self._mute_drops, []
         try:
             await self._commit(
                 [entry],
-                seats=[self.seat_rows[s] for s in rows],
+                seats=[left],
                 host=self.meta.host,
                 set_host=True,
                 status="closed" if closes else None,
                 drop_mutes=drops,
             )
         except ProtocolError as exc:
-            if exc.code == "unavailable":  # the table reads its log and seats again
-                self._undo(undo)
-            raise
-        self._seats_suspect = False
+            if exc.code != "unavailable":
+                raise
+            # stored with its answer lost? the seat's row says so (one
+            # transaction with the log entry)
+            if not await self._stored_anyway(lambda: self.seat_rows.get(seat) == left, undo):
+                raise
         if closes:
             # the computer players stop here
             self.closed = True

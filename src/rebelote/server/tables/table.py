@@ -68,7 +68,17 @@ from rebelote.server.storage.tables import (
 from rebelote.server.tables.bots import choose_action, seated
 from rebelote.server.tables.game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
 
-__all__ = ["MOVED", "Table", "game_from_stored", "moved", "retry_pause", "stored_event"]
+__all__ = [
+    "AGREED",
+    "MOVED",
+    "Table",
+    "game_from_stored",
+    "moved",
+    "request_id",
+    "retry_pause",
+    "stored_event",
+    "with_request_id",
+]
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +166,45 @@ def stored_event(entry: Entry, seq: int, deal: int) -> StoredEvent:
         seat=None if entry.seat is None else entry.seat.letter,
         payload=dict(entry.payload),
     )
+
+
+AGREED = "agreed"
+"""The payload key, beside ``"id"``, of a ``match`` or ``deal`` log entry
+that a player's agreement caused (the last one missing, not logged
+itself): the letter of his seat."""
+
+
+def with_request_id(entries: Sequence[Entry], seat: Seat, action_id: str) -> list[Entry]:
+    """``entries`` (what ``seat``'s request caused) with the client's id of
+    the request stored in the first one: ``"id"`` in the payload of the
+    seat's ``act`` or ``agree`` entry, else ``"id"`` and :data:`AGREED`
+    (the seat's letter) in the ``match`` or ``deal`` entry that the
+    agreement completing everyone's caused (:func:`request_id` reads
+    either back)."""
+    out = list(entries)
+    for i, e in enumerate(out):
+        if e.kind in ("act", "agree") and e.seat == seat:
+            out[i] = Entry(e.kind, e.seat, {**e.payload, "id": action_id})
+            break
+        if e.kind in ("match", "deal"):
+            out[i] = Entry(e.kind, e.seat, {**e.payload, "id": action_id, AGREED: seat.letter})
+            break
+    return out
+
+
+def request_id(event: StoredEvent) -> tuple[Seat, str] | None:
+    """The seat and client id of the request stored in log entry ``event``
+    (:func:`with_request_id`), or ``None``."""
+    action_id = event.payload.get("id")
+    if not isinstance(action_id, str):
+        return None
+    if event.kind in ("act", "agree"):
+        letter = event.seat
+    elif event.kind in ("match", "deal"):
+        letter = event.payload.get(AGREED)
+    else:
+        return None
+    return (Seat[letter], action_id) if letter in ("N", "W", "S", "E") else None
 
 
 class Table:
@@ -382,12 +431,7 @@ class Table:
                 )
             entries = self.game.request(seat, action, belote)
             if action_id is not None:
-                entries = [
-                    Entry(e.kind, e.seat, {**e.payload, "id": action_id})
-                    if e.kind == "act" and e.seat == seat
-                    else e
-                    for e in entries
-                ]
+                entries = with_request_id(entries, seat, action_id)
             if entries:  # none: an agreement already given
                 await self._commit(entries)
             if action_id is not None:
@@ -395,13 +439,15 @@ class Table:
             return True
 
     def remember_actions(self, events: Iterable[StoredEvent]) -> None:
-        """Keep the ids of the last actions of each seat from a stored log,
-        so that a retry after a restart (or after a write whose answer was
-        lost) is not applied twice; ids already kept are not added again."""
+        """Keep the ids of the last requests of each seat from a stored log
+        (:func:`request_id`: actions, agreements, the agreement that started
+        a deal or a match), so that a retry after a restart (or after a
+        write whose answer was lost) is not applied twice; ids already kept
+        are not added again."""
         for e in events:
-            action_id = e.payload.get("id") if e.kind == "act" else None
-            if isinstance(action_id, str) and e.seat is not None:
-                seat = Seat[e.seat]
+            found = request_id(e)
+            if found is not None:
+                seat, action_id = found
                 recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
                 if action_id not in recent:
                     recent.append(action_id)
