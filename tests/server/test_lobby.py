@@ -372,8 +372,12 @@ def test_refusals_change_nothing(server: LiveServer) -> None:
     s = Seated("S", players[0].connect(table_id))
     n = Seated("N", players[1].connect(table_id))
     spectator = Seated(None, server.connect(table_id, None, watch=1))
-    # the computer players start once a human is there: wait for a human's turn
+    # the computer players start once a human is there: wait until both
+    # are (their presence goes through the broker), then for a human's turn
     deadline = time.monotonic() + 20
+    while not (room._present(Seat.S) and room._present(Seat.N)):
+        assert time.monotonic() < deadline, "the players' sockets never counted"
+        time.sleep(0.02)
     while room.pending() is not None or room._driver is not None:
         assert time.monotonic() < deadline, "the computer players never stopped"
         time.sleep(0.02)

@@ -329,6 +329,16 @@ def test_reconnect_mid_trick(server: LiveServer) -> None:
     again = Seated("N", players[1].connect(table_id, last_v=v))
     again.client.v = v
     got = again.drain(timeout=1.0)
+
+    def s_card_seen() -> bool:
+        return any(
+            m["t"] == "event" and m["d"]["kind"] == "card" and m["d"]["seat"] == "S" for m in got
+        )
+
+    deadline = time.monotonic() + 20
+    while not s_card_seen():  # what was missed may come in several reads under load
+        assert time.monotonic() < deadline, "S's card never reached N"
+        got += again.drain(timeout=0.5)
     events = [m for m in got if m["t"] == "event"]
     assert events and events[0]["v"] == v + 1  # what was missed, in order, no snapshot
     assert not any(m["t"] == "snapshot" for m in got)
