@@ -56,6 +56,7 @@ from redis.exceptions import RedisError
 from rebelote.server.api import routes as api
 from rebelote.server.api.guard import Guard
 from rebelote.server.api.help import preset_infos
+from rebelote.server.api.replays import Replays
 from rebelote.server.api.table_socket import serve_socket
 from rebelote.server.api.throttle import (
     Throttle,
@@ -150,7 +151,7 @@ def create_app(
 
     The settings, store, broker, hub, tables, throttle and password work
     live in ``app.state`` (``settings``, ``store``, ``broker``, ``hub``,
-    ``tables``, ``throttle``, ``passwords``) while the app runs.
+    ``tables``, ``throttle``, ``passwords``, ``replays``) while the app runs.
     """
     url = database_url or default_database_url()
     settings = settings or ServerSettings()
@@ -179,6 +180,7 @@ def create_app(
         app.state.tables = manager
         app.state.throttle = throttle
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
+        app.state.replays = replays = Replays(settings)
         await manager.lobby_hub.start()
         await manager.restore_unfinished()
         manager.start_sweeping()
@@ -191,6 +193,7 @@ def create_app(
             await made.close()
             await sockets.aclose()
             await throttle.close()
+            replays.close()
             if shared is not None:
                 with contextlib.suppress(RedisError, OSError):
                     await shared.aclose()
@@ -211,11 +214,12 @@ def create_app(
         ``rate_limited``)."""
         session = await api.optional_session(request)
         throttle: Throttle = app.state.throttle
-        address = client_key(request)
-        who = address if session is None else f"user {session.user.id}"
+        who = client_key(request) if session is None else f"user {session.user.id}"
         await throttle.hit_all(
             ("table", settings.solo_table_rate, who),
-            ("table-address", settings.table_address_rate, address),
+            *throttle.creation(
+                "table-address", settings.table_address_rate, settings.global_table_rate, request
+            ),
         )
         try:
             created = await manager_of(app).create(
