@@ -70,8 +70,9 @@ class ServerSettings:
       is not capped: the proxy carries everyone's requests;
     - ``socket_message_burst``, ``socket_message_rate``: the messages a
       table's WebSocket may send, a token bucket: ``burst`` at once, then
-      ``rate`` a second; a message beyond is not read (the first one of a
-      run gets ``error`` ``rate_limited``), and ``socket_message_excess``
+      ``rate`` a second, an action applied giving its token back (the
+      game's pace bounds those); a message beyond is not read (the first
+      one of a run gets ``error`` ``rate_limited``), and ``socket_message_excess``
       such messages before the bucket refills close the socket (1008
       ``rate_limited``).  A ``sync`` while the snapshot of the last one is
       still waiting to be sent gets no second one (it would say the same);
@@ -99,9 +100,11 @@ class ServerSettings:
     - ``replay_rate``: ``GET /api/tables/{id}/replay`` and ``/record``;
       the replays are built in a pool of ``replay_workers`` threads of
       their own (not the one the database's writes use), at most
-      ``replay_queue`` more waiting (beyond: 503 ``busy``); the JSON built
-      is kept (least recently used out first, ``replay_cache_bytes`` in
-      all) for the same table at the same length of its log;
+      ``replay_queue`` more waiting (beyond: 503 ``busy``); the log
+      replayed for them is kept for the last ``replay_cache_tables``
+      tables, and the JSON built (least recently used out first,
+      ``replay_cache_bytes`` in all), while the table's log, status and
+      seats stay the same;
     - login: attempts are counted (as failures until the right password
       takes them back) per (name, address) pair, per address and per name,
       before the password is checked; past ``login_*_free`` failures each
@@ -187,6 +190,7 @@ class ServerSettings:
     replay_workers: int = 2
     replay_queue: int = 32
     replay_cache_bytes: int = 16 * 1024 * 1024
+    replay_cache_tables: int = 8
     login_pair_free: int = 5
     login_address_free: int = 20
     login_name_free: int = 50

@@ -14,11 +14,15 @@ that work apart:
   (503 ``busy``);
 - requests for the same table at once share one read of it, and requests
   for the same answer at once share one build;
-- the JSON built is kept, least recently used out first, up to
-  ``settings.replay_cache_bytes`` in all, under its table, what was asked
-  (replay or record, match, deal) and the table's state: the length of its
-  log, its status and its seats, so that a table that moved on is built
-  again.
+- the costly part, the log replayed
+  (:class:`~rebelote.server.tables.history.ReplayBase`), is built once per
+  state of a table (the length of its log, its status and its seats: a
+  table that moved on is built again) for every answer of that state
+  (replay or record, of any match or deal), the last
+  ``settings.replay_cache_tables`` kept;
+- the JSON of each answer is kept, least recently used out first, up to
+  ``settings.replay_cache_bytes`` in all, under the table's state and what
+  was asked (replay or record, match, deal).
 
 The routes throttle each address first (``settings.replay_rate``).
 """
@@ -35,6 +39,7 @@ from typing import Any, TypeVar
 from rebelote.server.people.passwords import Busy
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, StoredTable
+from rebelote.server.tables.history import ReplayBase, replay_base
 
 __all__ = ["Replays", "encode"]
 
@@ -51,8 +56,9 @@ def encode(data: Any) -> bytes:
 class Replays:
     """The replays' thread pool and cache for one app (see the module
     docstring); create it inside the running event loop and :meth:`close`
-    it at the end.  ``hits`` and ``builds`` count the answers taken from
-    the cache and the answers built (tests, metrics)."""
+    it at the end.  ``hits``, ``builds`` and ``bases_built`` count the
+    answers taken from the cache, the answers built and the tables' logs
+    replayed for them (tests, metrics)."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.workers = max(1, settings.replay_workers)
@@ -64,13 +70,18 @@ class Replays:
         self._size = 0
         self._loading: dict[str, asyncio.Future[StoredTable | None]] = {}
         self._building: dict[Hashable, asyncio.Future[bytes | None]] = {}
+        self.tables = max(1, settings.replay_cache_tables)
+        self._bases: OrderedDict[Hashable, ReplayBase] = OrderedDict()
+        self._basing: dict[Hashable, asyncio.Future[ReplayBase]] = {}
         self.hits = 0
         self.builds = 0
+        self.bases_built = 0
 
     def close(self) -> None:
         """Stop the threads (a job under way ends first) and drop the cache."""
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._cache.clear()
+        self._bases.clear()
         self._size = 0
 
     async def _run(self, work: Callable[[], _T]) -> _T:
@@ -111,24 +122,30 @@ class Replays:
         )
 
     async def answer(
-        self, stored: StoredTable, what: Hashable, build: Callable[[StoredTable], Any]
+        self, stored: StoredTable, what: Hashable, build: Callable[[ReplayBase], Any]
     ) -> bytes | None:
-        """The JSON of ``build(stored)`` (``None`` when it returns
-        ``None``), from the cache when ``what`` was built for this state
-        of the table, else built and encoded in the pool (one build for
-        the requests that ask meanwhile) and kept.  Raises :class:`Busy`."""
-        key = (stored.id, len(stored.events), stored.status, stored.seats, what)
+        """The JSON of ``build(base)`` (``None`` when it returns ``None``),
+        ``base`` being the :class:`~rebelote.server.tables.history.ReplayBase`
+        of ``stored``: from the cache when ``what`` was built for this
+        state of the table, else built and encoded in the pool (one build
+        for the requests that ask meanwhile) and kept.  The base itself,
+        the costly part, is built once per state for every ``what`` (the
+        last ``settings.replay_cache_tables`` kept).  Raises :class:`Busy`."""
+        state = (stored.id, len(stored.events), stored.status, stored.seats)
+        key = (state, what)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             self.hits += 1
             return cached
 
-        def work() -> bytes | None:
-            data = build(stored)
-            return None if data is None else encode(data)
-
         async def make() -> bytes | None:
+            base = await self._base(state, stored)
+
+            def work() -> bytes | None:
+                data = build(base)
+                return None if data is None else encode(data)
+
             body = await self._run(work)
             self.builds += 1
             if body is not None:
@@ -136,6 +153,22 @@ class Replays:
             return body
 
         return await self._once(self._building, key, make)
+
+    async def _base(self, state: Hashable, stored: StoredTable) -> ReplayBase:
+        base = self._bases.get(state)
+        if base is not None:
+            self._bases.move_to_end(state)
+            return base
+
+        async def make() -> ReplayBase:
+            made = await self._run(lambda: replay_base(stored))
+            self.bases_built += 1
+            self._bases[state] = made
+            while len(self._bases) > self.tables:
+                self._bases.popitem(last=False)
+            return made
+
+        return await self._once(self._basing, state, make)
 
     def _keep(self, key: Hashable, body: bytes) -> None:
         if len(body) > self.budget:

@@ -845,7 +845,7 @@ async def replay(
     address."""
     stored = await _stored_for(request, table_id, session, token)
     body = await _replays(request).answer(
-        stored, ("replay", match), lambda s: replay_data(s, match)
+        stored, ("replay", match), lambda base: replay_data(stored, match, base)
     )
     assert body is not None
     return _json(body)
@@ -865,11 +865,11 @@ async def record(
     stored = await _stored_for(request, table_id, session, token)
     if deal is None:
         body = await _replays(request).answer(
-            stored, ("record", match), lambda s: match_record(s, match)
+            stored, ("record", match), lambda base: match_record(stored, match, base)
         )
     else:
         body = await _replays(request).answer(
-            stored, ("record", match, deal), lambda s: deal_record(s, match, deal)
+            stored, ("record", match, deal), lambda base: deal_record(stored, match, deal, base)
         )
     if body is None:
         raise _err(404, "not_finished", "no finished deal there")

@@ -11,12 +11,12 @@ once.  Client messages are validated at the edge
 gets an ``error`` to this connection alone and changes nothing.  Each
 connection reads at most its budget of messages
 (:class:`~rebelote.server.api.throttle.MessageBudget`, the settings'
-``socket_message_*``): beyond it a message is not read (the first of a run
-gets ``error`` ``rate_limited``), and a client that goes on is closed with
-1008 ``rate_limited``.  A ``sync`` while a snapshot waits to be sent gets
-no other (that one, and the events after it, bring the client up to date),
-and a connection holds at most one snapshot not sent yet: a newer one takes
-its place.  An ``act``
+``socket_message_*``; an action applied gives its token back): beyond it a
+message is not read (the first of a run gets ``error`` ``rate_limited``),
+and a client that goes on is closed with 1008 ``rate_limited``.  A
+``sync`` while a snapshot waits to be sent gets no other (that one, and the
+events after it, bring the client up to date), and a connection holds at
+most one snapshot not sent yet: a newer one takes its place.  An ``act``
 without ``v`` counts as made at the last version this connection had sent
 when it read the message (or the ``last_v`` it resumed from), so that a
 second action computed against an older state is ``stale``.
@@ -448,6 +448,8 @@ class _Connection:
                     applied = await table.act(
                         seat, msg.d.action, msg.d.belote, action_id=msg.d.id, made_at=made_at
                     )
+                    if applied:  # the game's pace bounds these: free
+                        self.budget.refund()
                     if msg.d.id is not None:
                         ack = AckData(id=msg.d.id, duplicate=not applied)
                         self.outbox.put("direct", 0, envelope("ack", ack))

@@ -456,6 +456,11 @@ class MessageBudget:
             return "warn"
         return "refused"
 
+    def refund(self) -> None:
+        """Give back the token of a message read (an action applied: the
+        game's pace bounds those, so playing never spends the budget)."""
+        self.tokens = min(float(self.burst), self.tokens + 1)
+
 
 # ------------------------------------------------------------------ sockets
 
