@@ -449,7 +449,7 @@ class MessageBudget:
             self.warned = False
             return "ok"
         self.tokens -= 1
-        if self.tokens <= -self.excess:
+        if self.tokens < 1 - self.excess:  # the excess-th owed (a partial token aside)
             return "close"
         if not self.warned:
             self.warned = True
