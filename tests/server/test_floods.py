@@ -28,9 +28,11 @@ from websockets.sync.client import connect
 
 from rebelote.server.api import table_socket
 from rebelote.server.api.guard import GuardedH11Protocol
+from rebelote.server.api.replays import Replays, encode
 from rebelote.server.api.throttle import MessageBudget, network_keys, scaled_rate
 from rebelote.server.logs import Repeats, log_config
 from rebelote.server.run import raise_open_files
+from rebelote.server.storage.tables import StoredTable
 from rebelote.server.tables import history
 
 from .live import TEST_SETTINGS, Client, LiveServer, Message
@@ -374,6 +376,37 @@ def test_replays_beyond_the_pool_and_its_queue_are_busy(
         for s in (seated, other):
             s.client.close()
         rex.close()
+
+
+def test_the_replay_caches_keep_their_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replayed logs: 5 deals in all (a table of 3, then another of 3: the
+    first is dropped); answers: 100 bytes in all (one of 200 is not kept)."""
+
+    def base(stored: StoredTable) -> history.ReplayBase:
+        return history.ReplayBase(deals=[(1, d, None) for d in range(3)], seats={})  # type: ignore[misc]
+
+    monkeypatch.setattr("rebelote.server.api.replays.replay_base", base)
+
+    def table(table_id: str) -> StoredTable:
+        return StoredTable(table_id, None, {}, 0, "playing", (), ())
+
+    async def run() -> tuple[int, int, int, int]:
+        replays = Replays(TEST_SETTINGS.but(replay_cache_deals=5, replay_cache_bytes=100))
+        small = {"deals": "x" * 20}
+        large = {"deals": "x" * 200}
+        try:
+            for name in ("a", "b", "a"):
+                assert await replays.answer(table(name), "small", lambda b: small) == encode(small)
+            for _ in range(2):
+                assert await replays.answer(table("a"), "large", lambda b: large) == encode(large)
+            assert await replays.answer(table("a"), "small", lambda b: small) == encode(small)
+            return replays.bases_built, replays.builds, replays.hits, replays.cached_bytes
+        finally:
+            replays.close()
+
+    # built: a's and b's small answers (then a's again from the cache), a's
+    # large one twice (never kept; a's log replayed again: dropped for b's)
+    assert asyncio.run(run()) == (3, 4, 2, 2 * len(encode({"deals": "x" * 20})))
 
 
 # ------------------------------------------------------------------ connections

@@ -101,10 +101,10 @@ class ServerSettings:
       the replays are built in a pool of ``replay_workers`` threads of
       their own (not the one the database's writes use), at most
       ``replay_queue`` more waiting (beyond: 503 ``busy``); the log
-      replayed for them is kept for the last ``replay_cache_tables``
-      tables, and the JSON built (least recently used out first,
-      ``replay_cache_bytes`` in all), while the table's log, status and
-      seats stay the same;
+      replayed for them is kept for the last tables, up to
+      ``replay_cache_deals`` deals in all (about 16 KB each), and the JSON
+      built (least recently used out first, ``replay_cache_bytes`` in
+      all), while the table's log, status and seats stay the same;
     - login: attempts are counted (as failures until the right password
       takes them back) per (name, address) pair, per address and per name,
       before the password is checked; past ``login_*_free`` failures each
@@ -190,7 +190,7 @@ class ServerSettings:
     replay_workers: int = 2
     replay_queue: int = 32
     replay_cache_bytes: int = 16 * 1024 * 1024
-    replay_cache_tables: int = 8
+    replay_cache_deals: int = 2000
     login_pair_free: int = 5
     login_address_free: int = 20
     login_name_free: int = 50

@@ -18,8 +18,8 @@ that work apart:
   (:class:`~rebelote.server.tables.history.ReplayBase`), is built once per
   state of a table (the length of its log, its status and its seats: a
   table that moved on is built again) for every answer of that state
-  (replay or record, of any match or deal), the last
-  ``settings.replay_cache_tables`` kept;
+  (replay or record, of any match or deal); the last ones are kept, up to
+  ``settings.replay_cache_deals`` deals in all (about 16 KB each);
 - the JSON of each answer is kept, least recently used out first, up to
   ``settings.replay_cache_bytes`` in all, under the table's state and what
   was asked (replay or record, match, deal).
@@ -70,7 +70,8 @@ class Replays:
         self._size = 0
         self._loading: dict[str, asyncio.Future[StoredTable | None]] = {}
         self._building: dict[Hashable, asyncio.Future[bytes | None]] = {}
-        self.tables = max(1, settings.replay_cache_tables)
+        self.deals = settings.replay_cache_deals
+        self._held = 0
         self._bases: OrderedDict[Hashable, ReplayBase] = OrderedDict()
         self._basing: dict[Hashable, asyncio.Future[ReplayBase]] = {}
         self.hits = 0
@@ -82,7 +83,7 @@ class Replays:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._cache.clear()
         self._bases.clear()
-        self._size = 0
+        self._size = self._held = 0
 
     async def _run(self, work: Callable[[], _T]) -> _T:
         """``work()`` in the pool; :class:`Busy` when ``workers + queue``
@@ -130,7 +131,8 @@ class Replays:
         state of the table, else built and encoded in the pool (one build
         for the requests that ask meanwhile) and kept.  The base itself,
         the costly part, is built once per state for every ``what`` (the
-        last ``settings.replay_cache_tables`` kept).  Raises :class:`Busy`."""
+        last ones kept, ``settings.replay_cache_deals`` deals in all).
+        Raises :class:`Busy`."""
         state = (stored.id, len(stored.events), stored.status, stored.seats)
         key = (state, what)
         cached = self._cache.get(key)
@@ -163,9 +165,12 @@ class Replays:
         async def make() -> ReplayBase:
             made = await self._run(lambda: replay_base(stored))
             self.bases_built += 1
-            self._bases[state] = made
-            while len(self._bases) > self.tables:
-                self._bases.popitem(last=False)
+            if len(made.deals) <= self.deals:
+                self._bases[state] = made
+                self._held += len(made.deals)
+                while self._held > self.deals:
+                    _, dropped = self._bases.popitem(last=False)
+                    self._held -= len(dropped.deals)
             return made
 
         return await self._once(self._basing, state, make)
