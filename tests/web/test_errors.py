@@ -24,6 +24,7 @@ def server_codes() -> set[str]:
         r'ProtocolError\(\s*"(\w+)"',
         r'_err\(\s*\d+,\s*"(\w+)"',
         r'"code":\s*"(\w+)"',
+        r'_error_body\(\s*"(\w+)"',
     )
     for path in SERVER.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
@@ -45,6 +46,7 @@ def test_the_scan_finds_the_server_codes() -> None:
     codes = server_codes()
     assert {"seat_taken", "illegal", "not_your_turn", "bad_action", "seats_empty"} <= codes
     assert {"invalid", "csrf", "table_not_found", "rate_limited", "too_large"} <= codes
+    assert {"too_long", "timeout", "too_many_connections"} <= codes  # the edge's (guard.py)
 
 
 def test_every_server_code_is_worded_in_both_languages() -> None:

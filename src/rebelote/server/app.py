@@ -54,6 +54,7 @@ from redis.exceptions import RedisError
 from rebelote.server.api import routes as api
 from rebelote.server.api.guard import Guard
 from rebelote.server.api.help import preset_infos
+from rebelote.server.api.replays import Replays
 from rebelote.server.api.table_socket import serve_socket
 from rebelote.server.api.throttle import (
     Throttle,
@@ -139,9 +140,9 @@ def create_app(
     closed with the app).  Neither: one process, a
     :class:`~rebelote.server.broker.MemoryBroker`, everything in memory.
 
-    The settings, store, broker, tables, throttle and password work live
-    in ``app.state`` (``settings``, ``store``, ``broker``, ``tables``,
-    ``throttle``, ``passwords``) while the app runs.
+    The settings, store, broker, tables, throttle, password work and
+    replays live in ``app.state`` (``settings``, ``store``, ``broker``,
+    ``tables``, ``throttle``, ``passwords``, ``replays``) while the app runs.
     """
     url = database_url or default_database_url()
     settings = settings or ServerSettings()
@@ -169,6 +170,7 @@ def create_app(
         app.state.tables = manager
         app.state.throttle = throttle
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
+        app.state.replays = replays = Replays(settings)
         await manager.lobby_hub.start()
         bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
@@ -180,6 +182,7 @@ def create_app(
             await made.close()
             await sockets.aclose()
             await throttle.close()
+            replays.close()
             if shared is not None:
                 with contextlib.suppress(RedisError, OSError):
                     await shared.aclose()
@@ -200,11 +203,12 @@ def create_app(
         ``rate_limited``)."""
         session = await api.optional_session(request)
         throttle: Throttle = app.state.throttle
-        address = client_key(request)
-        who = address if session is None else f"user {session.user.id}"
+        who = client_key(request) if session is None else f"user {session.user.id}"
         await throttle.hit_all(
             ("table", settings.solo_table_rate, who),
-            ("table-address", settings.table_address_rate, address),
+            *throttle.creation(
+                "table-address", settings.table_address_rate, settings.global_table_rate, request
+            ),
         )
         try:
             created = await manager_of(app).create(

@@ -19,7 +19,15 @@ import time
 from typing import Any
 from urllib.parse import unquote_plus
 
-__all__ = ["LOG_LEVELS", "SECRET_PARAMS", "JsonFormatter", "Redact", "log_config", "redact"]
+__all__ = [
+    "LOG_LEVELS",
+    "SECRET_PARAMS",
+    "JsonFormatter",
+    "Redact",
+    "Repeats",
+    "log_config",
+    "redact",
+]
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 """The levels ``--log-level`` takes."""
@@ -78,6 +86,46 @@ class Redact(logging.Filter):
         return True
 
 
+class Repeats(logging.Filter):
+    """A logger filter: the same message (its first line) at most once per
+    ``interval`` seconds; the next one let through says how many were left
+    out meanwhile.  On the ``asyncio`` logger: when the process has no file
+    descriptor left, asyncio logs every failed ``accept()`` with its
+    traceback (thousands a second; 188 MB in two minutes)."""
+
+    KEYS = 1024
+    """Messages remembered at most (all forgotten beyond)."""
+
+    def __init__(self, interval: float = 10.0, clock: Any = time.monotonic) -> None:
+        super().__init__()
+        self.interval = interval
+        self.clock = clock
+        self._seen: dict[str, tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether ``record`` is logged (its message then tells the ones
+        left out since the last one logged)."""
+        try:
+            key = record.getMessage().split("\n", 1)[0][:200]
+        except Exception:  # pragma: no cover - a bad format: leave it to logging
+            return True
+        now = self.clock()
+        last = self._seen.get(key)
+        if last is not None and now - last[0] < self.interval:
+            self._seen[key] = (last[0], last[1] + 1)
+            return False
+        if len(self._seen) >= self.KEYS:
+            self._seen.clear()
+        self._seen[key] = (now, 0)
+        if last is not None and last[1]:
+            record.msg = (
+                f"{record.getMessage()}\n({last[1]} more like it in the last "
+                f"{now - last[0]:.0f} s not logged)"
+            )
+            record.args = ()
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: ``time`` (ISO 8601, UTC), ``level``,
     ``logger``, ``message``, and ``exc`` (the traceback) when there is one."""
@@ -103,7 +151,8 @@ def log_config(level: str = "info", *, as_json: bool = False) -> dict[str, Any]:
     as ``log_config``): the root logger, ``rebelote`` and uvicorn's loggers
     at ``level`` (one of :data:`LOG_LEVELS`) to standard error, redacted;
     uvicorn's access log at ``info`` only when ``level`` is ``info`` or
-    ``debug``; Alembic's below ``warning`` only at ``debug``.  Raises
+    ``debug``; Alembic's below ``warning`` only at ``debug``; asyncio's
+    repeated messages at most once per 10 s (:class:`Repeats`).  Raises
     ``ValueError`` for an unknown level."""
     if level not in LOG_LEVELS:
         raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LOG_LEVELS)}")
@@ -116,7 +165,10 @@ def log_config(level: str = "info", *, as_json: bool = False) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"redact": {"()": f"{__name__}.Redact"}},
+        "filters": {
+            "redact": {"()": f"{__name__}.Redact"},
+            "repeats": {"()": f"{__name__}.Repeats"},
+        },
         "formatters": {"main": formatter},
         "handlers": {
             "main": {
@@ -131,6 +183,9 @@ def log_config(level: str = "info", *, as_json: bool = False) -> dict[str, Any]:
             "uvicorn": {"handlers": ["main"], "level": upper, "propagate": False},
             "uvicorn.error": {"level": upper},
             "uvicorn.access": {"handlers": ["main"], "level": upper, "propagate": False},
+            # a failed accept() (no file descriptor left) once per 10 s, not
+            # thousands of times a second
+            "asyncio": {"filters": ["repeats"]},
             # the migrations' set-up chatter, a dozen lines at every start
             "alembic": {"level": "DEBUG" if level == "debug" else "WARNING"},
         },

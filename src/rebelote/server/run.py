@@ -3,7 +3,9 @@
 :func:`serve` binds the socket first (a free port when none is given, so the
 URL is known before the server starts), prints the URL, opens the default
 browser when the machine has a graphical one, and runs uvicorn until
-interrupted.  The database is upgraded to the latest schema on start.
+interrupted.  The database is upgraded to the latest schema on start, and
+the soft limit of open files raised to the hard one
+(:func:`raise_open_files`).
 
 :func:`serve_workers` starts several ``rebelote serve`` processes on
 consecutive ports, sharing the tables through Redis (``--workers N``).
@@ -11,6 +13,7 @@ consecutive ports, sharing the tables through Redis (``--workers N``).
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -28,7 +31,14 @@ if TYPE_CHECKING:
     from rebelote.server.settings import ServerSettings
     from rebelote.server.tables.bots import WarmSolver
 
-__all__ = ["bind", "browser_available", "serve", "serve_workers", "uvicorn_config"]
+__all__ = [
+    "bind",
+    "browser_available",
+    "raise_open_files",
+    "serve",
+    "serve_workers",
+    "uvicorn_config",
+]
 
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame uvicorn accepts; the protocol's own limit
@@ -59,6 +69,30 @@ def browser_available() -> bool:
     if sys.platform in ("darwin", "win32"):
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def raise_open_files() -> tuple[int, int] | None:
+    """Raise this process's soft limit of open files (``RLIMIT_NOFILE``)
+    to its hard limit (where the hard limit is unlimited: to the highest
+    of 1,048,576, 65,536 and 10,240 the system takes), so that the server
+    does not run out of file descriptors at the usual soft limit of 1,024
+    (each connection holds one).  Returns the soft limit before and after,
+    or ``None`` where there is no such limit (Windows)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = [hard] if hard != resource.RLIM_INFINITY else [1_048_576, 65_536, 10_240]
+    for target in wanted:
+        if soft != resource.RLIM_INFINITY and target <= soft:
+            break
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            continue
+        return soft, target
+    return soft, soft
 
 
 def url_of(sock: socket.socket) -> str:
@@ -151,6 +185,9 @@ def serve(
         redis_prefix=redis_prefix,
     )
     config = uvicorn_config(app, settings, log_level=log_level, log_json=log_json)
+    files = raise_open_files()
+    if files is not None:
+        logging.getLogger(__name__).info("open files: at most %d (was %d)", files[1], files[0])
     sock = bind(host, port)
     url = url_of(sock)
     server = uvicorn.Server(config)

@@ -61,7 +61,23 @@ class ServerSettings:
       ``?watch=1``) must send ``hello`` within it (closed with 4401);
     - ``max_sockets_per_address``: WebSockets (lobby, seats, spectators)
       one client address holds open at once; one more is accepted and
-      closed at once with 4429 ``too_many_sockets``.
+      closed at once with 4429 ``too_many_sockets``;
+    - ``max_connections_per_address``: TCP connections one peer address
+      holds open at once before they become WebSockets (idle, or reading
+      or sending a request); one more is answered 429
+      ``too_many_connections`` and closed at once.  A trusted proxy's
+      address (uvicorn's ``forwarded_allow_ips``, ``FORWARDED_ALLOW_IPS``)
+      is not capped: the proxy carries everyone's requests;
+    - ``socket_message_burst``, ``socket_message_rate``: the messages a
+      table's WebSocket may send, a token bucket: ``burst`` at once, then
+      ``rate`` a second, an action applied giving its token back (the
+      game's pace bounds those); a message beyond is not read (the first
+      one of a run gets ``error`` ``rate_limited``), and ``socket_message_excess``
+      such messages before the bucket refills close the socket (1008
+      ``rate_limited``).  A ``sync`` while the snapshot of the last one is
+      still waiting to be sent gets no second one (it would say the same);
+      a socket holds at most one snapshot not yet sent (a newer one
+      replaces it).
 
     Throttles (per client address unless said):
 
@@ -72,6 +88,23 @@ class ServerSettings:
     - ``table_address_rate``: every table created (solo and lobby), per
       address whoever is logged in, so that new guests from one address do
       not bring new allowances;
+    - an IPv6 client is counted by its /64 network, and also by its /56
+      and its /48, under ``ipv6_56_factor`` and ``ipv6_48_factor`` times
+      the rate (sign-ups, guests, tables, replays): one holder of a /48
+      does not get 65,536 allowances;
+    - ``global_signup_rate``, ``global_guest_rate``, ``global_table_rate``:
+      ceilings over every address together (all tables, solo and lobby),
+      so that many addresses cannot fill the database (high enough for
+      ``rebelote bench server`` at its largest: 4,000 guests and 1,000
+      tables);
+    - ``replay_rate``: ``GET /api/tables/{id}/replay`` and ``/record``;
+      the replays are built in a pool of ``replay_workers`` threads of
+      their own (not the one the database's writes use), at most
+      ``replay_queue`` more waiting (beyond: 503 ``busy``); the log
+      replayed for them is kept for the last tables, up to
+      ``replay_cache_deals`` deals in all (about 16 KB each), and the JSON
+      built (least recently used out first, ``replay_cache_bytes`` in
+      all), while the table's log, status and seats stay the same;
     - login: attempts are counted (as failures until the right password
       takes them back) per (name, address) pair, per address and per name,
       before the password is checked; past ``login_*_free`` failures each
@@ -141,12 +174,26 @@ class ServerSettings:
     body_timeout: float = 30.0
     hello_timeout: float = 10.0
     max_sockets_per_address: int = 64
+    max_connections_per_address: int = 128
+    socket_message_burst: int = 40
+    socket_message_rate: float = 5.0
+    socket_message_excess: int = 40
 
     signup_rate: str = "5/hour"
     guest_rate: str = "10/hour"
     solo_table_rate: str = "10/minute;60/hour"
     lobby_table_rate: str = "5/minute;30/hour"
     table_address_rate: str = "20/minute;120/hour"
+    ipv6_56_factor: int = 4
+    ipv6_48_factor: int = 16
+    global_signup_rate: str = "1000/hour"
+    global_guest_rate: str = "5000/hour"
+    global_table_rate: str = "5000/hour"
+    replay_rate: str = "30/minute;300/hour"
+    replay_workers: int = 2
+    replay_queue: int = 32
+    replay_cache_bytes: int = 16 * 1024 * 1024
+    replay_cache_deals: int = 2000
     login_pair_free: int = 5
     login_address_free: int = 20
     login_name_free: int = 50

@@ -18,7 +18,13 @@ the headers every response carries.
   slow clients hold no socket), the header size limit on the whole request
   line and headers (431 ``too_large``, however they were cut into
   packets) and the URL limit applied to WebSocket upgrades too (the
-  ``websockets`` library would leave a target over 8 KiB unanswered).
+  ``websockets`` library would leave a target over 8 KiB unanswered); and
+  at most ``max_connections_per_address`` connections open per peer
+  address (its /64 for IPv6) until they become WebSockets (counted then by
+  the :class:`Guard`): one more is answered 429 ``too_many_connections``
+  and closed at once, before anything is read, so that one address
+  holding idle connections cannot take every file descriptor.  A trusted
+  proxy (uvicorn's ``forwarded_allow_ips``) is not capped.
 
 Refusals have the shape of every REST error: ``{"detail": {"code",
 "message"}}``.
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import re
 from typing import Any, ClassVar
@@ -37,7 +44,12 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from rebelote.server.api.throttle import MemorySocketCount, SocketCount, client_key
+from rebelote.server.api.throttle import (
+    MemorySocketCount,
+    SocketCount,
+    address_key,
+    client_key,
+)
 from rebelote.server.protocol.depth import json_too_deep
 from rebelote.server.settings import ServerSettings
 
@@ -230,26 +242,90 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with the header-read timeout and the URL
-    limit on WebSocket upgrades (``settings`` set by :func:`guarded_h11`)."""
+    """uvicorn's h11 protocol with the header-read timeout, the URL limit
+    on WebSocket upgrades and the cap on connections per address
+    (``settings`` and the count, shared by the connections of one server,
+    set by :func:`guarded_h11`)."""
 
     settings: ClassVar[ServerSettings] = ServerSettings()
+    open_connections: ClassVar[dict[str, int]] = {}
+    """The connections each peer address (:func:`address_key`) holds open
+    and not upgraded to a WebSocket."""
+    refused_connections: ClassVar[list[int]] = [0]
+    """How many connections were refused for the cap (one counter)."""
+    _trusted: ClassVar[_Trust | None] = None
 
     _header_timer: asyncio.TimerHandle | None = None
+    _counted: str | None = None
+    _refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start waiting for the first request's headers."""
+        """Count the connection against its address's cap (refused over
+        it), then start waiting for the first request's headers."""
         super().connection_made(transport)
+        if not self._count():
+            self._refuse_connection()
+            return
         self._arm_header_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Stop the header timer."""
+        """Stop the header timer; count the connection out."""
         self._cancel_header_timer()
+        self._uncount()
         super().connection_lost(exc)
+
+    def _count(self) -> bool:
+        """Count this connection for its peer's address; ``False`` (nothing
+        counted) when that address holds the cap already.  A trusted
+        proxy's, or no address (a Unix socket), is not counted."""
+        cls = type(self)
+        if self.client is None:
+            return True
+        host = self.client[0]
+        if cls._trusted is None:
+            cls._trusted = _Trust(self.config.forwarded_allow_ips, self.config.proxy_headers)
+        if cls._trusted.trusts(host):
+            return True
+        key = address_key(host)
+        held = cls.open_connections.get(key, 0)
+        if held >= self.settings.max_connections_per_address:
+            cls.refused_connections[0] += 1
+            return False
+        cls.open_connections[key] = held + 1
+        self._counted = key
+        return True
+
+    def _uncount(self) -> None:
+        key, self._counted = self._counted, None
+        if key is None:
+            return
+        left = type(self).open_connections.get(key, 1) - 1
+        if left > 0:
+            type(self).open_connections[key] = left
+        else:
+            type(self).open_connections.pop(key, None)
+
+    def _refuse_connection(self) -> None:
+        self._refused = True
+        limit = self.settings.max_connections_per_address
+        body = _error_body(
+            "too_many_connections", f"this address holds {limit} connections open already"
+        )
+        self.transport.write(
+            b"HTTP/1.1 429 Too Many Requests\r\n"
+            b"content-type: application/json\r\n"
+            + f"content-length: {len(body)}\r\n".encode()
+            + b"connection: close\r\n\r\n"
+            + body
+        )
+        self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         """Read as uvicorn does; a request whose headers are not complete
-        yet keeps (or starts) the header timer, a complete one stops it."""
+        yet keeps (or starts) the header timer, a complete one stops it.
+        A refused connection's bytes are dropped."""
+        if self._refused:
+            return
         super().data_received(data)
         if self.transport.is_closing():
             self._cancel_header_timer()
@@ -285,7 +361,10 @@ class GuardedH11Protocol(H11Protocol):
         super().handle_events()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
-        """Upgrade, unless the target is too long: then 414 and close."""
+        """Upgrade, unless the target is too long: then 414 and close.  An
+        upgraded connection leaves this protocol (its end is never told
+        here): it is counted out now, and counted as a WebSocket by the
+        :class:`Guard`."""
         self._cancel_header_timer()
         limit = self.settings.max_url_bytes
         if len(event.target) > limit:
@@ -303,6 +382,7 @@ class GuardedH11Protocol(H11Protocol):
                 )
             self.transport.close()
             return
+        self._uncount()
         super().handle_websocket_upgrade(event)
 
     def _arm_header_timer(self) -> None:
@@ -333,7 +413,43 @@ def _head_size(received: bytes) -> int:
     return len(received) if end is None else end.end()
 
 
+class _Trust:
+    """The peers trusted as proxies: uvicorn's ``forwarded_allow_ips``
+    (addresses, networks, ``*``: any), none when ``proxy_headers`` is off."""
+
+    def __init__(self, allowed: list[str] | str, proxy_headers: bool) -> None:
+        items = allowed if isinstance(allowed, list) else allowed.split(",")
+        names = {item.strip() for item in items if item.strip()} if proxy_headers else set()
+        self.anyone = "*" in names
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        self.literals: set[str] = set()
+        for name in names - {"*"}:
+            try:
+                self.networks.append(ipaddress.ip_network(name, strict=False))
+            except ValueError:
+                self.literals.add(name)
+
+    def trusts(self, host: str) -> bool:
+        """Whether ``host`` (a peer's address) is a trusted proxy."""
+        if self.anyone:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return host in self.literals
+        return any(address in network for network in self.networks)
+
+
 def guarded_h11(settings: ServerSettings) -> type[GuardedH11Protocol]:
     """The protocol class to give uvicorn (``Config(http=...)``) for
-    ``settings``."""
-    return type("GuardedH11Protocol", (GuardedH11Protocol,), {"settings": settings})
+    ``settings``, with a count of connections per address of its own."""
+    return type(
+        "GuardedH11Protocol",
+        (GuardedH11Protocol,),
+        {
+            "settings": settings,
+            "open_connections": {},
+            "refused_connections": [0],
+            "_trusted": None,
+        },
+    )

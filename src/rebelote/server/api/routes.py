@@ -33,6 +33,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 from sqlalchemy.exc import SQLAlchemyError
 
 from rebelote.seats import Seat
+from rebelote.server.api.replays import Replays
 from rebelote.server.api.throttle import RateLimited, Throttle, client_key
 from rebelote.server.people.accounts import (
     CSRF_COOKIE,
@@ -392,7 +393,10 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
     if await asyncio.to_thread(store.account_like, name) is not None:
         raise _err(409, "name_taken", f"the name {name!r} is taken, or reads like one taken")
     _weak(body.password, name)
-    await _throttle(request).hit("signup", _settings(request).signup_rate, client_key(request))
+    settings, throttle = _settings(request), _throttle(request)
+    await throttle.hit_all(
+        *throttle.creation("signup", settings.signup_rate, settings.global_signup_rate, request)
+    )
     digest = await _passwords(request).hash(body.password)
     current = await optional_session(request)
     try:
@@ -464,7 +468,10 @@ async def guest(body: GuestBody, request: Request, response: Response) -> Me:
             "name_taken",
             f"{name!r} is the name of an account: log in, or choose another name",
         )
-    await _throttle(request).hit("guest", _settings(request).guest_rate, client_key(request))
+    settings, throttle = _settings(request), _throttle(request)
+    await throttle.hit_all(
+        *throttle.creation("guest", settings.guest_rate, settings.global_guest_rate, request)
+    )
     user = await asyncio.to_thread(store.create_user, name, None, guest=True)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
@@ -568,10 +575,12 @@ async def open_table(body: CreateLobbyTable, session: Changing, request: Request
     per user and per address (429 ``rate_limited``)."""
     if body.ranked and session.user.guest:
         raise _err(403, "account_required", "a ranked table needs an account")
-    settings = _settings(request)
-    await _throttle(request).hit_all(
+    settings, throttle = _settings(request), _throttle(request)
+    await throttle.hit_all(
         ("lobby-table", settings.lobby_table_rate, f"user {session.user.id}"),
-        ("table-address", settings.table_address_rate, client_key(request)),
+        *throttle.creation(
+            "table-address", settings.table_address_rate, settings.global_table_rate, request
+        ),
     )
     options = body.options
     if body.ranked and "move_clock" not in options.model_fields_set:
@@ -790,15 +799,25 @@ async def leaderboard(
     return [user_info(u) for u in users]
 
 
+def _replays(request: Request) -> Replays:
+    replays: Replays = request.app.state.replays
+    return replays
+
+
 async def _stored_for(
     request: Request, table_id: str, session: Session | None, token: str | None
 ) -> Any:
     """The stored table, if the requester may see its finished deals: any
     public or solo table (solo tables by their seat token or player), a
-    private one to its players."""
+    private one to its players.  Throttled per address first
+    (``settings.replay_rate``: 429 ``rate_limited``); read in the replays'
+    pool (:class:`~rebelote.server.api.replays.Replays`: 503 ``busy`` when
+    it is full)."""
+    throttle = _throttle(request)
+    await throttle.hit_all(*throttle.by_address("replay", _settings(request).replay_rate, request))
     if not valid_table_id(table_id):
         raise _err(404, "table_not_found", "no such table")
-    stored = await asyncio.to_thread(_store(request).load, table_id)
+    stored = await _replays(request).load(_store(request), table_id)
     if stored is None:
         raise _err(404, "table_not_found", "no such table")
     if stored.meta.visibility == "public":
@@ -816,21 +835,31 @@ async def _stored_for(
     raise _err(404, "table_not_found", "no such table")
 
 
-@router.get("/tables/{table_id}/replay")
+def _json(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
+
+
+@router.get("/tables/{table_id}/replay", response_class=Response)
 async def replay(
     table_id: str,
     request: Request,
     session: Viewing,
     match: Annotated[int | None, Query(ge=1)] = None,
     token: Annotated[str | None, Query(max_length=128)] = None,
-) -> dict[str, Any]:
+) -> Response:
     """Every finished deal of the table (or of one match), with all hands,
-    bids and tricks, for the replay viewer."""
+    bids and tricks, for the replay viewer.  Built in the replays' own
+    threads, once per state of the table (then kept); throttled per
+    address."""
     stored = await _stored_for(request, table_id, session, token)
-    return await asyncio.to_thread(replay_data, stored, match)
+    body = await _replays(request).answer(
+        stored, ("replay", match), lambda base: replay_data(stored, match, base)
+    )
+    assert body is not None
+    return _json(body)
 
 
-@router.get("/tables/{table_id}/record")
+@router.get("/tables/{table_id}/record", response_class=Response)
 async def record(
     table_id: str,
     request: Request,
@@ -838,17 +867,21 @@ async def record(
     match: Annotated[int, Query(ge=1)] = 1,
     deal: Annotated[int | None, Query(ge=1)] = None,
     token: Annotated[str | None, Query(max_length=128)] = None,
-) -> dict[str, Any]:
+) -> Response:
     """The record (``rebelote replay`` reads it) of a finished deal, or of
-    a match's finished deals."""
+    a match's finished deals.  Built and throttled as the replay."""
     stored = await _stored_for(request, table_id, session, token)
     if deal is None:
-        data = await asyncio.to_thread(match_record, stored, match)
+        body = await _replays(request).answer(
+            stored, ("record", match), lambda base: match_record(stored, match, base)
+        )
     else:
-        data = await asyncio.to_thread(deal_record, stored, match, deal)
-    if data is None:
+        body = await _replays(request).answer(
+            stored, ("record", match, deal), lambda base: deal_record(stored, match, deal, base)
+        )
+    if body is None:
         raise _err(404, "not_finished", "no finished deal there")
-    return data
+    return _json(body)
 
 
 VALIDATION_PROBLEMS = 3

@@ -8,7 +8,15 @@ messages after ``last_v`` (while the server still keeps them) or a
 snapshot; from then on every event of the seat's stream, in order, each
 once.  Client messages are validated at the edge
 (:func:`~rebelote.server.protocol.messages.parse_client_message`); a refused message
-gets an ``error`` to this connection alone and changes nothing.  An ``act``
+gets an ``error`` to this connection alone and changes nothing.  Each
+connection reads at most its budget of messages
+(:class:`~rebelote.server.api.throttle.MessageBudget`, the settings'
+``socket_message_*``; an action applied gives its token back): beyond it a
+message is not read (the first of a run gets ``error`` ``rate_limited``),
+and a client that goes on is closed with 1008 ``rate_limited``.  A
+``sync`` while a snapshot waits to be sent gets no other (that one, and the
+events after it, bring the client up to date), and a connection holds at
+most one snapshot not sent yet: a newer one takes its place.  An ``act``
 without ``v`` counts as made at the last version this connection had sent
 when it read the message (or the ``last_v`` it resumed from), so that a
 second action computed against an older state is ``stale``.
@@ -54,6 +62,7 @@ from typing import Any, Literal
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.seats import Seat
+from rebelote.server.api.throttle import MessageBudget
 from rebelote.server.broker.base import BrokerUnavailable, Subscription
 from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
@@ -103,6 +112,10 @@ _CONNECTIONS = itertools.count(1)
 _SEAT_MARKS = (NOTICE_MARK, LEFT_MARK, MUTES_MARK)
 """The first character of a broadcast's sender meant for one seat's sockets."""
 
+FLOOD_CODE = 1008
+"""The close code (policy violation, reason ``rate_limited``) of a socket
+that kept sending over its message budget."""
+
 log = logging.getLogger(__name__)
 
 ItemKind = Literal["event", "snapshot", "direct", "reset", "close"]
@@ -116,7 +129,7 @@ class _Outbox:
     above what it queued (:meth:`release`)."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[tuple[ItemKind, int, str]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[ItemKind, int, str | _Unsent]] = asyncio.Queue()
         self.cut_off = False
         self.sent = 0
         """The version of the last event or snapshot sent (or of the
@@ -126,9 +139,17 @@ class _Outbox:
         ``last_v`` of a resume): where a resync resumes from."""
         self.holding = 0
         self.held: list[tuple[int, str]] = []
+        self.unsent: _Unsent | None = None
+        """The snapshot queued and not sent yet, while only events and
+        direct messages were queued after it: a newer snapshot replaces it
+        there (the events between are then skipped as older)."""
 
     def put(self, kind: ItemKind, v: int = 0, text: str = "") -> None:
         if self.cut_off:
+            return
+        if kind == "snapshot" and self.unsent is not None:
+            self.unsent.v, self.unsent.text = v, text
+            self.last = v
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
             self.cut_off = True
@@ -138,6 +159,12 @@ class _Outbox:
             self.last = v
         elif kind == "event":
             self.last = max(self.last, v)
+        if kind == "snapshot":
+            self.unsent = _Unsent(v, text)
+            self.queue.put_nowait((kind, v, self.unsent))
+            return
+        if kind == "reset":  # a snapshot before it must stay before it
+            self.unsent = None
         self.queue.put_nowait((kind, v, text))
 
     def deliver(self, v: int, text: str) -> None:
@@ -164,7 +191,13 @@ class _Outbox:
 
     async def run(self, ws: WebSocket) -> None:
         while True:
-            kind, v, text = await self.queue.get()
+            kind, v, item = await self.queue.get()
+            if isinstance(item, _Unsent):
+                if item is self.unsent:
+                    self.unsent = None
+                v, text = item.v, item.text
+            else:
+                text = item
             if kind == "close":
                 await ws.close(code=v, reason=text)
                 return
@@ -176,6 +209,16 @@ class _Outbox:
             await ws.send_text(text)
             if kind in ("event", "snapshot"):
                 self.sent = v
+
+
+class _Unsent:
+    """A snapshot in the outbox, not sent yet: its version and text."""
+
+    __slots__ = ("text", "v")
+
+    def __init__(self, v: int, text: str) -> None:
+        self.v = v
+        self.text = text
 
 
 def _error(exc: ProtocolError) -> str:
@@ -205,6 +248,10 @@ class _Connection:
         self.opened = False
         self._resume_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        limits = manager.settings
+        self.budget = MessageBudget(
+            limits.socket_message_burst, limits.socket_message_rate, limits.socket_message_excess
+        )
 
     @property
     def key(self) -> StreamKey:
@@ -483,6 +530,19 @@ class _Connection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
 
+    def _within_budget(self) -> bool:
+        """Count a message against the budget: whether to read it (else an
+        ``error`` ``rate_limited`` for the first of a run, or the socket's
+        close with :data:`FLOOD_CODE` queued when it keeps going)."""
+        verdict = self.budget.take()
+        if verdict == "warn":
+            error = ProtocolError("rate_limited", "too many messages: slow down")
+            self.outbox.put("direct", 0, _error(error))
+        elif verdict == "close":
+            self.outbox.put("close", FLOOD_CODE, "rate_limited")
+            self.outbox.cut_off = True
+        return verdict == "ok"
+
     async def _receive_loop(self, sender: asyncio.Task[None]) -> None:
         seat = None if self.spectator else self.seat
         while not sender.done():
@@ -492,6 +552,11 @@ class _Connection:
                 return
             if raw is None:
                 return
+            if not self._within_budget():
+                if self.outbox.cut_off:  # closing: let the sender get there
+                    await asyncio.wait({sender}, timeout=CLOSE_WAIT)
+                    return
+                continue
             # what the client had seen when it sent this (see the act below)
             seen = max(self.outbox.sent, self.resumed_at)
             try:
@@ -500,7 +565,8 @@ class _Connection:
                     self.outbox.put("direct", 0, envelope("pong", {}))
                     continue
                 if isinstance(msg, SyncMessage):
-                    await self._resume(None)
+                    if self.outbox.unsent is None:  # else that one is on its way
+                        await self._resume(None)
                     continue
                 if isinstance(msg, ChatMessage):
                     await self.command("chat", text=msg.d.text)
@@ -528,6 +594,8 @@ class _Connection:
                         id=msg.d.id,
                         made_at=made_at,
                     )
+                    if applied:  # the game's pace bounds these: free
+                        self.budget.refund()
                     if msg.d.id is not None:
                         ack = AckData(id=msg.d.id, duplicate=not applied)
                         self.outbox.put("direct", 0, envelope("ack", ack))

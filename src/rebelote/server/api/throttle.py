@@ -40,9 +40,9 @@ import itertools
 import logging
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
@@ -60,12 +60,16 @@ from rebelote.server.settings import ServerSettings
 __all__ = [
     "LoginClaim",
     "MemorySocketCount",
+    "MessageBudget",
     "RateLimited",
     "RedisSocketCount",
     "SocketCount",
     "Throttle",
     "ThrottleUnavailable",
+    "address_key",
     "client_key",
+    "network_keys",
+    "scaled_rate",
     "socket_count",
     "throttle_unavailable",
 ]
@@ -123,16 +127,43 @@ def client_key(conn: HTTPConnection) -> str:
     /64); ``unknown`` without one.  Behind a reverse proxy, uvicorn puts
     the real client's address there from ``X-Forwarded-For`` (proxies
     trusted: ``FORWARDED_ALLOW_IPS``, 127.0.0.1 by default)."""
-    host = conn.client.host if conn.client is not None else ""
+    return address_key(conn.client.host if conn.client is not None else "")
+
+
+def address_key(host: str) -> str:
+    """:func:`client_key` of the address ``host`` (text)."""
+    return network_keys(host)[0]
+
+
+def network_keys(host: str) -> list[str]:
+    """The keys the address ``host`` is counted under: an IPv4 address
+    alone (``["192.0.2.7"]``); an IPv6 one by its /64, its /56 and its /48
+    networks (``["2001:db8:1:200::/64", "2001:db8:1:200::/56",
+    "2001:db8:1::/48"]``), an IPv4-mapped one as its IPv4 address;
+    ``["unknown"]`` without one (anything else: its first 64 characters)."""
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return host[:64] or "unknown"
+        return [host[:64] or "unknown"]
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
+            return [str(address.ipv4_mapped)]
+        return [
+            str(ipaddress.ip_network(f"{address}/{bits}", strict=False)) for bits in (64, 56, 48)
+        ]
+    return [str(address)]
+
+
+def scaled_rate(rate: str, factor: int) -> str:
+    """``rate`` (a ``limits`` string, ``a;b``) with each amount times
+    ``factor``: ``scaled_rate("10/minute;60/hour", 4)`` is ``"40 per 1
+    minute;240 per 1 hour"``."""
+    if factor == 1:
+        return rate
+    return ";".join(
+        f"{item.amount * factor} per {item.multiples} {item.GRANULARITY.name}"
+        for item in parse_many(rate)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +226,27 @@ class Throttle:
         if self._pool is not None:
             with contextlib.suppress(*_DOWN):
                 await self._pool.disconnect()
+
+    def by_address(self, what: str, rate: str, conn: HTTPConnection) -> list[tuple[str, str, str]]:
+        """The counts (for :meth:`hit_all`) of one ``what`` from the client
+        of ``conn``, under ``rate``: by its address (:func:`client_key`),
+        and for IPv6 also by its /56 and /48 networks under ``rate`` times
+        ``settings.ipv6_56_factor`` and ``settings.ipv6_48_factor``."""
+        keys = network_keys(conn.client.host if conn.client is not None else "")
+        factors = (1, self.settings.ipv6_56_factor, self.settings.ipv6_48_factor)
+        return [
+            (what if i == 0 else f"{what}/{64 - 8 * i}", scaled_rate(rate, factor), key)
+            for i, (key, factor) in enumerate(zip(keys, factors, strict=False))
+        ]
+
+    def creation(
+        self, what: str, rate: str, global_rate: str, conn: HTTPConnection
+    ) -> list[tuple[str, str, str]]:
+        """The counts of one creation (``signup``, ``guest``,
+        ``table-address``) from the client of ``conn``:
+        :meth:`by_address` under ``rate``, and one count over every
+        address together (the key ``all``) under ``global_rate``."""
+        return [*self.by_address(what, rate, conn), (f"{what}/all", global_rate, "all")]
 
     async def hit(self, what: str, rate: str, key: str) -> None:
         """Count one ``what`` (``signup``, ``guest``, ``table``) by ``key``
@@ -350,6 +402,64 @@ class LoginClaim:
             await self.throttle._give_back(key)
             if locked:
                 await storage.clear(f"{key}:lock")
+
+
+# ------------------------------------------------------------------ messages
+
+Verdict = Literal["ok", "refused", "warn", "close"]
+
+
+class MessageBudget:
+    """The messages one WebSocket may send: a token bucket of ``burst``
+    messages, refilled by ``rate`` a second (in one process: a socket lives
+    in one).  :meth:`take` says what to do with each message:
+
+    - ``ok``: read it (one token spent);
+    - ``warn``: the first message of a run over the budget: not read, the
+      client told once (``error`` ``rate_limited``);
+    - ``refused``: not read, nothing said;
+    - ``close``: ``excess`` messages were refused before the bucket could
+      refill (the refused ones are owed: each takes a token when it
+      comes back): the socket is closed.
+
+    ``clock``: seconds (tests give their own)."""
+
+    def __init__(
+        self,
+        burst: int,
+        rate: float,
+        excess: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.burst = max(1, burst)
+        self.rate = rate
+        self.excess = max(1, excess)
+        self.clock = clock
+        self.tokens = float(self.burst)
+        self.at = clock()
+        self.warned = False
+
+    def take(self) -> Verdict:
+        """Count one message (see the class docstring)."""
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.warned = False
+            return "ok"
+        self.tokens -= 1
+        if self.tokens < 1 - self.excess:  # the excess-th owed (a partial token aside)
+            return "close"
+        if not self.warned:
+            self.warned = True
+            return "warn"
+        return "refused"
+
+    def refund(self) -> None:
+        """Give back the token of a message read (an action applied: the
+        game's pace bounds those, so playing never spends the budget)."""
+        self.tokens = min(float(self.burst), self.tokens + 1)
 
 
 # ------------------------------------------------------------------ sockets

@@ -595,7 +595,8 @@ class ErrorData(_Strict):
     ``not_your_seat``, ``not_your_turn``, ``bad_action`` (not an action at all),
     ``illegal`` (an action, but not allowed now), ``belote_choice_required``,
     ``internal``; network play adds ``spectator`` (a spectator may only
-    watch), ``rate_limited`` (chat too fast), ``left`` (the token's player
+    watch), ``rate_limited`` (chat too fast, or more messages than the
+    socket's budget), ``left`` (the token's player
     left the match), ``not_started`` (the table waits for its players).
     """
 

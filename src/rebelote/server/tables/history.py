@@ -24,7 +24,15 @@ from rebelote.server.tables.game import Entry, EntryKind
 from rebelote.server.tables.table import game_from_stored
 from rebelote.state import State
 
-__all__ = ["deal_record", "finished_deals", "match_record", "replay_data", "shown_deals"]
+__all__ = [
+    "ReplayBase",
+    "deal_record",
+    "finished_deals",
+    "match_record",
+    "replay_base",
+    "replay_data",
+    "shown_deals",
+]
 
 HIDDEN_RESULTS = frozenset({"passed", "cancelled"})
 """Deal results whose cards were not all played face up."""
@@ -111,16 +119,36 @@ def _deal_view(
     }
 
 
-def replay_data(stored: StoredTable, match: int | None = None) -> dict[str, Any]:
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReplayBase:
+    """What every replay and record of one state of a table is made of (the
+    costly part: the log replayed twice, seconds for a long table):
+    ``deals``, :func:`shown_deals`, and ``seats``, who sat where when each
+    deal was over (:func:`_seats_by_deal`).  Build it once
+    (:func:`replay_base`) for the many answers of that state."""
+
+    deals: list[tuple[int, int, State]]
+    seats: dict[tuple[int, int], list[dict[str, Any]]]
+
+
+def replay_base(stored: StoredTable) -> ReplayBase:
+    """The :class:`ReplayBase` of ``stored``."""
+    return ReplayBase(shown_deals(stored), _seats_by_deal(stored))
+
+
+def replay_data(
+    stored: StoredTable, match: int | None = None, base: ReplayBase | None = None
+) -> dict[str, Any]:
     """The replay viewer's data: the table's seats and every deal that may
     be read now (:func:`shown_deals`; of ``match`` only, when given) with
     all hands, bids and tricks; each deal with its ``seats``, who sat
     there when it was over (:func:`_seats_by_deal`; the table's ``seats`` are
-    who sits there now)."""
-    seats = _seats_by_deal(stored)
+    who sits there now).  ``base``: ``stored``'s :class:`ReplayBase`, when
+    built already."""
+    base = base or replay_base(stored)
     deals = [
-        _deal_view(m, d, s, seats.get((m, d)))
-        for m, d, s in shown_deals(stored)
+        _deal_view(m, d, s, base.seats.get((m, d)))
+        for m, d, s in base.deals
         if match is None or m == match
     ]
     return {
@@ -131,24 +159,30 @@ def replay_data(stored: StoredTable, match: int | None = None) -> dict[str, Any]
     }
 
 
-def deal_record(stored: StoredTable, match: int, deal: int) -> dict[str, Any] | None:
+def deal_record(
+    stored: StoredTable, match: int, deal: int, base: ReplayBase | None = None
+) -> dict[str, Any] | None:
     """The record of one finished deal that may be read now
-    (:func:`shown_deals`), or ``None``."""
-    for m, d, state in shown_deals(stored):
+    (:func:`shown_deals`), or ``None``.  ``base``: as :func:`replay_data`'s."""
+    deals = shown_deals(stored) if base is None else base.deals
+    for m, d, state in deals:
         if (m, d) == (match, deal):
             return state_to_record(state)
     return None
 
 
-def match_record(stored: StoredTable, match: int) -> dict[str, Any] | None:
+def match_record(
+    stored: StoredTable, match: int, base: ReplayBase | None = None
+) -> dict[str, Any] | None:
     """The match record of match ``match`` (its finished deals), or
-    ``None`` when it has none."""
-    states = [s for m, _, s in shown_deals(stored) if m == match]
+    ``None`` when it has none.  ``base``: as :func:`replay_data`'s."""
+    deals = shown_deals(stored) if base is None else base.deals
+    states = [s for m, _, s in deals if m == match]
     if not states:
         return None
-    deals = []
+    records = []
     for state in states:
         record = state_to_record(state)
         record.pop("rules", None)
-        deals.append(record)
-    return {"format": FORMAT, "rules": states[0].rules.to_record(), "deals": deals}
+        records.append(record)
+    return {"format": FORMAT, "rules": states[0].rules.to_record(), "deals": records}

@@ -122,6 +122,7 @@ const ERROR_KEYS = {
   unavailable: 'error.unavailable',
   busy: 'error.busy',
   too_long: 'error.too_long',
+  too_many_connections: 'error.too_many_connections',
   timeout: 'error.timeout',
   stale: 'error.stale',
   spectator: 'error.spectator',

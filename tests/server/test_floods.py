@@ -1,0 +1,612 @@
+"""Floods (issue 13, second review: findings 1, 2, 4 and 7): a table's
+WebSocket sending too many messages or syncs, replays asked many times at
+once, idle TCP connections from one address, IPv6 networks and many
+addresses creating guests and tables.
+
+Each limit is a setting (:class:`~rebelote.server.settings.ServerSettings`),
+checked here with small values."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from rebelote.server.api import table_socket
+from rebelote.server.api.guard import GuardedH11Protocol
+from rebelote.server.api.replays import Replays, encode
+from rebelote.server.api.throttle import MessageBudget, network_keys, scaled_rate
+from rebelote.server.logs import Repeats, log_config
+from rebelote.server.run import raise_open_files
+from rebelote.server.storage.tables import StoredTable
+from rebelote.server.tables import history
+
+from .live import TEST_SETTINGS, Client, LiveServer, Message
+from .net import Player, Seated, lobby_table, play_together
+
+OPTIONS = {"speed": "instant", "auto_next": True, "auto_play_forced": False}
+
+
+def _detail(r: httpx.Response) -> dict[str, Any]:
+    detail: dict[str, Any] = r.json()["detail"]
+    return detail
+
+
+def _closed(client: Client, timeout: float = 10) -> tuple[list[Message], int | None, str]:
+    """Read until the server closes: the messages, the close code and reason."""
+    got: list[Message] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            got.append(json.loads(client.ws.recv(timeout=max(0.01, deadline - time.monotonic()))))
+    except ConnectionClosed as closed:
+        rcvd = closed.rcvd
+        return got, None if rcvd is None else rcvd.code, "" if rcvd is None else rcvd.reason
+
+
+def _wait(condition: Callable[[], bool], timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition did not come true"
+        time.sleep(0.01)
+
+
+# ------------------------------------------------------------------ message budget
+
+
+def test_the_message_budget_refills_and_owes_the_refused() -> None:
+    now = [0.0]
+    budget = MessageBudget(burst=3, rate=2.0, excess=3, clock=lambda: now[0])
+    assert [budget.take() for _ in range(5)] == ["ok", "ok", "ok", "warn", "refused"]
+    now[0] = 1.0  # two tokens back: the two refused are owed first
+    assert budget.take() == "refused"
+    now[0] = 3.0  # four more, three kept (the burst)
+    assert [budget.take() for _ in range(6)] == ["ok", "ok", "ok", "warn", "refused", "close"]
+    refunded = MessageBudget(burst=2, rate=0.0, excess=5, clock=lambda: 0.0)
+    for _ in range(10):
+        assert refunded.take() == "ok"
+        refunded.refund()
+    assert [refunded.take() for _ in range(3)] == ["ok", "ok", "warn"]
+
+
+BUDGET = TEST_SETTINGS.but(
+    socket_message_burst=5, socket_message_rate=0.0001, socket_message_excess=5
+)
+"""Five messages a socket, none more within a test; five refused close it."""
+
+
+def test_a_socket_over_its_budget_is_told_once_then_closed(tmp_path: Path) -> None:
+    with LiveServer(f"sqlite:///{tmp_path / 'budget.db'}", settings=BUDGET) as live:
+        created = live.create()
+        client = live.connect(created["table_id"], created["token"])
+        client.recv_until(lambda m: m["t"] == "snapshot")
+        for _ in range(10):
+            client.send("ping")
+        got, code, reason = _closed(client)
+        got = [m for m in got if m["t"] != "event"]  # the computer players' moves
+        assert [m["t"] for m in got] == ["pong"] * 5 + ["error"]
+        assert got[5]["d"] == {
+            "code": "rate_limited",
+            "message": "too many messages: slow down",
+            "legal": None,
+        }
+        assert (code, reason) == (1008, "rate_limited")
+        # another socket of the seat has a budget of its own
+        with live.connect(created["table_id"], created["token"]) as again:
+            again.recv_until(lambda m: m["t"] == "snapshot")
+            again.send("ping")
+            assert again.recv_until(lambda m: m["t"] == "pong")["d"] == {}
+
+
+def test_playing_never_spends_the_budget(tmp_path: Path) -> None:
+    """Actions applied give their token back: a whole deal played with a
+    budget of five messages; then five pings pass and the sixth is refused."""
+    with LiveServer(f"sqlite:///{tmp_path / 'play.db'}", settings=BUDGET) as live:
+        table_id, players = lobby_table(live, ["Ann"], bots="random", target=2000, options=OPTIONS)
+        seated = Seated("S", players[0].connect(table_id))
+
+        def cards() -> int:
+            return sum(e["kind"] == "card" and e["seat"] == "S" for e in seated.client.events)
+
+        play_together([seated], random.Random(3), until=lambda: cards() >= 8)
+        seated.drain(timeout=0.2)
+        assert cards() == 8  # and its bids, as many as the deals took
+        assert [m for m in seated.client.received if m["t"] == "error"] == []
+        for _ in range(6):
+            seated.client.send("ping")
+        replies = [
+            seated.client.recv_until(lambda m: m["t"] in ("pong", "error"))["t"] for _ in range(6)
+        ]
+        assert replies == ["pong"] * 5 + ["error"]
+        seated.client.close()
+        players[0].close()
+
+
+def test_the_outbox_keeps_one_snapshot_not_sent() -> None:
+    """A newer snapshot takes the place of one not sent yet (the events
+    between are skipped as older); after a reset, a snapshot is queued
+    anew (it must come after what the reset resumes)."""
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.closed: tuple[int, str] | None = None
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text)
+
+        async def close(self, code: int, reason: str) -> None:
+            self.closed = (code, reason)
+
+    async def run() -> tuple[list[str], tuple[int, str] | None]:
+        outbox = table_socket._Outbox()
+        outbox.put("snapshot", 3, "snap3")
+        outbox.put("event", 4, "ev4")
+        outbox.put("direct", 0, "room")
+        outbox.put("snapshot", 5, "snap5")
+        outbox.put("event", 6, "ev6")
+        assert outbox.queue.qsize() == 4
+        outbox.put("reset", 6)
+        outbox.put("snapshot", 7, "snap7")
+        outbox.put("snapshot", 8, "snap8")
+        outbox.put("event", 9, "ev9")
+        outbox.put("close", 1000, "bye")
+        ws = Socket()
+        await outbox.run(ws)  # type: ignore[arg-type]
+        assert outbox.unsent is None
+        return ws.sent, ws.closed
+
+    sent, closed = asyncio.run(run())
+    assert sent == ["snap5", "room", "ev6", "snap8", "ev9"]
+    assert closed == (1000, "bye")
+
+
+def test_syncs_while_a_snapshot_waits_build_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The socket's sender held back (a client that does not read): its
+    first snapshot waits; ten syncs then build no other snapshot, and the
+    client gets one."""
+    gate = threading.Event()
+    outboxes: list[table_socket._Outbox] = []
+    real_run = table_socket._Outbox.run
+
+    async def held_run(self: table_socket._Outbox, ws: Any) -> None:
+        outboxes.append(self)
+        while not gate.is_set():
+            await asyncio.sleep(0.01)
+        await real_run(self, ws)
+
+    monkeypatch.setattr(table_socket._Outbox, "run", held_run)
+    with LiveServer(f"sqlite:///{tmp_path / 'sync.db'}") as live:
+        created = live.create()
+        room = live.app.state.tables
+        builds = [0]
+        with live.connect(created["table_id"], created["token"]) as client:
+            _wait(lambda: len(outboxes) == 1)
+            table = room._tables[created["table_id"]]
+            real_snapshot = table.snapshot_text
+
+            def counted(key: Any) -> tuple[int, str]:
+                builds[0] += 1
+                v, text = real_snapshot(key)
+                return int(v), str(text)
+
+            monkeypatch.setattr(table, "snapshot_text", counted)
+            for _ in range(10):
+                client.send("sync")
+            client.send("ping")
+            queue = outboxes[0].queue._queue  # type: ignore[attr-defined]
+
+            def kinds() -> list[str]:
+                """What waits in the outbox but the computer players' moves."""
+                while True:
+                    try:
+                        return [item[0] for item in list(queue) if item[0] != "event"]
+                    except RuntimeError:  # the server's thread appended meanwhile
+                        continue
+
+            _wait(lambda: "direct" in kinds())  # the pong: every sync was read before it
+            assert builds[0] == 0
+            assert kinds() == ["snapshot", "direct"]
+            gate.set()
+            got: list[Message] = []
+            while not got or got[-1]["t"] != "pong":
+                got.append(client.recv())
+            assert [m["t"] for m in got if m["t"] != "event"] == ["snapshot", "pong"]
+            # once sent, a sync builds a new one
+            assert client.sync()["turn"] is not None
+            assert builds[0] == 1
+
+
+# ------------------------------------------------------------------ replays
+
+
+def _play_deals(seated: Seated, deals: int, seed: int) -> None:
+    """Play until ``deals`` deals are over, then until the table waits for
+    S (its log stays as it is: no clock runs)."""
+    play_together(
+        [seated],
+        random.Random(seed),
+        until=lambda: sum(e["kind"] == "deal_end" for e in seated.client.events) >= deals,
+    )
+    while seated.drain(timeout=0.3) or not seated.decides():
+        pass
+
+
+def _shown(seated: Seated) -> int:
+    """The deals over that a replay gives while the match goes on (played
+    out: not thrown in, nor cancelled)."""
+    return sum(
+        e["kind"] == "deal_end" and e["summary"]["result"] not in ("passed", "cancelled")
+        for e in seated.client.events
+    )
+
+
+def _finished_table(live: LiveServer, deals: int = 1) -> tuple[str, Player, Seated]:
+    table_id, players = lobby_table(live, ["Rex"], bots="random", target=5000, options=OPTIONS)
+    seated = Seated("S", players[0].connect(table_id))
+    _play_deals(seated, deals, 5)
+    return table_id, players[0], seated
+
+
+def test_replays_are_throttled_per_address(tmp_path: Path) -> None:
+    settings = TEST_SETTINGS.but(replay_rate="3/minute")
+    with LiveServer(f"sqlite:///{tmp_path / 'replays.db'}", settings=settings) as live:
+        table_id, rex, seated = _finished_table(live)
+        paths = [f"/api/tables/{table_id}/replay", f"/api/tables/{table_id}/record"]
+        answers = [rex.http.get(paths[i % 2]) for i in range(4)]
+        assert [r.status_code for r in answers] == [200, 200, 200, 429]
+        assert _detail(answers[3]) == {
+            "code": "rate_limited",
+            "message": "too many (at most 3 per 1 minute): try again later",
+            "retry_after": _detail(answers[3])["retry_after"],
+        }
+        other = rex.http.get(paths[0], headers={"X-Forwarded-For": "198.51.100.30"})
+        assert other.status_code == 200
+        # an IPv6 /48 counts 16 times the rate (48 here), whatever its /64s
+        codes = [
+            rex.http.get(paths[0], headers={"X-Forwarded-For": f"2001:db8:7:{i:02x}00::1"})
+            for i in range(49)
+        ]
+        assert [r.status_code for r in codes] == [200] * 48 + [429]
+        seated.client.close()
+        rex.close()
+
+
+def test_a_replay_is_built_once_per_state_of_its_table_in_threads_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[str] = []
+    real_base = history.replay_base
+
+    def traced(stored: Any) -> history.ReplayBase:
+        threads.append(threading.current_thread().name)
+        return real_base(stored)
+
+    monkeypatch.setattr("rebelote.server.api.replays.replay_base", traced)
+    with LiveServer(f"sqlite:///{tmp_path / 'cache.db'}") as live:
+        table_id, rex, seated = _finished_table(live)
+        replays = live.app.state.replays
+        first = rex.http.get(f"/api/tables/{table_id}/replay")
+        again = rex.http.get(f"/api/tables/{table_id}/replay")
+        assert first.status_code == again.status_code == 200
+        assert first.content == again.content
+        assert first.headers["content-type"] == "application/json"
+        assert len(first.json()["deals"]) == _shown(seated) == 1
+        record = rex.http.get(f"/api/tables/{table_id}/record", params={"match": 1})
+        deal = rex.http.get(f"/api/tables/{table_id}/record", params={"match": 1, "deal": 1})
+        other = rex.http.get(f"/api/tables/{table_id}/replay", params={"match": 7})
+        assert (record.status_code, deal.status_code, other.status_code) == (200, 200, 200)
+        assert other.json()["deals"] == []
+        none = rex.http.get(f"/api/tables/{table_id}/record", params={"match": 7})
+        assert none.status_code == 404 and _detail(none)["code"] == "not_finished"
+        assert (replays.bases_built, replays.builds, replays.hits) == (1, 5, 1)
+        assert len(threads) == 1 and threads[0].startswith("replay_")
+        # the table moves on: built again
+        _play_deals(seated, 2, 6)
+        later = rex.http.get(f"/api/tables/{table_id}/replay")
+        assert len(later.json()["deals"]) == _shown(seated)
+        assert [e["kind"] for e in seated.client.events].count("deal_end") == 2
+        assert replays.bases_built == 2
+        assert all(name.startswith("replay_") for name in threads)
+        seated.client.close()
+        rex.close()
+
+
+def test_replays_beyond_the_pool_and_its_queue_are_busy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One worker and one job waiting: while a replay is built and the
+    same table's is read, a replay of another table is refused 503
+    ``busy``; the same table's is then answered from the same build."""
+    started, release = threading.Event(), threading.Event()
+    real_base = history.replay_base
+
+    def slow(stored: Any) -> history.ReplayBase:
+        started.set()
+        assert release.wait(30)
+        return real_base(stored)
+
+    monkeypatch.setattr("rebelote.server.api.replays.replay_base", slow)
+    settings = TEST_SETTINGS.but(replay_workers=1, replay_queue=1)
+    with LiveServer(f"sqlite:///{tmp_path / 'busy.db'}", settings=settings) as live:
+        first, rex, seated = _finished_table(live)
+        second, _, other = _finished_table(live)
+        results: dict[str, httpx.Response] = {}
+
+        def get(name: str, table_id: str) -> None:
+            with live.http() as client:
+                results[name] = client.get(f"/api/tables/{table_id}/replay", timeout=60)
+
+        slow_one = threading.Thread(target=get, args=("first", first))
+        slow_one.start()
+        assert started.wait(30)
+        same = threading.Thread(target=get, args=("same", first))
+        same.start()
+        _wait(lambda: live.app.state.replays._jobs == 2)  # the build, and this read waiting
+        with live.http() as client:
+            busy = client.get(f"/api/tables/{second}/replay")
+        assert busy.status_code == 503
+        assert _detail(busy) == {
+            "code": "busy",
+            "message": "the server is busy building replays: try again in a moment",
+            "retry_after": 1,
+        }
+        release.set()
+        slow_one.join(30)
+        same.join(30)
+        assert results["first"].status_code == results["same"].status_code == 200
+        assert results["first"].content == results["same"].content
+        assert live.app.state.replays.bases_built == 1
+        for s in (seated, other):
+            s.client.close()
+        rex.close()
+
+
+def test_the_replay_caches_keep_their_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replayed logs: 5 deals in all (a table of 3, then another of 3: the
+    first is dropped); answers: 100 bytes in all (one of 200 is not kept)."""
+
+    def base(stored: StoredTable) -> history.ReplayBase:
+        return history.ReplayBase(deals=[(1, d, None) for d in range(3)], seats={})  # type: ignore[misc]
+
+    monkeypatch.setattr("rebelote.server.api.replays.replay_base", base)
+
+    def table(table_id: str) -> StoredTable:
+        return StoredTable(table_id, None, {}, 0, "playing", (), ())
+
+    async def run() -> tuple[int, int, int, int]:
+        replays = Replays(TEST_SETTINGS.but(replay_cache_deals=5, replay_cache_bytes=100))
+        small = {"deals": "x" * 20}
+        large = {"deals": "x" * 200}
+        try:
+            for name in ("a", "b", "a"):
+                assert await replays.answer(table(name), "small", lambda b: small) == encode(small)
+            for _ in range(2):
+                assert await replays.answer(table("a"), "large", lambda b: large) == encode(large)
+            assert await replays.answer(table("a"), "small", lambda b: small) == encode(small)
+            return replays.bases_built, replays.builds, replays.hits, replays.cached_bytes
+        finally:
+            replays.close()
+
+    # built: a's and b's small answers (then a's again from the cache), a's
+    # large one twice (never kept; a's log replayed again: dropped for b's)
+    assert asyncio.run(run()) == (3, 4, 2, 2 * len(encode({"deals": "x" * 20})))
+
+
+# ------------------------------------------------------------------ connections
+
+
+def _from(live: LiveServer, address: str) -> socket.socket:
+    return socket.create_connection(
+        ("127.0.0.1", live.port), timeout=10, source_address=(address, 0)
+    )
+
+
+def _answer(sock: socket.socket) -> bytes:
+    data = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except (ConnectionResetError, TimeoutError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _get(sock: socket.socket) -> bytes:
+    sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    return _answer(sock)
+
+
+def test_connections_per_address_are_capped(tmp_path: Path) -> None:
+    """Three connections at once per address: a fourth idle one is
+    answered 429 at once; another address, and the trusted proxy
+    (127.0.0.1), are not refused; a connection upgraded to a WebSocket is
+    counted out (the WebSockets have their own cap)."""
+    settings = TEST_SETTINGS.but(max_connections_per_address=3)
+    with LiveServer(f"sqlite:///{tmp_path / 'conns.db'}", settings=settings) as live:
+        protocol = live.server.config.http
+        assert isinstance(protocol, type) and issubclass(protocol, GuardedH11Protocol)
+        held = [_from(live, "127.0.0.2") for _ in range(3)]
+        _wait(lambda: protocol.open_connections.get("127.0.0.2") == 3)
+        refused = _from(live, "127.0.0.2")
+        answer = _answer(refused)
+        refused.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.split(b"\r\n")[0] == b"HTTP/1.1 429 Too Many Requests"
+        assert json.loads(body) == {
+            "detail": {
+                "code": "too_many_connections",
+                "message": "this address holds 3 connections open already",
+            }
+        }
+        assert protocol.refused_connections == [1]
+        assert _get(_from(live, "127.0.0.3")).startswith(b"HTTP/1.1 200 ")
+        proxied = [_from(live, "127.0.0.1") for _ in range(5)]
+        assert all(_get(s).startswith(b"HTTP/1.1 200 ") for s in proxied)
+        held.pop().close()
+        _wait(lambda: protocol.open_connections.get("127.0.0.2") == 2)
+        assert _get(_from(live, "127.0.0.2")).startswith(b"HTTP/1.1 200 ")
+        for s in held:
+            s.close()
+        _wait(lambda: "127.0.0.2" not in protocol.open_connections)
+        created = live.create()
+        url = f"{live.ws_url}/ws/{created['table_id']}?token={created['token']}"
+        sockets = [connect(url, source_address=("127.0.0.2", 0)).__enter__() for _ in range(4)]
+        assert [json.loads(ws.recv(timeout=10))["t"] for ws in sockets] == ["snapshot"] * 4
+        assert "127.0.0.2" not in protocol.open_connections
+        assert _get(_from(live, "127.0.0.2")).startswith(b"HTTP/1.1 200 ")
+        for ws in sockets:
+            ws.close()
+        assert protocol.refused_connections == [1]
+
+
+def test_serve_raises_its_open_files_limit() -> None:
+    code = (
+        "import resource, json\n"
+        "from rebelote.server.run import raise_open_files\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+        "raised = raise_open_files()\n"
+        "print(json.dumps([raised, resource.getrlimit(resource.RLIMIT_NOFILE), hard]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    (before, after), now, hard = json.loads(out.stdout)
+    assert before == 256
+    assert after == hard == now[0] == now[1]
+    assert raise_open_files() is not None  # this process: at the hard limit already, or now
+
+
+def test_repeated_asyncio_messages_are_logged_once_per_interval() -> None:
+    now = [0.0]
+    repeats = Repeats(interval=10.0, clock=lambda: now[0])
+
+    def record(message: str) -> logging.LogRecord:
+        return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, message, None, None)
+
+    accept = "socket.accept() out of system resource\nsocket: <fd=3>"
+    passed = []
+    for t in (0.0, 0.1, 0.2, 5.0):
+        now[0] = t
+        passed.append(repeats.filter(record(accept)))
+    assert passed == [True, False, False, False]
+    assert repeats.filter(record("another message")) is True
+    now[0] = 12.0
+    later = record(accept)
+    assert repeats.filter(later) is True
+    assert later.getMessage() == accept + "\n(3 more like it in the last 12 s not logged)"
+    assert log_config()["loggers"]["asyncio"] == {"filters": ["repeats"]}
+
+
+# ------------------------------------------------------------------ addresses
+
+
+def test_network_keys_and_scaled_rates() -> None:
+    assert network_keys("192.0.2.7") == ["192.0.2.7"]
+    assert network_keys("::ffff:192.0.2.7") == ["192.0.2.7"]
+    assert network_keys("2001:db8:1:2a3:4::5") == [
+        "2001:db8:1:2a3::/64",
+        "2001:db8:1:200::/56",
+        "2001:db8:1::/48",
+    ]
+    assert network_keys("") == ["unknown"]
+    assert scaled_rate("10/minute;60/hour", 4) == "40 per 1 minute;240 per 1 hour"
+    assert scaled_rate("10/minute", 1) == "10/minute"
+
+
+def test_ipv6_guests_are_counted_by_their_56_and_48_too(tmp_path: Path) -> None:
+    """2 guests an hour per /64, so 8 per /56 and 32 per /48."""
+    settings = TEST_SETTINGS.but(guest_rate="2/hour")
+    with (
+        LiveServer(f"sqlite:///{tmp_path / 'v6.db'}", settings=settings) as live,
+        live.http() as client,
+    ):
+
+        def guest(address: str, n: int) -> int:
+            r = client.post(
+                "/api/auth/guest",
+                json={"name": f"Guest {n}"},
+                headers={"X-Forwarded-For": address},
+            )
+            return r.status_code
+
+        n = iter(range(1000))
+        # four /64s of one /56: 8 guests; a fifth /64 of it is refused
+        codes = [guest(f"2001:db8:5:{i:x}::1", next(n)) for i in range(4) for _ in range(3)]
+        assert codes == [200, 200, 429] * 4
+        assert guest("2001:db8:5:ff::1", next(n)) == 429
+        # three more /56s of the /48: 24 more, then the /48 is full
+        codes = [
+            guest(f"2001:db8:5:{k:x}{i:02x}::1", next(n))
+            for k in (1, 2, 3)
+            for i in range(4)
+            for _ in range(2)
+        ]
+        assert codes == [200] * 24
+        assert guest("2001:db8:5:400::1", next(n)) == 429
+        r = client.post(
+            "/api/auth/guest",
+            json={"name": "Guest Last"},
+            headers={"X-Forwarded-For": "2001:db8:5:500::1"},
+        )
+        assert _detail(r) == {
+            "code": "rate_limited",
+            "message": "too many (at most 32 per 1 hour): try again later",
+            "retry_after": _detail(r)["retry_after"],
+        }
+        assert guest("2001:db8:6::1", next(n)) == 200  # another /48
+
+
+def test_creations_from_every_address_have_a_ceiling(tmp_path: Path) -> None:
+    """Each from an address of its own: 4 guests, 3 tables (solo and lobby
+    together) and 2 sign-ups in all, then 429."""
+    settings = TEST_SETTINGS.but(
+        global_guest_rate="4/hour", global_table_rate="3/hour", global_signup_rate="2/hour"
+    )
+    with LiveServer(f"sqlite:///{tmp_path / 'global.db'}", settings=settings) as live:
+        host = Player(live)
+        host.http.headers["X-Forwarded-For"] = "198.51.100.40"
+        host.guest("Lobby Host")
+        with live.http() as client:
+
+            def post(path: str, body: Any, i: int) -> httpx.Response:
+                return client.post(path, json=body, headers={"X-Forwarded-For": f"198.51.100.{i}"})
+
+            guests = [post("/api/auth/guest", {"name": f"Guest {i}"}, i) for i in range(4)]
+            assert [r.status_code for r in guests] == [200] * 3 + [429]
+            assert _detail(guests[3]) == {
+                "code": "rate_limited",
+                "message": "too many (at most 4 per 1 hour): try again later",
+                "retry_after": _detail(guests[3])["retry_after"],
+            }
+            tables = [post("/api/tables", {}, 10 + i) for i in range(2)]
+            assert [r.status_code for r in tables] == [201, 201]
+            assert host.post("/api/lobby/tables", {"visibility": "private"}).status_code == 201
+            assert post("/api/tables", {}, 12).status_code == 429
+            r = host.post("/api/lobby/tables", {"visibility": "private"})
+            assert r.status_code == 429
+            assert _detail(r)["message"] == "too many (at most 3 per 1 hour): try again later"
+            body = {"password": "a fine passphrase"}
+            signups = [
+                post("/api/auth/signup", {"name": f"Member {i}", **body}, 20 + i) for i in range(3)
+            ]
+            assert [r.status_code for r in signups] == [201, 201, 429]
+        host.close()
