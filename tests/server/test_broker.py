@@ -33,6 +33,10 @@ def backend(request: pytest.FixtureRequest) -> Backend:
     return Backend("redis", redis_url())
 
 
+SCENARIO_TIMEOUT = 120.0
+"""Seconds a scenario may take, its cluster's start and close included."""
+
+
 def run(backend: Backend, scenario: Callable[[Cluster], Awaitable[None]]) -> None:
     """Run ``scenario`` with a fresh cluster of ``backend``."""
 
@@ -40,7 +44,8 @@ def run(backend: Backend, scenario: Callable[[Cluster], Awaitable[None]]) -> Non
         async with backend.cluster() as cluster:
             await scenario(cluster)
 
-    asyncio.run(main())
+    # a scenario that hangs fails with its stack instead of holding the run
+    asyncio.run(asyncio.wait_for(main(), SCENARIO_TIMEOUT))
 
 
 async def echo(table_id: str, op: str, args: dict[str, Any]) -> Any:

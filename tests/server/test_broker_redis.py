@@ -26,6 +26,9 @@ from rebelote.server.broker.hub import StreamKey
 
 from .brokers import Backend, Cluster, OwnRedis, free_port, redis_url, until
 
+SCENARIO_TIMEOUT = 120.0
+"""Seconds a scenario may take, its cluster's start and close included."""
+
 
 @pytest.fixture
 def backend() -> Backend:
@@ -49,7 +52,8 @@ def run(backend: Backend, scenario: Callable[[Cluster], Awaitable[None]]) -> Non
         async with backend.cluster() as cluster:
             await scenario(cluster)
 
-    asyncio.run(main())
+    # a scenario that hangs fails with its stack instead of holding the run
+    asyncio.run(asyncio.wait_for(main(), SCENARIO_TIMEOUT))
 
 
 async def redis_broker(cluster: Cluster, **options: Any) -> RedisBroker:
