@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +19,13 @@ import pytest
 
 from rebelote.server.api.throttle import RateLimited, Throttle
 from rebelote.server.people import passwords
-from rebelote.server.people.names import hidden_characters, loose_marks, skeleton
+from rebelote.server.people.names import (
+    hidden_characters,
+    loose_marks,
+    lower_skeleton,
+    skeleton,
+    skeletons,
+)
 from rebelote.server.people.passwords import Busy, PasswordWork, password_problem
 from rebelote.server.settings import ServerSettings
 
@@ -285,21 +292,84 @@ def test_signup_and_change_refuse_weak_passwords(server: LiveServer) -> None:
 # ------------------------------------------------------------------ names
 
 
+def _alike(a: str, b: str) -> bool:
+    """Whether an account named ``b`` is refused beside one named ``a``
+    for reading like it (either skeleton the same)."""
+    return any(x == y for x, y in zip(skeletons(a), skeletons(b), strict=True))
+
+
 def test_skeletons_join_look_alikes_only() -> None:
-    assert skeleton("\u0410lice Smith") == skeleton("Alice Smith") == skeleton("ALICE SMITH")
+    assert skeleton("\u0410lice Smith") == skeleton("Alice Smith") == "a1ice smith"
+    assert lower_skeleton("ALICE SMITH") == lower_skeleton("Alice Smith") == "a1ice smith"
     assert skeleton("\u0420\u0430\u0443\u0440\u0430l") == skeleton(
         "Paypal"
     )  # Cyrillic Er, a, u, er, a
-    assert skeleton("Ali") != skeleton("All")
-    assert skeleton("Bob") != skeleton("Rob")
-    assert skeleton("Zo\u00e9") != skeleton("Zoe")
-    assert skeleton("H\u00e9l\u00e8ne") != skeleton("Helene")
-    assert skeleton("Fran\u00e7ois") != skeleton("Francois")
+    assert not _alike("Ali", "All")
+    assert not _alike("Bob", "Rob")
+    assert not _alike("Zo\u00e9", "Zoe")
+    assert not _alike("H\u00e9l\u00e8ne", "Helene")
+    assert not _alike("Fran\u00e7ois", "Francois")
     # two letters that read as one, and a dot under a letter
-    assert skeleton("Alice Srnith") == skeleton("Alice Smith") == skeleton("ALICE SRNITH")
+    assert skeleton("Alice Srnith") == skeleton("Alice Smith") == lower_skeleton("ALICE SRNITH")
     assert skeleton("Vvill") == skeleton("Will")
     assert skeleton("Ali\u0323ce") == skeleton("Al\u1ecbce") == skeleton("Alice")
-    assert skeleton("Smith") != skeleton("Snith")
+    assert not _alike("Smith", "Snith")
+
+
+# the look-alikes the second review found accepted (capitals casefolded before
+# their shape was read), each beside the name it imitates
+REVIEW_LOOK_ALIKES = [
+    ("Alice Smith", "AIice Smith"),  # capital I for l
+    ("Hugo Bell", "\u041dugo Bell"),  # Cyrillic capital En
+    ("Ben Marsh", "\u0412en Marsh"),  # Cyrillic capital Ve
+    ("Kate Hill", "\u041aate Hill"),  # Cyrillic capital Ka
+    ("Mark Tate", "\u041cark \u0422ate"),  # Cyrillic capitals Em, Te
+    ("Helen Ross", "\u0397elen Ross"),  # Greek capital Eta
+    ("Ivan Petit", "lvan Petit"),  # small l for I
+    ("Olivia Moon", "0livia Moon"),  # digit 0 for O
+    ("Booker Bay", "B\ua74fker Bay"),  # U+A74F, a small letter oo
+]
+
+# names that must stay apart: a letter more, an accent that shows, a capital
+# that reads as itself
+DISTINCT_NAMES = [
+    ("Ana", "Anna"),
+    ("Lea", "L\u00e9a"),
+    ("Zoe", "Zo\u00e9"),
+    ("Ian", "Lan"),
+    ("Ivan", "Evan"),
+    ("Olivia", "Oliva"),
+    ("Booker", "Booher"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), REVIEW_LOOK_ALIKES)
+def test_capitals_are_read_by_their_shape(first: str, second: str) -> None:
+    assert skeleton(first) == skeleton(second)
+    assert _alike(first, second) and _alike(second, first)
+
+
+@pytest.mark.parametrize(("first", "second"), DISTINCT_NAMES)
+def test_names_that_only_look_close_stay_apart(first: str, second: str) -> None:
+    assert not _alike(first, second)
+
+
+def test_the_lower_case_reading_is_kept() -> None:
+    """A capital that reads as a small l beside a name stored in lower
+    case: ``"\u0406van"`` (a Cyrillic capital I) shows as ``"Ivan"``, the
+    name of the account ``"ivan"``."""
+    assert skeleton("\u0406van") == skeleton("Ivan") == "1van" != skeleton("ivan")
+    assert lower_skeleton("\u0406van") == lower_skeleton("ivan") == "ivan"
+    assert _alike("ivan", "\u0406van") and _alike("\u0406van", "Ivan")
+    # 0 reads as O, and O as o once casefolded
+    assert skeletons("0livia") == skeletons("olivia") == ("o1ivia", "o1ivia")
+
+
+def test_a_long_skeleton_is_stored_as_its_digest() -> None:
+    name = "\ua74f" * 30  # 30 characters, each read as "oo"
+    assert skeleton(name) == "~" + hashlib.sha256(("o" * 60).encode()).hexdigest()[:39]
+    assert skeleton("o" * 60) == skeleton(name)
+    assert len(skeleton(name)) == 40 and skeleton("Alice") == "a1ice"
 
 
 def test_hidden_characters() -> None:
@@ -485,6 +555,98 @@ def test_the_migration_fills_the_skeletons_of_existing_accounts(tmp_path: Path) 
         ("Bob", "bob"),
     ]
     store.close()
+
+
+def test_r0008_keeps_both_accounts_that_now_read_alike(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``r0008``: both skeletons of every account, in id order; two accounts
+    opened before the rule that now read alike are both kept, the later
+    without the key the older has (null), a warning naming them; both still
+    log in by name; a new look-alike of either is taken."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.storage.people import NameTakenError
+    from rebelote.server.storage.tables import Store, alembic_config
+
+    store = Store(db_url)
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0007")
+    accounts = [
+        ("Alice", "a1ice"),  # the skeletons the rule of r0007 gave them
+        ("AIice", "aiice"),
+        ("ivan", "ivan"),
+        ("\u0406van", None),  # Cyrillic capital I: r0007 left it none beside ivan
+        ("Bob", "bob"),
+    ]
+    with store.engine.begin() as connection:
+        for name, look in accounts:
+            connection.execute(
+                text(
+                    "INSERT INTO users (name, name_key, name_skeleton, guest, created, mu, "
+                    "sigma, rated, matches, xp) VALUES (:n, :k, :s, false, "
+                    "'2026-12-01 00:00:00', 25, 8.3, 0, 0, 0)"
+                ),
+                {"n": name, "k": name.casefold(), "s": look},
+            )
+    with caplog.at_level("WARNING"):
+        store.migrate()
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT name, name_skeleton, name_lower_skeleton FROM users ORDER BY id")
+        ).all()
+    assert [tuple(r) for r in rows] == [
+        ("Alice", "a1ice", "a1ice"),
+        ("AIice", None, "aiice"),
+        ("ivan", "ivan", "ivan"),
+        ("\u0406van", "1van", None),
+        ("Bob", "bob", "bob"),
+    ]
+    warnings = [r.getMessage() for r in caplog.records if "r0008" in r.getMessage()]
+    assert warnings == [
+        "r0008: account 2 'AIice' reads like the older account 1 'Alice': "
+        "both kept, the later without that key",
+        "r0008: account 4 '\u0406van' reads like the older account 3 'ivan': "
+        "both kept, the later without that key",
+    ]
+    assert [u.name for u in store.accounts_named("aiice")] == ["AIice"]
+    assert [u.name for u in store.accounts_named("\u0406VAN")] == ["\u0406van"]
+    for taken in ("A1ice", "Al\u0131ce", "IVAN", "lvan"):
+        with pytest.raises(NameTakenError):
+            store.create_user(taken, None, guest=False)
+    assert store.account_like("AIice") is not None and store.account_like("A1ice") is not None
+    assert store.create_user("Alma", None, guest=False).name == "Alma"
+    store.close()
+
+
+def test_the_look_alikes_of_the_second_review_are_taken(server: LiveServer) -> None:
+    """Each pair of the second review (``names2.py``), and its reverse: the
+    second name is 409 ``name_taken`` beside the first, for a sign-up and a
+    guest; names that only look close are both accepted."""
+    outcomes: dict[str, tuple[int, str]] = {}
+    for n, (first, second) in enumerate(REVIEW_LOOK_ALIKES):
+        if n % 2:
+            first, second = second, first
+        Player(server).signup(first, PASS).close()
+        for path, body in (
+            ("/api/auth/signup", {"name": second, "password": PASS}),
+            ("/api/auth/guest", {"name": second}),
+        ):
+            r = Player(server).http.post(path, json=body)
+            outcomes[f"{second} {path}"] = (r.status_code, _detail(r)["code"])
+    assert set(outcomes.values()) == {(409, "name_taken")}
+    assert len(outcomes) == 2 * len(REVIEW_LOOK_ALIKES)
+    accepted = []
+    for pair in DISTINCT_NAMES:
+        for name in pair:
+            p = Player(server).signup(name, PASS)
+            assert p.user is not None
+            accepted.append(p.user["name"])
+            p.close()
+    assert accepted == [name for pair in DISTINCT_NAMES for name in pair]
 
 
 def test_tests_servers_relax_only_the_throttles() -> None:
