@@ -17,7 +17,13 @@ from typing import Any
 import httpx
 import pytest
 
-from rebelote.server.api.throttle import RateLimited, Throttle
+from rebelote.server.api.throttle import (
+    DEVICE_COOKIE,
+    RateLimited,
+    Throttle,
+    device_token,
+    valid_device,
+)
 from rebelote.server.people import passwords
 from rebelote.server.people.names import (
     hidden_characters,
@@ -214,6 +220,171 @@ def test_concurrent_wrong_passwords_cannot_pass_the_limit(db_url: str) -> None:
         # the right password from another address goes through
         r = _login(live, "Burst Victim", PASS, address="192.0.2.60")
         assert r.status_code == 200
+
+
+# ------------------------------------------------------------------ known devices
+
+NAT = "192.0.2.80"
+"""The address a stranger and his neighbour share (a NAT)."""
+
+
+def _post_login(http: httpx.Client, name: str, password: str, address: str) -> httpx.Response:
+    return http.post(
+        "/api/auth/login",
+        json={"name": name, "password": password},
+        headers={"X-Forwarded-For": address},
+    )
+
+
+def _lock_the_address(live: LiveServer, address: str) -> None:
+    """21 wrong passwords for 21 made-up names from ``address`` (20 free,
+    the 21st takes the address's lock), as ``samenat.py`` sends them."""
+    with live.http() as stranger:
+        answers = [
+            _post_login(stranger, f"Made Up {i}", "wrong password", address).status_code
+            for i in range(21)
+        ]
+        assert answers == [401] * 21
+        r = _post_login(stranger, "Made Up 21", "wrong password", address)
+        assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+        assert _detail(r)["retry_after"] in (59, 60)
+
+
+def test_a_known_device_logs_in_while_its_address_is_locked(db_url: str) -> None:
+    """A stranger behind the neighbour's address locks it with wrong
+    passwords for made-up names; the neighbour's browser, which logged in
+    to his account before, still logs in (its right password); a new
+    browser behind that address, even with the right password, and the
+    known browser at another account are refused until the lock ends."""
+    with LiveServer(db_url, settings=ServerSettings(login_delay=60)) as live:
+        Player(live).signup("Other Person", PASS).close()
+        with live.http() as signup:
+            r = signup.post("/api/auth/signup", json={"name": "Neighbour", "password": PASS})
+            assert r.status_code == 201
+        with live.http() as own:
+            r = _post_login(own, "Neighbour", PASS, NAT)
+            assert r.status_code == 200
+            device = own.cookies.get(DEVICE_COOKIE, path="/api/auth")
+            assert device is not None and len(device) == 43
+            cookie = r.headers["set-cookie"]
+            assert f"{DEVICE_COOKIE}={device}" in cookie and "HttpOnly" in cookie
+            assert "Path=/api/auth" in cookie and "Max-Age=7776000" in cookie
+            _lock_the_address(live, NAT)
+            for _ in range(3):
+                r = _post_login(own, "neighbour", PASS, NAT)  # the name as typed: any case
+                assert r.status_code == 200 and r.json()["user"]["name"] == "Neighbour"
+            assert own.cookies.get(DEVICE_COOKIE, path="/api/auth") == device  # kept
+            # a wrong password from it is checked, not refused for the address
+            r = _post_login(own, "Neighbour", "not the password", NAT)
+            assert (r.status_code, _detail(r)["code"]) == (401, "bad_credentials")
+            # known for his account only
+            r = _post_login(own, "Other Person", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+        with live.http() as new_device:
+            r = _post_login(new_device, "Neighbour", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+            # a made-up device cookie is no known device
+            new_device.cookies.set(DEVICE_COOKIE, "x" * 43, path="/api/auth")
+            r = _post_login(new_device, "Neighbour", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+        # elsewhere the new browser logs in, and from then on it is known
+        with live.http() as new_device:
+            assert _post_login(new_device, "Neighbour", PASS, "198.51.100.9").status_code == 200
+            assert _post_login(new_device, "Neighbour", PASS, NAT).status_code == 200
+
+
+def test_a_known_device_still_meets_its_accounts_locks(db_url: str) -> None:
+    """The name's lock (wrong passwords from many addresses) and the
+    pair's (wrong passwords from the device's own address) refuse the
+    known device as any other."""
+    settings = ServerSettings(login_delay=60, login_name_free=3, login_pair_free=1)
+    with LiveServer(db_url, settings=settings) as live:
+        Player(live).signup("Guarded Name", PASS).close()
+        Player(live).signup("Paired Name", PASS).close()
+        with live.http() as own:
+            assert _post_login(own, "Guarded Name", PASS, NAT).status_code == 200
+            assert _post_login(own, "Paired Name", PASS, NAT).status_code == 200
+            # the name: 3 free failures from 3 addresses, the 4th takes its lock (60 s)
+            for i in range(4):
+                r = _login(live, "Guarded Name", "wrong password", address=f"198.51.100.{i}")
+                assert r.status_code == 401
+            r = _post_login(own, "Guarded Name", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+            assert _detail(r)["retry_after"] in (59, 60)
+            # the pair: 1 free failure, the 2nd takes its lock (60 s)
+            answers = [
+                _post_login(own, "Paired Name", "wrong password", NAT).status_code for _ in range(2)
+            ]
+            assert answers == [401, 401]
+            r = _post_login(own, "Paired Name", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+            assert _detail(r)["retry_after"] in (59, 60)
+            # another address is another pair
+            assert _post_login(own, "Paired Name", PASS, "198.51.100.20").status_code == 200
+
+
+@pytest.fixture(params=["memory", "redis"])
+def throttle_settings(request: pytest.FixtureRequest) -> Iterator[ServerSettings]:
+    """Login settings whose throttle counts in memory, or in the tests'
+    Redis (keys under a prefix of the test's own, deleted at the end)."""
+    settings = ServerSettings(login_pair_free=2, login_address_free=2, login_delay=60)
+    if request.param == "memory":
+        yield settings
+        return
+    import secrets
+
+    import redis
+
+    url: str = request.getfixturevalue("redis_url")
+    prefix = f"rbtest{secrets.token_hex(4)}:"
+    yield settings.but(redis_url=url, redis_prefix=prefix)
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def test_known_devices_pass_the_address_lock_only(throttle_settings: ServerSettings) -> None:
+    """:class:`Throttle` alone, in memory and in Redis: a device known for
+    a name passes its address's lock (and adds nothing to its count), not
+    the pair's; it is known for that name only, for ``login_device_ttl``."""
+
+    async def run() -> None:
+        throttle = Throttle(throttle_settings)
+        try:
+            assert not await throttle.known_device(None, "bob")
+            device = await throttle.remember_device(None, "bob")
+            assert valid_device(device) and len(device) == 43
+            assert await throttle.remember_device(device, "bob") == device  # kept
+            assert await throttle.remember_device("short", "bob") != "short"  # not a token
+            assert await throttle.known_device(device, "bob")
+            assert not await throttle.known_device(device, "eve")
+            assert not await throttle.known_device(device_token(), "bob")
+            # 2 free failures at the address, the 3rd takes its lock (60 s)
+            for i in range(3):
+                await throttle.login_claim(f"made up {i}", NAT)
+            with pytest.raises(RateLimited):
+                await throttle.login_claim("bob", NAT)
+            address = f"login:address:{NAT}"
+            assert await throttle.storage.get(f"{address}:fails") == 3
+            # the known device: its pair's 2 free failures, the 3rd takes the pair's lock
+            delays = [(await throttle.login_claim("bob", NAT, known_device=True)).delay]
+            delays += [(await throttle.login_claim("bob", NAT, known_device=True)).delay]
+            delays += [(await throttle.login_claim("bob", NAT, known_device=True)).delay]
+            assert delays == [0, 0, 60]
+            with pytest.raises(RateLimited) as refused:
+                await throttle.login_claim("bob", NAT, known_device=True)
+            assert refused.value.retry_after in (59, 60)
+            assert await throttle.storage.get(f"{address}:fails") == 3  # nothing added
+            key = Throttle._device_key(device, "bob")
+            assert 0 < await throttle.storage.get_expiry(key) - time.time() <= 90 * 24 * 3600
+        finally:
+            await throttle.close()
+
+    asyncio.run(run())
 
 
 def test_password_work_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
