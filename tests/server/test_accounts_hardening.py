@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import threading
 import time
 from collections.abc import Iterator
@@ -16,9 +17,21 @@ from typing import Any
 import httpx
 import pytest
 
-from rebelote.server.api.throttle import RateLimited, Throttle
+from rebelote.server.api.throttle import (
+    DEVICE_COOKIE,
+    RateLimited,
+    Throttle,
+    device_token,
+    valid_device,
+)
 from rebelote.server.people import passwords
-from rebelote.server.people.names import hidden_characters, loose_marks, skeleton
+from rebelote.server.people.names import (
+    hidden_characters,
+    loose_marks,
+    lower_skeleton,
+    skeleton,
+    skeletons,
+)
 from rebelote.server.people.passwords import Busy, PasswordWork, password_problem
 from rebelote.server.settings import ServerSettings
 
@@ -209,6 +222,171 @@ def test_concurrent_wrong_passwords_cannot_pass_the_limit(db_url: str) -> None:
         assert r.status_code == 200
 
 
+# ------------------------------------------------------------------ known devices
+
+NAT = "192.0.2.80"
+"""The address a stranger and his neighbour share (a NAT)."""
+
+
+def _post_login(http: httpx.Client, name: str, password: str, address: str) -> httpx.Response:
+    return http.post(
+        "/api/auth/login",
+        json={"name": name, "password": password},
+        headers={"X-Forwarded-For": address},
+    )
+
+
+def _lock_the_address(live: LiveServer, address: str) -> None:
+    """21 wrong passwords for 21 made-up names from ``address`` (20 free,
+    the 21st takes the address's lock), as ``samenat.py`` sends them."""
+    with live.http() as stranger:
+        answers = [
+            _post_login(stranger, f"Made Up {i}", "wrong password", address).status_code
+            for i in range(21)
+        ]
+        assert answers == [401] * 21
+        r = _post_login(stranger, "Made Up 21", "wrong password", address)
+        assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+        assert _detail(r)["retry_after"] in (59, 60)
+
+
+def test_a_known_device_logs_in_while_its_address_is_locked(db_url: str) -> None:
+    """A stranger behind the neighbour's address locks it with wrong
+    passwords for made-up names; the neighbour's browser, which logged in
+    to his account before, still logs in (its right password); a new
+    browser behind that address, even with the right password, and the
+    known browser at another account are refused until the lock ends."""
+    with LiveServer(db_url, settings=ServerSettings(login_delay=60)) as live:
+        Player(live).signup("Other Person", PASS).close()
+        with live.http() as signup:
+            r = signup.post("/api/auth/signup", json={"name": "Neighbour", "password": PASS})
+            assert r.status_code == 201
+        with live.http() as own:
+            r = _post_login(own, "Neighbour", PASS, NAT)
+            assert r.status_code == 200
+            device = own.cookies.get(DEVICE_COOKIE, path="/api/auth")
+            assert device is not None and len(device) == 43
+            cookie = r.headers["set-cookie"]
+            assert f"{DEVICE_COOKIE}={device}" in cookie and "HttpOnly" in cookie
+            assert "Path=/api/auth" in cookie and "Max-Age=7776000" in cookie
+            _lock_the_address(live, NAT)
+            for _ in range(3):
+                r = _post_login(own, "neighbour", PASS, NAT)  # the name as typed: any case
+                assert r.status_code == 200 and r.json()["user"]["name"] == "Neighbour"
+            assert own.cookies.get(DEVICE_COOKIE, path="/api/auth") == device  # kept
+            # a wrong password from it is checked, not refused for the address
+            r = _post_login(own, "Neighbour", "not the password", NAT)
+            assert (r.status_code, _detail(r)["code"]) == (401, "bad_credentials")
+            # known for his account only
+            r = _post_login(own, "Other Person", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+        with live.http() as new_device:
+            r = _post_login(new_device, "Neighbour", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+            # a made-up device cookie is no known device
+            new_device.cookies.set(DEVICE_COOKIE, "x" * 43, path="/api/auth")
+            r = _post_login(new_device, "Neighbour", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+        # elsewhere the new browser logs in, and from then on it is known
+        with live.http() as new_device:
+            assert _post_login(new_device, "Neighbour", PASS, "198.51.100.9").status_code == 200
+            assert _post_login(new_device, "Neighbour", PASS, NAT).status_code == 200
+
+
+def test_a_known_device_still_meets_its_accounts_locks(db_url: str) -> None:
+    """The name's lock (wrong passwords from many addresses) and the
+    pair's (wrong passwords from the device's own address) refuse the
+    known device as any other."""
+    settings = ServerSettings(login_delay=60, login_name_free=3, login_pair_free=1)
+    with LiveServer(db_url, settings=settings) as live:
+        Player(live).signup("Guarded Name", PASS).close()
+        Player(live).signup("Paired Name", PASS).close()
+        with live.http() as own:
+            assert _post_login(own, "Guarded Name", PASS, NAT).status_code == 200
+            assert _post_login(own, "Paired Name", PASS, NAT).status_code == 200
+            # the name: 3 free failures from 3 addresses, the 4th takes its lock (60 s)
+            for i in range(4):
+                r = _login(live, "Guarded Name", "wrong password", address=f"198.51.100.{i}")
+                assert r.status_code == 401
+            r = _post_login(own, "Guarded Name", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+            assert _detail(r)["retry_after"] in (59, 60)
+            # the pair: 1 free failure, the 2nd takes its lock (60 s)
+            answers = [
+                _post_login(own, "Paired Name", "wrong password", NAT).status_code for _ in range(2)
+            ]
+            assert answers == [401, 401]
+            r = _post_login(own, "Paired Name", PASS, NAT)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+            assert _detail(r)["retry_after"] in (59, 60)
+            # another address is another pair
+            assert _post_login(own, "Paired Name", PASS, "198.51.100.20").status_code == 200
+
+
+@pytest.fixture(params=["memory", "redis"])
+def throttle_settings(request: pytest.FixtureRequest) -> Iterator[ServerSettings]:
+    """Login settings whose throttle counts in memory, or in the tests'
+    Redis (keys under a prefix of the test's own, deleted at the end)."""
+    settings = ServerSettings(login_pair_free=2, login_address_free=2, login_delay=60)
+    if request.param == "memory":
+        yield settings
+        return
+    import secrets
+
+    import redis
+
+    url: str = request.getfixturevalue("redis_url")
+    prefix = f"rbtest{secrets.token_hex(4)}:"
+    yield settings.but(redis_url=url, redis_prefix=prefix)
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def test_known_devices_pass_the_address_lock_only(throttle_settings: ServerSettings) -> None:
+    """:class:`Throttle` alone, in memory and in Redis: a device known for
+    a name passes its address's lock (and adds nothing to its count), not
+    the pair's; it is known for that name only, for ``login_device_ttl``."""
+
+    async def run() -> None:
+        throttle = Throttle(throttle_settings)
+        try:
+            assert not await throttle.known_device(None, "bob")
+            device = await throttle.remember_device(None, "bob")
+            assert valid_device(device) and len(device) == 43
+            assert await throttle.remember_device(device, "bob") == device  # kept
+            assert await throttle.remember_device("short", "bob") != "short"  # not a token
+            assert await throttle.known_device(device, "bob")
+            assert not await throttle.known_device(device, "eve")
+            assert not await throttle.known_device(device_token(), "bob")
+            # 2 free failures at the address, the 3rd takes its lock (60 s)
+            for i in range(3):
+                await throttle.login_claim(f"made up {i}", NAT)
+            with pytest.raises(RateLimited):
+                await throttle.login_claim("bob", NAT)
+            address = f"login:address:{NAT}"
+            assert await throttle.storage.get(f"{address}:fails") == 3
+            # the known device: its pair's 2 free failures, the 3rd takes the pair's lock
+            delays = [(await throttle.login_claim("bob", NAT, known_device=True)).delay]
+            delays += [(await throttle.login_claim("bob", NAT, known_device=True)).delay]
+            delays += [(await throttle.login_claim("bob", NAT, known_device=True)).delay]
+            assert delays == [0, 0, 60]
+            with pytest.raises(RateLimited) as refused:
+                await throttle.login_claim("bob", NAT, known_device=True)
+            assert refused.value.retry_after in (59, 60)
+            assert await throttle.storage.get(f"{address}:fails") == 3  # nothing added
+            key = Throttle._device_key(device, "bob")
+            assert 0 < await throttle.storage.get_expiry(key) - time.time() <= 90 * 24 * 3600
+        finally:
+            await throttle.close()
+
+    asyncio.run(run())
+
+
 def test_password_work_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     running = 0
     most = 0
@@ -285,21 +463,84 @@ def test_signup_and_change_refuse_weak_passwords(server: LiveServer) -> None:
 # ------------------------------------------------------------------ names
 
 
+def _alike(a: str, b: str) -> bool:
+    """Whether an account named ``b`` is refused beside one named ``a``
+    for reading like it (either skeleton the same)."""
+    return any(x == y for x, y in zip(skeletons(a), skeletons(b), strict=True))
+
+
 def test_skeletons_join_look_alikes_only() -> None:
-    assert skeleton("\u0410lice Smith") == skeleton("Alice Smith") == skeleton("ALICE SMITH")
+    assert skeleton("\u0410lice Smith") == skeleton("Alice Smith") == "a1ice smith"
+    assert lower_skeleton("ALICE SMITH") == lower_skeleton("Alice Smith") == "a1ice smith"
     assert skeleton("\u0420\u0430\u0443\u0440\u0430l") == skeleton(
         "Paypal"
     )  # Cyrillic Er, a, u, er, a
-    assert skeleton("Ali") != skeleton("All")
-    assert skeleton("Bob") != skeleton("Rob")
-    assert skeleton("Zo\u00e9") != skeleton("Zoe")
-    assert skeleton("H\u00e9l\u00e8ne") != skeleton("Helene")
-    assert skeleton("Fran\u00e7ois") != skeleton("Francois")
+    assert not _alike("Ali", "All")
+    assert not _alike("Bob", "Rob")
+    assert not _alike("Zo\u00e9", "Zoe")
+    assert not _alike("H\u00e9l\u00e8ne", "Helene")
+    assert not _alike("Fran\u00e7ois", "Francois")
     # two letters that read as one, and a dot under a letter
-    assert skeleton("Alice Srnith") == skeleton("Alice Smith") == skeleton("ALICE SRNITH")
+    assert skeleton("Alice Srnith") == skeleton("Alice Smith") == lower_skeleton("ALICE SRNITH")
     assert skeleton("Vvill") == skeleton("Will")
     assert skeleton("Ali\u0323ce") == skeleton("Al\u1ecbce") == skeleton("Alice")
-    assert skeleton("Smith") != skeleton("Snith")
+    assert not _alike("Smith", "Snith")
+
+
+# the look-alikes the second review found accepted (capitals casefolded before
+# their shape was read), each beside the name it imitates
+REVIEW_LOOK_ALIKES = [
+    ("Alice Smith", "AIice Smith"),  # capital I for l
+    ("Hugo Bell", "\u041dugo Bell"),  # Cyrillic capital En
+    ("Ben Marsh", "\u0412en Marsh"),  # Cyrillic capital Ve
+    ("Kate Hill", "\u041aate Hill"),  # Cyrillic capital Ka
+    ("Mark Tate", "\u041cark \u0422ate"),  # Cyrillic capitals Em, Te
+    ("Helen Ross", "\u0397elen Ross"),  # Greek capital Eta
+    ("Ivan Petit", "lvan Petit"),  # small l for I
+    ("Olivia Moon", "0livia Moon"),  # digit 0 for O
+    ("Booker Bay", "B\ua74fker Bay"),  # U+A74F, a small letter oo
+]
+
+# names that must stay apart: a letter more, an accent that shows, a capital
+# that reads as itself
+DISTINCT_NAMES = [
+    ("Ana", "Anna"),
+    ("Lea", "L\u00e9a"),
+    ("Zoe", "Zo\u00e9"),
+    ("Ian", "Lan"),
+    ("Ivan", "Evan"),
+    ("Olivia", "Oliva"),
+    ("Booker", "Booher"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), REVIEW_LOOK_ALIKES)
+def test_capitals_are_read_by_their_shape(first: str, second: str) -> None:
+    assert skeleton(first) == skeleton(second)
+    assert _alike(first, second) and _alike(second, first)
+
+
+@pytest.mark.parametrize(("first", "second"), DISTINCT_NAMES)
+def test_names_that_only_look_close_stay_apart(first: str, second: str) -> None:
+    assert not _alike(first, second)
+
+
+def test_the_lower_case_reading_is_kept() -> None:
+    """A capital that reads as a small l beside a name stored in lower
+    case: ``"\u0406van"`` (a Cyrillic capital I) shows as ``"Ivan"``, the
+    name of the account ``"ivan"``."""
+    assert skeleton("\u0406van") == skeleton("Ivan") == "1van" != skeleton("ivan")
+    assert lower_skeleton("\u0406van") == lower_skeleton("ivan") == "ivan"
+    assert _alike("ivan", "\u0406van") and _alike("\u0406van", "Ivan")
+    # 0 reads as O, and O as o once casefolded
+    assert skeletons("0livia") == skeletons("olivia") == ("o1ivia", "o1ivia")
+
+
+def test_a_long_skeleton_is_stored_as_its_digest() -> None:
+    name = "\ua74f" * 30  # 30 characters, each read as "oo"
+    assert skeleton(name) == "~" + hashlib.sha256(("o" * 60).encode()).hexdigest()[:39]
+    assert skeleton("o" * 60) == skeleton(name)
+    assert len(skeleton(name)) == 40 and skeleton("Alice") == "a1ice"
 
 
 def test_hidden_characters() -> None:
@@ -485,6 +726,98 @@ def test_the_migration_fills_the_skeletons_of_existing_accounts(tmp_path: Path) 
         ("Bob", "bob"),
     ]
     store.close()
+
+
+def test_r0008_keeps_both_accounts_that_now_read_alike(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``r0008``: both skeletons of every account, in id order; two accounts
+    opened before the rule that now read alike are both kept, the later
+    without the key the older has (null), a warning naming them; both still
+    log in by name; a new look-alike of either is taken."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from rebelote.server.storage.people import NameTakenError
+    from rebelote.server.storage.tables import Store, alembic_config
+
+    store = Store(db_url)
+    config = alembic_config(store.url)
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "r0007")
+    accounts = [
+        ("Alice", "a1ice"),  # the skeletons the rule of r0007 gave them
+        ("AIice", "aiice"),
+        ("ivan", "ivan"),
+        ("\u0406van", None),  # Cyrillic capital I: r0007 left it none beside ivan
+        ("Bob", "bob"),
+    ]
+    with store.engine.begin() as connection:
+        for name, look in accounts:
+            connection.execute(
+                text(
+                    "INSERT INTO users (name, name_key, name_skeleton, guest, created, mu, "
+                    "sigma, rated, matches, xp) VALUES (:n, :k, :s, false, "
+                    "'2026-12-01 00:00:00', 25, 8.3, 0, 0, 0)"
+                ),
+                {"n": name, "k": name.casefold(), "s": look},
+            )
+    with caplog.at_level("WARNING"):
+        store.migrate()
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT name, name_skeleton, name_lower_skeleton FROM users ORDER BY id")
+        ).all()
+    assert [tuple(r) for r in rows] == [
+        ("Alice", "a1ice", "a1ice"),
+        ("AIice", None, "aiice"),
+        ("ivan", "ivan", "ivan"),
+        ("\u0406van", "1van", None),
+        ("Bob", "bob", "bob"),
+    ]
+    warnings = [r.getMessage() for r in caplog.records if "r0008" in r.getMessage()]
+    assert warnings == [
+        "r0008: account 2 'AIice' reads like the older account 1 'Alice': "
+        "both kept, the later without that key",
+        "r0008: account 4 '\u0406van' reads like the older account 3 'ivan': "
+        "both kept, the later without that key",
+    ]
+    assert [u.name for u in store.accounts_named("aiice")] == ["AIice"]
+    assert [u.name for u in store.accounts_named("\u0406VAN")] == ["\u0406van"]
+    for taken in ("A1ice", "Al\u0131ce", "IVAN", "lvan"):
+        with pytest.raises(NameTakenError):
+            store.create_user(taken, None, guest=False)
+    assert store.account_like("AIice") is not None and store.account_like("A1ice") is not None
+    assert store.create_user("Alma", None, guest=False).name == "Alma"
+    store.close()
+
+
+def test_the_look_alikes_of_the_second_review_are_taken(server: LiveServer) -> None:
+    """Each pair of the second review (``names2.py``), and its reverse: the
+    second name is 409 ``name_taken`` beside the first, for a sign-up and a
+    guest; names that only look close are both accepted."""
+    outcomes: dict[str, tuple[int, str]] = {}
+    for n, (first, second) in enumerate(REVIEW_LOOK_ALIKES):
+        if n % 2:
+            first, second = second, first
+        Player(server).signup(first, PASS).close()
+        for path, body in (
+            ("/api/auth/signup", {"name": second, "password": PASS}),
+            ("/api/auth/guest", {"name": second}),
+        ):
+            r = Player(server).http.post(path, json=body)
+            outcomes[f"{second} {path}"] = (r.status_code, _detail(r)["code"])
+    assert set(outcomes.values()) == {(409, "name_taken")}
+    assert len(outcomes) == 2 * len(REVIEW_LOOK_ALIKES)
+    accepted = []
+    for pair in DISTINCT_NAMES:
+        for name in pair:
+            p = Player(server).signup(name, PASS)
+            assert p.user is not None
+            accepted.append(p.user["name"])
+            p.close()
+    assert accepted == [name for pair in DISTINCT_NAMES for name in pair]
 
 
 def test_tests_servers_relax_only_the_throttles() -> None:

@@ -167,6 +167,22 @@ def test_cookies_are_secure_behind_https(server: LiveServer) -> None:
     cookies = guest.headers.get_list("set-cookie")
     assert sorted(c.split("=")[0] for c in cookies) == ["rebelote_csrf", "rebelote_session"]
     assert all("; secure" in c.lower() for c in cookies)
+    # an account's sign-up and login also set the browser's device token
+    account = {"name": "Cookie Owner", "password": "a fine passphrase"}
+    with server.http() as http:
+        signup = http.post("/api/auth/signup", json=account, headers=https)
+    with server.http() as http:
+        login = http.post("/api/auth/login", json=account, headers=https)
+        plain_login = http.post("/api/auth/login", json=account)
+    for answer in (signup, login):
+        cookies = answer.headers.get_list("set-cookie")
+        assert sorted(c.split("=")[0] for c in cookies) == [
+            "rebelote_csrf",
+            "rebelote_device",
+            "rebelote_session",
+        ]
+        assert all("; secure" in c.lower() for c in cookies)
+    assert all("secure" not in c.lower() for c in plain_login.headers.get_list("set-cookie"))
 
 
 # ------------------------------------------------------------------ logs

@@ -308,6 +308,37 @@ def test_wrong_passwords_sent_at_once_to_two_processes_cannot_pass_the_limit(
         assert r.status_code == 200
 
 
+def test_a_device_known_on_one_process_passes_the_address_lock_on_the_other(
+    pg_url: str, redis_url: str, prefix: str
+) -> None:
+    """A browser logs in on one process; a stranger behind its address
+    locks the address with wrong passwords for made-up names on both; the
+    browser logs in on the other (its device known in Redis), a new one is
+    refused there."""
+    settings = ServerSettings(
+        redis_url=redis_url, redis_prefix=prefix, login_address_free=2, login_delay=60
+    )
+    nat = {"X-Forwarded-For": "192.0.2.81"}
+    with two_processes(pg_url, settings) as (a, b):
+        Player(a).signup("Shared Neighbour", PASS).close()
+        mine = {"name": "Shared Neighbour", "password": PASS}
+        with httpx.Client(timeout=30) as own, httpx.Client(timeout=30) as stranger:
+            assert own.post(f"{a.url}/api/auth/login", json=mine, headers=nat).status_code == 200
+            answers = [
+                stranger.post(
+                    f"{(a, b)[i % 2].url}/api/auth/login",
+                    json={"name": f"Made Up {i}", "password": "wrong"},
+                    headers=nat,
+                )
+                for i in range(4)
+            ]
+            assert [r.status_code for r in answers] == [401, 401, 401, 429]
+            r = own.post(f"{b.url}/api/auth/login", json=mine, headers=nat)
+            assert r.status_code == 200 and r.json()["user"]["name"] == "Shared Neighbour"
+            r = stranger.post(f"{b.url}/api/auth/login", json=mine, headers=nat)
+            assert (r.status_code, _detail(r)["code"]) == (429, "rate_limited")
+
+
 def test_creations_are_throttled_across_processes(pg_url: str, redis_url: str, prefix: str) -> None:
     """Guests: 3 an hour per address; the 4th is refused on either process."""
     settings = TEST_SETTINGS.but(redis_url=redis_url, redis_prefix=prefix, guest_rate="3/hour")

@@ -113,7 +113,12 @@ class ServerSettings:
       ``login_*_cap`` (the name alone: at most ``login_name_cap``, so that
       a stranger can delay an account's owner, never lock him out); a
       count is forgotten ``login_forget_after`` seconds after its first
-      failure; a success clears its pair and name;
+      failure; a success clears its pair and name; ``login_device_ttl``:
+      a browser that logged in to an account (its ``rebelote_device``
+      cookie) stays known there for that many seconds after its last
+      success, and its attempts at that account are neither counted nor
+      refused by its address's key (the pair's and the name's still
+      apply);
     - ``password_workers``: argon2 hashes computed at once (each takes
       64 MiB); ``password_queue``: logins and sign-ups waiting for one
       beyond that are refused (503 ``busy``).
@@ -202,6 +207,7 @@ class ServerSettings:
     login_address_cap: float = 900.0
     login_name_cap: float = 60.0
     login_forget_after: float = 3600.0
+    login_device_ttl: float = 90 * 24 * 3600.0
     password_workers: int = field(default_factory=_cores)
     password_queue: int = 64
     throttle_storage: str = "async+memory://"

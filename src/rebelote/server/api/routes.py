@@ -34,7 +34,13 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from rebelote.seats import Seat
 from rebelote.server.api.replays import Replays
-from rebelote.server.api.throttle import RateLimited, Throttle, client_key
+from rebelote.server.api.throttle import (
+    DEVICE_COOKIE,
+    RateLimited,
+    Throttle,
+    ThrottleUnavailable,
+    client_key,
+)
 from rebelote.server.people.accounts import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -372,6 +378,29 @@ def _login(request: Request, response: Response, session: Session) -> Me:
     return Me(user=user_info(session.user), csrf=session.csrf)
 
 
+async def _remember_device(request: Request, response: Response, key: str) -> None:
+    """The browser logged in to the account of name key ``key``: its
+    device token (the ``rebelote_device`` cookie, a new one if it has none)
+    is known there from now (:meth:`~rebelote.server.api.throttle.Throttle.remember_device`),
+    and the cookie is set again (HttpOnly, SameSite=Lax, sent to
+    ``/api/auth`` only, ``Secure`` over HTTPS, kept
+    ``settings.login_device_ttl`` seconds).  With the throttles' storage
+    out of reach, nothing is remembered and the login goes on."""
+    try:
+        device = await _throttle(request).remember_device(request.cookies.get(DEVICE_COOKIE), key)
+    except ThrottleUnavailable:
+        return
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device,
+        max_age=max(1, int(_settings(request).login_device_ttl)),
+        path="/api/auth",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
 def _name(text: str) -> str:
     try:
         return clean_name(text)
@@ -411,6 +440,7 @@ async def signup(body: Credentials, request: Request, response: Response) -> Me:
             user = await asyncio.to_thread(store.create_user, name, digest, guest=False)
     except NameTakenError as exc:
         raise _err(409, "name_taken", str(exc)) from None
+    await _remember_device(request, response, name_key(user.name))
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
 
@@ -420,7 +450,11 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     passwords (:class:`~rebelote.server.api.throttle.Throttle`): the attempt
     is counted before its password is checked, so that attempts sent at
     once cannot pass the limit together; a name with no account takes as
-    long to refuse as a wrong password."""
+    long to refuse as a wrong password.  From a browser that logged in to
+    that account before (its ``rebelote_device`` cookie), the address's
+    count neither counts nor refuses the attempt (the pair's and the
+    name's do); a success makes the browser known there
+    (:func:`_remember_device`)."""
     store = _store(request)
     throttle, work = _throttle(request), _passwords(request)
     address = client_key(request)
@@ -429,7 +463,8 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     except ValueError:
         name = None
     key = name_key(name) if name is not None else body.name.casefold()
-    claim = await throttle.login_claim(key, address)
+    known = await throttle.known_device(request.cookies.get(DEVICE_COOKIE), key)
+    claim = await throttle.login_claim(key, address, known_device=known)
     user: User | None = None
     rehashed: str | None = None
     checked = False
@@ -450,6 +485,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     if user is None:
         raise _err(401, "bad_credentials", "wrong name or password")
     await claim.succeeded()
+    await _remember_device(request, response, key)
     if rehashed is not None:
         await asyncio.to_thread(store.set_password, user.id, rehashed)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))

@@ -28,6 +28,15 @@ each further attempt takes its key's lock for a delay that doubles each
 time, up to a cap, and the lock refuses every other attempt meanwhile (the
 name alone has a small cap: someone trying passwords against an account
 from elsewhere delays its owner a little, never locks him out).
+
+Known devices (:meth:`Throttle.known_device`, :meth:`Throttle.remember_device`):
+a browser that logged in to an account gets a random device token (a
+cookie); the storage keeps, for ``settings.login_device_ttl`` seconds after
+each success, that the token's SHA-256 logged in to that name.  An attempt
+from a device known for the name it tries is neither counted nor refused
+by the address's key (someone behind the same address, a NAT, sending
+wrong passwords for other names does not lock its owner out); the pair's
+and the name's keys count and lock it as any other.
 """
 
 from __future__ import annotations
@@ -39,6 +48,8 @@ import ipaddress
 import itertools
 import logging
 import math
+import re
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -58,6 +69,7 @@ from starlette.responses import Response
 from rebelote.server.settings import ServerSettings
 
 __all__ = [
+    "DEVICE_COOKIE",
     "LoginClaim",
     "MemorySocketCount",
     "MessageBudget",
@@ -68,10 +80,12 @@ __all__ = [
     "ThrottleUnavailable",
     "address_key",
     "client_key",
+    "device_token",
     "network_keys",
     "scaled_rate",
     "socket_count",
     "throttle_unavailable",
+    "valid_device",
 ]
 
 log = logging.getLogger(__name__)
@@ -164,6 +178,30 @@ def scaled_rate(rate: str, factor: int) -> str:
         f"{item.amount * factor} per {item.multiples} {item.GRANULARITY.name}"
         for item in parse_many(rate)
     )
+
+
+DEVICE_COOKIE = "rebelote_device"
+"""The cookie holding a browser's device token (:func:`device_token`)."""
+
+_DEVICE = re.compile(r"^[A-Za-z0-9_-]{43}$")
+
+
+def device_token() -> str:
+    """A new device token: 32 random bytes, URL-safe base64 (43
+    characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def valid_device(device: str | None) -> bool:
+    """Whether ``device`` has the shape of a :func:`device_token` (any
+    other cookie value is ignored)."""
+    return device is not None and _DEVICE.match(device) is not None
+
+
+def _digest(text: str) -> str:
+    """32 hex digits of the SHA-256 of ``text`` (what the storage keeps of
+    a name or a device token)."""
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,10 +319,45 @@ class Throttle:
 
     # ------------------------------------------------------------ logins
 
-    def _login_keys(self, name_key: str, address: str) -> list[tuple[_Backoff, str]]:
-        name = hashlib.sha256(name_key.encode("utf-8", "replace")).hexdigest()[:32]
+    def _login_keys(
+        self, name_key: str, address: str, *, known_device: bool = False
+    ) -> list[tuple[_Backoff, str]]:
+        name = _digest(name_key)
         ids = {"pair": f"{name}|{address}", "address": address, "name": name}
-        return [(b, f"login:{b.scope}:{ids[b.scope]}") for b in self._backoffs]
+        return [
+            (b, f"login:{b.scope}:{ids[b.scope]}")
+            for b in self._backoffs
+            if not (known_device and b.scope == "address")
+        ]
+
+    @staticmethod
+    def _device_key(device: str, name_key: str) -> str:
+        return f"login:device:{_digest(device)}|{_digest(name_key)}"
+
+    async def known_device(self, device: str | None, name_key: str) -> bool:
+        """Whether the device token ``device`` (the cookie's value; ``None``:
+        none) logged in to the account ``name_key`` within
+        ``settings.login_device_ttl`` seconds of its last success there.
+        Raises :class:`ThrottleUnavailable`."""
+        if not device:
+            return False
+        async with _reachable():
+            return await self.storage.get(self._device_key(device, name_key)) > 0
+
+    async def remember_device(self, device: str | None, name_key: str) -> str:
+        """The device ``device`` (``None`` or not a token
+        :func:`device_token` would make: a new one) logged in to the
+        account ``name_key``: it is known there for
+        ``settings.login_device_ttl`` seconds from now.  Returns the token
+        (for the cookie).  Raises :class:`ThrottleUnavailable`."""
+        if not valid_device(device):
+            device = device_token()
+        assert device is not None
+        key = self._device_key(device, name_key)
+        async with _reachable():
+            await self.storage.clear(key)  # the expiry starts again
+            await self.storage.incr(key, max(1, math.ceil(self.settings.login_device_ttl)))
+        return device
 
     def _delay(self, backoff: _Backoff, failures: int) -> int:
         """The lock (whole seconds, at least 1) earned by failure number
@@ -294,10 +367,15 @@ class Throttle:
         delay = min(backoff.cap, self.settings.login_delay * 2.0 ** min(beyond - 1, 40))
         return max(1, math.ceil(delay))
 
-    async def login_claim(self, name_key: str, address: str) -> LoginClaim:
+    async def login_claim(
+        self, name_key: str, address: str, *, known_device: bool = False
+    ) -> LoginClaim:
         """Count a login attempt of ``name_key`` (the name's comparison
         key) from ``address`` *before* its password is checked, as a
         failure until :meth:`LoginClaim.succeeded` says otherwise.
+        ``known_device``: the attempt comes from a device known for that
+        name (:meth:`known_device`): the address's key neither counts nor
+        refuses it.
 
         Each key (pair, address, name) counts the attempt with one atomic
         increment.  Within a key's free failures the attempt goes on; past
@@ -314,12 +392,12 @@ class Throttle:
         the rule holds whichever process each attempt reaches.  Raises
         :class:`ThrottleUnavailable` when the storage is out of reach."""
         async with _reachable():
-            return await self._login_claim(name_key, address)
+            return await self._login_claim(name_key, address, known_device)
 
-    async def _login_claim(self, name_key: str, address: str) -> LoginClaim:
+    async def _login_claim(self, name_key: str, address: str, known_device: bool) -> LoginClaim:
         expiry = max(1, math.ceil(self.settings.login_forget_after))
         claim = LoginClaim(self, name_key, address)
-        keys = self._login_keys(name_key, address)
+        keys = self._login_keys(name_key, address, known_device=known_device)
         for backoff, key in keys:
             failures = await self.storage.incr(f"{key}:fails", expiry)
             if failures <= backoff.free:

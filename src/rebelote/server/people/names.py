@@ -14,26 +14,41 @@ characters, and no look-alike of an existing account.
 - :func:`loose_marks` finds the combining marks left over once a text is
   in NFC: marks that did not join their letter into one precomposed
   letter (``"Ali\u0323\u0301ce"``); player names may not hold any.
-- :func:`skeleton` is a name's look-alike key: its comparison key
-  (:func:`~rebelote.server.storage.people.name_key`: NFKC, casefolded, spaces
-  collapsed) without the small marks under a letter
+- :func:`skeleton` is a name's look-alike key as it is written, in the
+  manner of the UTS #39 skeleton: the name in NFKC, spaces collapsed,
+  decomposed (NFD) without the small marks under a letter
   (:data:`FAINT_MARKS`: ``"Al\u1ecbce"``, an i with a dot below, reads as
-  ``"Alice"``), with every character replaced by the representative of its
-  class of confusable characters, then with the well-known look-alike
-  letter pairs folded (:data:`LETTER_PAIRS`: ``rn`` reads as ``m``, ``vv``
-  as ``w``).  The classes are those of the Unicode confusables data (UTS
-  #39) as the ``confusable_homoglyphs`` package ships it, one character
-  for one character, joined transitively; the representative is the
-  class's ASCII character when it has one.  So ``"Alice Smith"``,
-  ``"\u0410lice Smith"`` (a Cyrillic A) and ``"Alice Srnith"`` have the
-  same skeleton, and an account name whose skeleton is another account's
-  is taken.  Accents that show stay apart: ``"Zo\u00e9"`` is not
-  ``"Zoe"``.
+  ``"Alice"``), every character replaced by what it reads as, decomposed
+  again, and only *then* casefolded, so that a capital is read by its
+  shape: ``"AIice"`` (a capital I) is ``"Alice"``, ``"\u041dugo"`` (a
+  Cyrillic capital En) is ``"Hugo"``, ``"\u0397elen"`` (a Greek capital
+  Eta) is ``"Helen"``; last, the well-known look-alike letter pairs are
+  folded (:data:`LETTER_PAIRS`: ``rn`` reads as ``m``, ``vv`` as ``w``).
+  What a character reads as is the representative of its class of
+  confusable characters, the classes being those of the Unicode
+  confusables data (UTS #39) as the ``confusable_homoglyphs`` package
+  ships it, one character for one character, joined transitively: the
+  class's ASCII letter when it has one (``O`` for ``0``, ``O``, the Greek
+  and Cyrillic capital O: ``"0livia"`` is ``"Olivia"``), ``1`` for the
+  class of ``1``, ``I``, ``l`` and ``|`` (``"lvan"`` is ``"Ivan"``; ``L``
+  and ``i``, their cases, stay apart: ``"Lan"`` is not ``"Ian"``); a
+  character in no class that the data reads as several is those
+  (``"B\ua74fker"`` is ``"Booker"``, ``"\u00e6"`` is ``"ae"``).
+- :func:`lower_skeleton` is the same key of the name casefolded first (its
+  :func:`~rebelote.server.storage.people.name_key`): it keeps what a capital
+  hides, ``"\u0406van"`` (a Cyrillic capital I, shaped like ``l``) beside
+  the account ``"ivan"``, whose name is ``"Ivan"`` too.  An account name
+  whose skeleton is another account's skeleton, or whose lower skeleton
+  is another's lower skeleton, is taken (:func:`skeletons`).  Accents
+  that show stay apart: ``"Zo\u00e9"`` is not ``"Zoe"``, ``"L\u00e9a"``
+  not ``"Lea"``; a letter more is another name: ``"Anna"`` is not
+  ``"Ana"``.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import unicodedata
 
@@ -44,10 +59,13 @@ __all__ = [
     "HIDDEN_CATEGORIES",
     "INVISIBLE",
     "LETTER_PAIRS",
+    "SKELETON_LENGTH",
     "hidden_characters",
     "loose_marks",
+    "lower_skeleton",
     "plain_text",
     "skeleton",
+    "skeletons",
 ]
 
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -139,6 +157,25 @@ def plain_text(text: str) -> str:
     return text
 
 
+SKELETON_LENGTH = 40
+"""The longest skeleton stored (``users.name_skeleton``,
+``users.name_lower_skeleton``); a longer one is stored as ``~`` and 39
+hex digits of its SHA-256 (:func:`skeleton`)."""
+
+
+def _representative(group: list[str]) -> str:
+    """The character a class of confusable characters reads as: its ASCII
+    letter when it has exactly one (``O`` for ``0``, ``O``, the Greek
+    capital Omicron...), else its lowest ASCII character (``1`` for ``1``,
+    ``I``, ``l``, ``|``: two letters, neither of which may stand for the
+    other's case), else its lowest code point."""
+    ascii_ = sorted(c for c in group if c.isascii())
+    letters = [c for c in ascii_ if c.isalpha()]
+    if len(letters) == 1:
+        return letters[0]
+    return ascii_[0] if ascii_ else min(group)
+
+
 @functools.cache
 def _classes() -> dict[str, str]:
     """Each confusable character's representative (the data is read on
@@ -170,32 +207,93 @@ def _classes() -> dict[str, str]:
         members.setdefault(find(char), []).append(char)
     chosen: dict[str, str] = {}
     for group in members.values():
-        ascii_ = sorted(c for c in group if c.isascii())
-        representative = ascii_[0] if ascii_ else min(group)
+        representative = _representative(group)
         for char in group:
             chosen[char] = representative
     return chosen
 
 
 @functools.cache
+def _prototypes() -> dict[int, str]:
+    """What each character reads as, for ``str.translate``: its class's
+    representative (:func:`_classes`), or, for a non-ASCII character in no
+    class that the confusables data reads as several (``\ua74f`` as ``oo``,
+    ``\u00e6`` as ``ae``), those characters' representatives.  ASCII
+    letters keep their own (``m`` is not ``rn`` here:
+    :data:`LETTER_PAIRS` folds the other way)."""
+    from confusable_homoglyphs import confusables
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+    classes = _classes()
+    table = {ord(char): shown for char, shown in classes.items() if char != shown}
+    for char, glyphs in data.items():
+        if len(char) != 1 or char in classes or char.isascii():
+            continue
+        for glyph in glyphs:
+            sequence = glyph["c"].translate(_MARKS)
+            if len(sequence) > 1:
+                table[ord(char)] = "".join(classes.get(c, c) for c in sequence)
+                break
+    return table
+
+
+@functools.cache
+def _beyond_ascii() -> dict[int, str]:
+    """:func:`_prototypes` of the non-ASCII characters only."""
+    return {code: shown for code, shown in _prototypes().items() if code > 0x7F}
+
+
+@functools.cache
 def _pairs() -> tuple[re.Pattern[str], dict[str, str]]:
     """:data:`LETTER_PAIRS` as they read once mapped to their classes'
     representatives: a pattern finding them and what each becomes."""
-    classes = _classes()
-
-    def mapped(text: str) -> str:
-        return "".join(classes.get(ch, ch) for ch in text)
-
-    folds = {mapped(pair): mapped(letter) for pair, letter in LETTER_PAIRS}
+    table = _prototypes()
+    folds = {pair.translate(table): letter.translate(table) for pair, letter in LETTER_PAIRS}
     return re.compile("|".join(re.escape(pair) for pair in folds)), folds
 
 
+def _fit(key: str) -> str:
+    """``key``, or, past :data:`SKELETON_LENGTH` characters, ``~`` and the
+    first 39 hex digits of its SHA-256 (equal keys stay equal)."""
+    if len(key) <= SKELETON_LENGTH:
+        return key
+    return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[: SKELETON_LENGTH - 1]
+
+
 def skeleton(name: str) -> str:
-    """The look-alike key of ``name`` (see the module docstring); two
-    names that a reader may take for each other have the same one."""
-    classes = _classes()
-    decomposed = unicodedata.normalize("NFD", name_key(name))
-    plain = unicodedata.normalize("NFC", "".join(c for c in decomposed if c not in FAINT_MARKS))
-    mapped = "".join(classes.get(ch, ch) for ch in plain)
+    """The look-alike key of ``name`` as it is written (see the module
+    docstring): NFKC, spaces collapsed; NFD without :data:`FAINT_MARKS`;
+    every character replaced by what it reads as (its class's
+    representative, or a sequence: the UTS #39 skeleton, taken on the
+    precomposed and on the decomposed text); NFD again; *then* casefolded
+    (so that a capital is read by its shape: ``"AIice"``, a capital I, is
+    ``"Alice"``, ``"\u041dugo"``, a Cyrillic capital En, is ``"Hugo"``), the
+    characters beyond ASCII that casefolding made mapped once more, and
+    :data:`LETTER_PAIRS` folded; in NFC, at most :data:`SKELETON_LENGTH`
+    characters (:func:`_fit`).  Two names that a reader may take for each
+    other have the same one."""
+    table = _prototypes()
+    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    text = "".join(c for c in unicodedata.normalize("NFD", text) if c not in FAINT_MARKS)
+    text = unicodedata.normalize("NFC", text).translate(table)
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(table))
+    text = unicodedata.normalize("NFKC", text.casefold())
+    text = unicodedata.normalize("NFD", text).translate(_beyond_ascii())
     pattern, folds = _pairs()
-    return pattern.sub(lambda m: folds[m.group(0)], mapped)
+    text = pattern.sub(lambda m: folds[m.group(0)], unicodedata.normalize("NFC", text))
+    return _fit(text)
+
+
+def lower_skeleton(name: str) -> str:
+    """The look-alike key of ``name`` in lower case: :func:`skeleton` of
+    its comparison key (:func:`~rebelote.server.storage.people.name_key`:
+    casefolded first).  It joins what the shape of the written name hides
+    behind a capital: ``"\u0406van"`` (a Cyrillic capital I) reads as
+    ``"Ivan"``, the same name as an account's ``"ivan"``."""
+    return skeleton(name_key(name))
+
+
+def skeletons(name: str) -> tuple[str, str]:
+    """``(skeleton(name), lower_skeleton(name))``: an account name is taken
+    when either is another account's (same column)."""
+    return skeleton(name), lower_skeleton(name)

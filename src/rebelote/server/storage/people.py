@@ -5,9 +5,12 @@ Five tables beside :mod:`rebelote.server.storage.tables`'s (schema: migrations
 ``r0002``, ``r0003``):
 
 - ``users``: ``id``, ``name`` (NFC), ``name_key`` (:func:`name_key` of an
-  account's name, unique; null for a guest), ``name_skeleton``
-  (:func:`~rebelote.server.people.names.skeleton` of an account's name, unique:
-  no two accounts' names read alike; null for a guest), ``password_hash`` (argon2id; null for a
+  account's name, unique; null for a guest), ``name_skeleton`` and
+  ``name_lower_skeleton`` (:func:`~rebelote.server.people.names.skeleton` and
+  :func:`~rebelote.server.people.names.lower_skeleton` of an account's name,
+  each unique: no two accounts' names read alike; null for a guest, and for
+  an account whose key an older account already had when migration
+  ``r0008`` computed them), ``password_hash`` (argon2id; null for a
   guest), ``guest``, ``created``, the rating ``mu`` / ``sigma`` (OpenSkill),
   ``rated`` (ranked matches counted), ``matches`` and ``xp``;
 - ``sessions``: ``id`` (SHA-256 of the session cookie; the cookie itself is
@@ -46,6 +49,7 @@ from sqlalchemy import (
     delete,
     false,
     func,
+    or_,
     select,
     update,
 )
@@ -93,6 +97,9 @@ class UserRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str | None] = mapped_column(String(40), nullable=True, unique=True)
     name_skeleton: Mapped[str | None] = mapped_column(
+        String(40), nullable=True, unique=True, index=True
+    )
+    name_lower_skeleton: Mapped[str | None] = mapped_column(
         String(40), nullable=True, unique=True, index=True
     )
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
@@ -174,7 +181,7 @@ class ResultRow(Base):
 
 class NameTakenError(ValueError):
     """An account name already in use (names compare casefolded), or one
-    that reads like an account's (:func:`~rebelote.server.people.names.skeleton`)."""
+    that reads like an account's (:func:`~rebelote.server.people.names.skeletons`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,18 +298,23 @@ class PeopleStore:
     def create_user(self, name: str, password_hash: str | None, *, guest: bool) -> User:
         """A new account (``guest`` false: the name must be free, else
         :class:`NameTakenError`) or guest."""
-        from rebelote.server.people.names import skeleton
+        from rebelote.server.people.names import skeletons
 
         key = None if guest else name_key(name)
-        look = None if guest else skeleton(name)
+        shape, lower = (None, None) if guest else skeletons(name)
         try:
             with self._session() as session, session.begin():
-                if look is not None and self._skeleton_taken(session, look):
+                if (
+                    shape is not None
+                    and lower is not None
+                    and self._skeleton_taken(session, (shape, lower))
+                ):
                     raise NameTakenError(f"the name {name!r} reads like an account's")
                 row = UserRow(
                     name=name,
                     name_key=key,
-                    name_skeleton=look,
+                    name_skeleton=shape,
+                    name_lower_skeleton=lower,
                     password_hash=password_hash,
                     guest=guest,
                     mu=DEFAULT_MU,
@@ -330,24 +342,35 @@ class PeopleStore:
             return None if row is None else user_of(row)
 
     @staticmethod
-    def _skeleton_taken(session: Session, look: str, but: int | None = None) -> bool:
-        query = select(UserRow.id).where(UserRow.name_skeleton == look)
+    def _looks_like(looks: tuple[str, str]) -> ColumnElement[bool]:
+        """Rows whose name reads like one of skeletons ``looks``
+        (:func:`~rebelote.server.people.names.skeletons`: as written, in
+        lower case), each compared with its own column."""
+        shape, lower = looks
+        return or_(UserRow.name_skeleton == shape, UserRow.name_lower_skeleton == lower)
+
+    @classmethod
+    def _skeleton_taken(
+        cls, session: Session, looks: tuple[str, str], but: int | None = None
+    ) -> bool:
+        query = select(UserRow.id).where(cls._looks_like(looks))
         if but is not None:
             query = query.where(UserRow.id != but)
         return session.scalars(query.limit(1)).first() is not None
 
     def account_like(self, name: str) -> User | None:
-        """The account named ``name`` (casefolded), else one whose name
-        reads like it (same :func:`~rebelote.server.people.names.skeleton`), or
-        ``None``."""
-        from rebelote.server.people.names import skeleton
+        """The account named ``name`` (casefolded), else the oldest one
+        whose name reads like it (the same
+        :func:`~rebelote.server.people.names.skeleton` or the same
+        :func:`~rebelote.server.people.names.lower_skeleton`), or ``None``."""
+        from rebelote.server.people.names import skeletons
 
         found = self.user_by_name(name)
         if found is not None:
             return found
         with self._session() as session:
             row = session.scalars(
-                select(UserRow).where(UserRow.name_skeleton == skeleton(name))
+                select(UserRow).where(self._looks_like(skeletons(name))).order_by(UserRow.id)
             ).first()
             return None if row is None else user_of(row)
 

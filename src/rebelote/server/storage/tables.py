@@ -444,19 +444,19 @@ class Store(PeopleStore):
         name.  :class:`~rebelote.server.storage.people.NameTakenError` when an
         account has that name; ``ValueError`` when ``user_id`` is not a
         guest."""
-        from rebelote.server.people.names import skeleton
+        from rebelote.server.people.names import skeletons
 
         try:
             with self._session() as session, session.begin():
                 row = session.get(UserRow, user_id)
                 if row is None or not row.guest:
                     raise ValueError(f"user {user_id} is not a guest")
-                look = skeleton(name)
-                if self._skeleton_taken(session, look, but=user_id):
+                looks = skeletons(name)
+                if self._skeleton_taken(session, looks, but=user_id):
                     raise NameTakenError(f"the name {name!r} reads like an account's")
                 row.name = name
                 row.name_key = name_key(name)
-                row.name_skeleton = look
+                row.name_skeleton, row.name_lower_skeleton = looks
                 row.password_hash = password_hash
                 row.guest = False
                 session.flush()
