@@ -197,7 +197,8 @@ def test_syncs_while_a_snapshot_waits_build_no_other(
         room = live.app.state.tables
         builds = [0]
         with live.connect(created["table_id"], created["token"]) as client:
-            _wait(lambda: len(outboxes) == 1)
+            # the sender starts before the connection queues its snapshot
+            _wait(lambda: len(outboxes) == 1 and outboxes[0].unsent is not None)
             table = room._tables[created["table_id"]]
             real_snapshot = table.snapshot_text
 
