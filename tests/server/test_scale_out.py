@@ -392,6 +392,37 @@ def test_a_paused_driver_wakes_up_after_the_takeover(cluster: Cluster) -> None:
     assert _public(south.client.events)[-1] == _public(north.client.events)[-1]
 
 
+def test_an_action_in_flight_when_its_driver_dies_goes_to_the_next(cluster: Cluster) -> None:
+    """North's action is on its way to the driver (sent through the relay
+    while the driver is paused) when the driver is killed: the relay sees
+    the lease expire or move and sends it again to the next driver at
+    once, rather than after its 5 s reply timeout; it is applied once."""
+    import signal
+
+    a, b = cluster.add(), cluster.add()
+    options = {**FAST, "speed": "fast"}
+    table_id, _host, players = _table(a, [(b, "N")], fill="random", options=options)
+    south = Seat("S", players[0].connect(table_id))
+    north = Seat("N", players[1].connect(table_id))
+    rng = random.Random(5)
+    _play([south, north], rng, until=lambda: _cards_played(north) >= 2 and north.decides())
+    assert a.proc is not None
+    a.proc.send_signal(signal.SIGSTOP)  # the relay's call reaches it, never answered
+    sent = time.monotonic()
+    last_id = north.act(rng)
+    time.sleep(0.3)
+    a.kill()
+    _acked(north)
+    answered = time.monotonic() - sent
+    assert north.acked == [(last_id, False)]
+    assert cluster.owner(table_id) == b.pid
+    # the relay did not wait for its reply timeout
+    assert "no reply within" not in b.log.read_text()
+    events = _check_log(cluster, table_id)
+    assert [e.payload.get("id") for e in events].count(last_id) == 1
+    print(json.dumps({"answered_s": round(answered, 2)}))
+
+
 # --------------------------------------------------------------------------- (c)
 
 

@@ -77,6 +77,11 @@ log = logging.getLogger(__name__)
 STREAM_LETTERS = ("N", "W", "S", "E", "-")
 """Every stream of a table: the seats', and the spectators' (``-``)."""
 
+OWNER_POLL = 0.25
+"""Seconds between two reads of a table's lease while a command waits for
+its driver's reply (a driver that dies meanwhile loses the lease: the
+command goes to the next one without waiting for its timeout)."""
+
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What redis-py raises when Redis cannot be reached."""
 
@@ -912,11 +917,7 @@ class RedisBroker:
                 receivers = await self._redis.publish(self._process_channel(owner), payload)
             if receivers == 0:
                 raise OwnerGone(table_id, owner, "no process listens on its channel")
-            try:
-                async with asyncio.timeout(timeout):
-                    reply = await future
-            except TimeoutError:
-                raise OwnerGone(table_id, owner, f"no reply within {timeout} s") from None
+            reply = await self._await_reply(table_id, owner, future, timeout)
         finally:
             self._replies.pop(request_id, None)
         if reply is None:
@@ -927,6 +928,37 @@ class RedisBroker:
             return reply["result"]
         error = reply["error"]
         raise CommandError(str(error["code"]), str(error["message"]), error.get("extra"))
+
+    async def _await_reply(
+        self,
+        table_id: str,
+        owner: str,
+        future: asyncio.Future[dict[str, Any] | None],
+        timeout: float,
+    ) -> dict[str, Any] | None:
+        """Wait for the reply of ``owner`` (the table's driver when the
+        command was sent), reading the table's lease every
+        :data:`OWNER_POLL` s meanwhile: a lease that expired or moved to
+        another process (the driver died, its table was taken over) ends
+        the wait at once with :class:`OwnerGone`, as does ``timeout`` s
+        without a reply (the caller sends the command again: actions carry
+        ids)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise OwnerGone(table_id, owner, f"no reply within {timeout} s")
+            done, _ = await asyncio.wait({future}, timeout=min(left, OWNER_POLL))
+            if done:
+                return future.result()
+            try:
+                now = await self.owner_of(table_id)
+            except BrokerUnavailable:
+                continue
+            if now != owner:
+                held = "nobody" if now is None else now
+                raise OwnerGone(table_id, owner, f"its lease moved (now {held}) before it replied")
 
     def _on_reply(self, data: str) -> None:
         reply = json.loads(data)
