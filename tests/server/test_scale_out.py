@@ -9,6 +9,7 @@ unset (``.ci/run`` sets both; in CI a missing one fails)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 import time
@@ -475,7 +476,9 @@ def test_serve_workers_starts_processes_that_share_the_tables(
     """``rebelote serve --workers 2``: two processes on consecutive ports
     (the database upgraded once first); a table opened on the first is
     seen, with the same room, from the second (which relays to its
-    driver); Ctrl-C (SIGINT) stops both."""
+    driver); the first killed (SIGKILL), the second goes on and drives
+    the table, and the first is started again on its port; Ctrl-C
+    (SIGINT) stops both."""
     import signal
     import subprocess
     import sys
@@ -523,6 +526,16 @@ def test_serve_workers_starts_processes_that_share_the_tables(
             there = second.get(f"/api/lobby/tables/{table_id}").json()
         assert there == here
         assert [s["name"] for s in there["seats"] if s["kind"] == "human"] == ["Ada"]
+        first_pid = _child_on_port(proc.pid, port)
+        os.kill(first_pid, signal.SIGKILL)
+        _until(lambda: not _answers(urls[0]), "the first process is gone", timeout=10)
+        with httpx.Client(base_url=urls[1], timeout=20) as second:
+            assert _seats(second.get(f"/api/lobby/tables/{table_id}").json()) == _seats(here)
+        assert proc.poll() is None
+        _until(lambda: _answers(urls[0]), "the first process started again", timeout=60)
+        assert _child_on_port(proc.pid, port) != first_pid
+        with httpx.Client(base_url=urls[0], timeout=20) as first:
+            assert _seats(first.get(f"/api/lobby/tables/{table_id}").json()) == _seats(here)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
         assert not _answers(urls[0]) and not _answers(urls[1])
@@ -563,6 +576,20 @@ def test_serve_workers_needs_redis() -> None:
     )
     assert done.returncode == 2
     assert done.stderr == "error: --redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)\n"
+
+
+def _seats(room: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(s["seat"], s["kind"], s["name"]) for s in room["seats"]]
+
+
+def _child_on_port(parent: int, port: int) -> int:
+    """The pid of ``parent``'s child ``rebelote serve`` on ``port``."""
+    children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    for pid in children:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        if command[command.index(b"--port") + 1] == str(port).encode():
+            return int(pid)
+    raise AssertionError(f"no child on port {port}")
 
 
 def _answers(url: str) -> bool:
