@@ -467,6 +467,40 @@ def test_play_goes_on_after_redis_restarts(pg_url: str, tmp_path: Path) -> None:
         own.kill()
 
 
+def test_a_table_nobody_watches_comes_back_after_redis_restarts_empty(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A playing table with nobody connected, its driver losing its lease
+    while Redis is down for longer than the lease: Redis back (empty),
+    the live set is filled again from the database, the table is taken
+    over (a lease), and both processes' lobbies list it again."""
+    own = OwnRedis(free_port())
+    own.start()
+    made = Cluster(pg_url, own.url, tmp_path)
+    try:
+        a, b = made.add(), made.add()
+        table_id, _host, _ = _table(a, [], fill="random")
+
+        def listed(p: ServeProcess) -> bool:
+            with p.http() as http:
+                return table_id in [r["id"] for r in http.get("/api/lobby").json()]
+
+        _until(lambda: listed(a) and listed(b), "the table listed")
+        own.kill()
+        _until(lambda: "dropped here" in a.log.read_text(), "the driver drops the table")
+        own.start()
+        _until(lambda: made.owner(table_id) in (a.pid, b.pid), "the table taken over")
+        client = made.redis()
+        try:
+            assert client.sismember(f"{made.prefix}live", table_id)
+        finally:
+            client.close()
+        _until(lambda: listed(a) and listed(b), "the table listed again")
+    finally:
+        made.close()
+        own.kill()
+
+
 # --------------------------------------------------------------------------- workers
 
 

@@ -208,13 +208,24 @@ redis.call('PUBLISH', ARGV[2], 'd|' .. ARGV[3] .. '|' .. ARGV[1])
 return 1
 """
 
-# KEYS: the live set; ARGV: the lease keys' prefix.
+# KEYS: the live set, its grace key; ARGV: the lease keys' prefix.
 _ORPHANS = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return {} end
 local found = {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   if redis.call('EXISTS', ARGV[1] .. id) == 0 then table.insert(found, id) end
 end
 return found
+"""
+
+# KEYS: the live set, its marker, its grace key; ARGV: the grace (ms), then
+# the table ids.  Returns 1 (filled) or 0 (the marker was there).
+_SEED_LIVE = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+for i = 2, #ARGV do redis.call('SADD', KEYS[1], ARGV[i]) end
+redis.call('SET', KEYS[2], '1')
+redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
+return 1
 """
 
 
@@ -291,6 +302,7 @@ class RedisBroker:
         self._lobby_put_script = self._script(_LOBBY_PUT)
         self._lobby_remove_script = self._script(_LOBBY_REMOVE)
         self._orphans_script = self._script(_ORPHANS)
+        self._seed_live_script = self._script(_SEED_LIVE)
         # the subscriber
         self._pubsub: PubSub | None = None
         self._up = asyncio.Event()
@@ -1156,5 +1168,25 @@ class RedisBroker:
     async def orphans(self) -> list[str]:
         """See :meth:`.base.Broker.orphans`."""
         with _reachable("live"):
-            found = await self._orphans_script(keys=[self._live_key], args=[f"{self.prefix}lease:"])
+            found = await self._orphans_script(
+                keys=[self._live_key, f"{self._live_key}:grace"], args=[f"{self.prefix}lease:"]
+            )
         return sorted(str(t) for t in found)
+
+    async def live_seeded(self) -> bool:
+        """See :meth:`.base.Broker.live_seeded`: whether the marker
+        ``{prefix}live:seeded`` exists."""
+        with _reachable("live"):
+            return bool(await self._redis.exists(f"{self._live_key}:seeded"))
+
+    async def seed_live(self, table_ids: Sequence[str]) -> bool:
+        """See :meth:`.base.Broker.seed_live`: one script adds the ids and
+        sets the marker ``{prefix}live:seeded``, and ``{prefix}live:grace``
+        for ``lease_ttl`` (:meth:`orphans` answers none meanwhile)."""
+        key = self._live_key
+        with _reachable("live"):
+            filled = await self._seed_live_script(
+                keys=[key, f"{key}:seeded", f"{key}:grace"],
+                args=[round(self.lease_ttl * 1000), *table_ids],
+            )
+        return bool(filled)

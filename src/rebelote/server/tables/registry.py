@@ -748,12 +748,27 @@ class TableManager:
             await self.broker.add_live(table_id)
         return missing
 
+    async def seed_live(self) -> bool:
+        """When the broker's live set is not filled (Redis started, or
+        restarted empty), fill it from the database: every lobby table
+        open or playing (the tables whose driver lost them meanwhile are
+        then taken over, their clocks running again, and listed in the
+        lobby again).  Returns whether this process filled it."""
+        if await self.broker.live_seeded():
+            return False
+        ids = await asyncio.to_thread(self.store.unfinished, networked=True, waiting=True)
+        filled = await self.broker.seed_live(ids)
+        if filled:
+            log.warning("the live set was empty: %d tables put back from the database", len(ids))
+        return filled
+
     async def _take_over(self) -> None:
         sweeps = 0
         while True:
             await asyncio.sleep(self.settings.takeover_seconds)
             sweeps += 1
             try:
+                await self.seed_live()
                 if sweeps % LIVE_CHECK_SWEEPS == 0:
                     await self.mark_live()
                 await self.take_orphans()
