@@ -424,6 +424,28 @@ def test_an_action_in_flight_when_its_driver_dies_goes_to_the_next(cluster: Clus
     print(json.dumps({"answered_s": round(answered, 2)}))
 
 
+def test_nobody_there_after_a_takeover_the_computers_wait(cluster: Cluster) -> None:
+    """Both humans' sockets are on the driver, killed while a computer
+    player is to play; nobody reconnects: the process that takes the table
+    over does not count the dead process's sockets (its heartbeat is
+    gone), so the computer players do not play (nobody there)."""
+    a, b = cluster.add(), cluster.add()
+    options = {**FAST, "speed": "fast"}
+    table_id, _host, players = _table(a, [(a, "N")], fill="random", options=options)
+    south = Seat("S", players[0].connect(table_id))
+    north = Seat("N", players[1].connect(table_id))
+    rng = random.Random(9)
+    _play([south, north], rng, until=lambda: _cards_played(south) >= 4 and south.decides())
+    south.act(rng)  # East, a computer, plays next
+    time.sleep(0.05)
+    a.kill()
+    stored = len(_stored_log(cluster, table_id))
+    _until(lambda: cluster.owner(table_id) == b.pid, "the table taken over", 20)
+    time.sleep(7.0)  # past the dead process's presence entries' time to live
+    after = _stored_log(cluster, table_id)[stored:]
+    assert [(e.kind, e.seat) for e in after if e.kind == "act"] == []
+
+
 # --------------------------------------------------------------------------- (c)
 
 

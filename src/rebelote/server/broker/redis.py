@@ -153,28 +153,39 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
-# KEYS: the presence hash, the table's lease; ARGV: op ('enter': add or
-# refresh, 'leave', 'prune'), ttl (ms), the owners' channel prefix, the table
-# id, then fields ('{seat}|{process}|{connection}').  Expired fields are
-# removed.  Returns the counts as JSON ({"S": 2, "-": 1}); when they changed,
-# also publishes 'p|{table}|{counts}' to the lease holder's process channel.
+# KEYS: the presence hash, the table's lease, the calling process's alive
+# key; ARGV: op ('enter': add or refresh, 'leave', 'prune'), ttl (ms), the
+# owners' channel prefix, the table id, the alive keys' prefix, the alive
+# keys' ttl (ms), then fields ('{seat}|{process}|{connection}').  Expired
+# fields are removed, and those of a process whose alive key is gone (it
+# died: its heartbeat stopped); 'enter' sets the caller's alive key.
+# Returns the counts as JSON ({"S": 2, "-": 1}); when they changed, also
+# publishes 'p|{table}|{counts}' to the lease holder's process channel.
 _PRESENCE = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local ttl = tonumber(ARGV[2])
 local changed = false
-for i = 5, #ARGV do
+for i = 7, #ARGV do
   if ARGV[1] == 'enter' then
     if redis.call('HSET', KEYS[1], ARGV[i], now + ttl) == 1 then changed = true end
   elseif ARGV[1] == 'leave' then
     if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then changed = true end
   end
 end
-if ARGV[1] == 'enter' and #ARGV >= 5 then redis.call('PEXPIRE', KEYS[1], 2 * ttl) end
+if ARGV[1] == 'enter' and #ARGV >= 7 then
+  redis.call('PEXPIRE', KEYS[1], 2 * ttl)
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[6])
+end
 local all = redis.call('HGETALL', KEYS[1])
 local counts = {}
+local alive = {}
 for i = 1, #all, 2 do
-  if tonumber(all[i + 1]) <= now then
+  local process = string.match(all[i], '^[^|]*|(.*)|[^|]*$')
+  if process and alive[process] == nil then
+    alive[process] = redis.call('EXISTS', ARGV[5] .. process) == 1
+  end
+  if tonumber(all[i + 1]) <= now or (process and not alive[process]) then
     redis.call('HDEL', KEYS[1], all[i])
     changed = true
   else
@@ -357,6 +368,9 @@ class RedisBroker:
     def _process_channel(self, process_id: str) -> str:
         return f"{self.prefix}p:{process_id}"
 
+    def _alive_key(self, process_id: str) -> str:
+        return f"{self.prefix}alive:{process_id}"
+
     def _reply_channel(self, process_id: str) -> str:
         return f"{self.prefix}r:{process_id}"
 
@@ -388,6 +402,8 @@ class RedisBroker:
         if self._loops:
             return
         await self._connect_subscriber(resync=False)
+        with _reachable("alive"):
+            await self._redis.set(self._alive_key(self._id), "1", px=round(self.lease_ttl * 1000))
         self._loops = [
             asyncio.create_task(self._read(), name="broker subscriber"),
             asyncio.create_task(self._heartbeat(), name="broker heartbeat"),
@@ -884,6 +900,10 @@ class RedisBroker:
         expired, and another process may drive the table."""
         while True:
             await asyncio.sleep(self.lease_ttl / 3)
+            with contextlib.suppress(*_DOWN):  # before the leases: it expires first
+                await self._redis.set(
+                    self._alive_key(self._id), "1", px=round(self.lease_ttl * 1000)
+                )
             try:
                 async with self._lease_lock:
                     leases = list(self._held.values())
@@ -1021,17 +1041,24 @@ class RedisBroker:
     def _field(self, seat: StreamKey, conn_id: str) -> str:
         return f"{stream_letter(seat)}|{self._id}|{conn_id}"
 
+    def _presence_keys(self, table_id: str) -> list[str]:
+        return [self._presence_key(table_id), self._lease_key(table_id), self._alive_key(self._id)]
+
+    def _presence_args(self, op: str, table_id: str) -> list[str | int]:
+        return [
+            op,
+            round(self.presence_ttl * 1000),
+            f"{self.prefix}p:",
+            table_id,
+            f"{self.prefix}alive:",
+            round(self.lease_ttl * 1000),
+        ]
+
     async def _presence_op(self, op: str, table_id: str, fields: list[str]) -> dict[str, int]:
         with _reachable("presence"):
             counts = await self._presence_script(
-                keys=[self._presence_key(table_id), self._lease_key(table_id)],
-                args=[
-                    op,
-                    round(self.presence_ttl * 1000),
-                    f"{self.prefix}p:",
-                    table_id,
-                    *fields,
-                ],
+                keys=self._presence_keys(table_id),
+                args=[*self._presence_args(op, table_id), *fields],
             )
         parsed: dict[str, int] = json.loads(counts)
         return parsed
@@ -1068,22 +1095,16 @@ class RedisBroker:
             tables = set(self._conns) | set(self._held)
             if not tables:
                 continue
-            ttl = round(self.presence_ttl * 1000)
             try:
                 with _reachable("presence"):
                     async with self._redis.pipeline(transaction=False) as pipe:
                         for table_id in tables:
                             conns = self._conns.get(table_id, {})
                             fields = [self._field(seat, conn) for conn, seat in conns.items()]
+                            op = "enter" if fields else "prune"
                             await self._presence_script(
-                                keys=[self._presence_key(table_id), self._lease_key(table_id)],
-                                args=[
-                                    "enter" if fields else "prune",
-                                    ttl,
-                                    f"{self.prefix}p:",
-                                    table_id,
-                                    *fields,
-                                ],
+                                keys=self._presence_keys(table_id),
+                                args=[*self._presence_args(op, table_id), *fields],
                                 client=pipe,
                             )
                         await pipe.execute()
