@@ -446,6 +446,44 @@ def test_nobody_there_after_a_takeover_the_computers_wait(cluster: Cluster) -> N
     assert [(e.kind, e.seat) for e in after if e.kind == "act"] == []
 
 
+def test_a_stand_in_for_a_timed_out_player_survives_a_takeover(cluster: Cluster) -> None:
+    """North (on the relay) never plays: his clock runs out once (a
+    ``timed_out`` notice), a computer player stands in for him; the driver
+    killed, the process that takes the table over stands in for him at
+    once (no second clock, no second notice)."""
+    a, b = cluster.add(), cluster.add()
+    options = {**FAST, "speed": "fast", "move_clock": 1.5, "hold": 60}
+    table_id, _host, players = _table(a, [(b, "N")], fill="random", options=options)
+    south = Seat("S", players[0].connect(table_id))
+    north = players[1].connect(table_id)
+    rng = random.Random(4)
+
+    def standins() -> int:
+        events = _stored_log(cluster, table_id)
+        return sum(1 for e in events if e.seat == "N" and e.payload.get("by") == "standin")
+
+    def notices() -> int:
+        while True:
+            try:
+                north.recv(timeout=0.0)
+            except TimeoutError:
+                break
+        return sum(
+            1 for m in north.received if m["t"] == "notice" and m["d"]["code"] == "timed_out"
+        )
+
+    _play([south], rng, until=lambda: standins() >= 1, timeout=60)
+    before = standins()
+    a.kill()
+    v_south = south.client.v
+    south.client.close()
+    south = Seat("S", b.connect(table_id, players[0].token, last_v=v_south))
+    south.client.v = v_south
+    _until(lambda: cluster.owner(table_id) == b.pid, "the table taken over", 20)
+    _play([south], rng, until=lambda: standins() >= before + 2, timeout=60)
+    assert notices() == 1
+
+
 # --------------------------------------------------------------------------- (c)
 
 

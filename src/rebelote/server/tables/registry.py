@@ -580,6 +580,7 @@ class TableManager:
         async with table.lock:
             await table.publish(outs[-BUFFER_SIZE:], above=kept)
             table.set_presence(counts)
+            table.stand_in_again()
             table.kick()
             # every human's seat with nobody connected is held
             table.hold_absent()
