@@ -292,3 +292,43 @@ def test_memory_broker_publishes_through_the_given_hub() -> None:
         assert got == [(1, "w1"), (2, "w2")]
 
     asyncio.run(scenario())
+
+
+def test_a_driver_that_does_not_answer_is_logged_once_every_few_seconds(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A relay tries a dead driver's table again every 0.1 s: it logs the
+    driver's silence once per table (``GONE_LOG_SECONDS``), not at each
+    try; a call left without reply for its whole timeout is a warning."""
+    import logging
+
+    from rebelote.server.broker import OwnerGone
+    from rebelote.server.storage.tables import Store
+    from rebelote.server.tables.registry import TableManager
+
+    store = Store("sqlite://")
+    store.migrate()
+    manager = TableManager(store, MemoryHub())
+    gone = OwnerGone("t1", "host:1:ab", "no process listens on its channel")
+    with caplog.at_level(logging.INFO, logger="rebelote.server.tables.registry"):
+        for _ in range(25):
+            manager._log_gone("t1", gone)
+        manager._log_gone("t2", OwnerGone("t2", "host:1:ab", "no process listens on its channel"))
+        manager._log_gone("t1", OwnerGone("t1", "host:1:ab", "no reply within 5.0 s"))
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "INFO",
+            "table t1: the driver host:1:ab of table t1 did not answer: "
+            "no process listens on its channel (retrying)",
+        ),
+        (
+            "INFO",
+            "table t2: the driver host:1:ab of table t2 did not answer: "
+            "no process listens on its channel (retrying)",
+        ),
+        (
+            "WARNING",
+            "table t1: the driver host:1:ab of table t1 did not answer: no reply within 5.0 s",
+        ),
+    ]
+    store.close()

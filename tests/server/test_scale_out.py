@@ -9,6 +9,7 @@ unset (``.ci/run`` sets both; in CI a missing one fails)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 import time
@@ -392,6 +393,97 @@ def test_a_paused_driver_wakes_up_after_the_takeover(cluster: Cluster) -> None:
     assert _public(south.client.events)[-1] == _public(north.client.events)[-1]
 
 
+def test_an_action_in_flight_when_its_driver_dies_goes_to_the_next(cluster: Cluster) -> None:
+    """North's action is on its way to the driver (sent through the relay
+    while the driver is paused) when the driver is killed: the relay sees
+    the lease expire or move and sends it again to the next driver at
+    once, rather than after its 5 s reply timeout; it is applied once."""
+    import signal
+
+    a, b = cluster.add(), cluster.add()
+    options = {**FAST, "speed": "fast"}
+    table_id, _host, players = _table(a, [(b, "N")], fill="random", options=options)
+    south = Seat("S", players[0].connect(table_id))
+    north = Seat("N", players[1].connect(table_id))
+    rng = random.Random(5)
+    _play([south, north], rng, until=lambda: _cards_played(north) >= 2 and north.decides())
+    assert a.proc is not None
+    a.proc.send_signal(signal.SIGSTOP)  # the relay's call reaches it, never answered
+    sent = time.monotonic()
+    last_id = north.act(rng)
+    time.sleep(0.3)
+    a.kill()
+    _acked(north)
+    answered = time.monotonic() - sent
+    assert north.acked == [(last_id, False)]
+    assert cluster.owner(table_id) == b.pid
+    # the relay did not wait for its reply timeout
+    assert "no reply within" not in b.log.read_text()
+    events = _check_log(cluster, table_id)
+    assert [e.payload.get("id") for e in events].count(last_id) == 1
+    print(json.dumps({"answered_s": round(answered, 2)}))
+
+
+def test_nobody_there_after_a_takeover_the_computers_wait(cluster: Cluster) -> None:
+    """Both humans' sockets are on the driver, killed while a computer
+    player is to play; nobody reconnects: the process that takes the table
+    over does not count the dead process's sockets (its heartbeat is
+    gone), so the computer players do not play (nobody there)."""
+    a, b = cluster.add(), cluster.add()
+    options = {**FAST, "speed": "fast"}
+    table_id, _host, players = _table(a, [(a, "N")], fill="random", options=options)
+    south = Seat("S", players[0].connect(table_id))
+    north = Seat("N", players[1].connect(table_id))
+    rng = random.Random(9)
+    _play([south, north], rng, until=lambda: _cards_played(south) >= 4 and south.decides())
+    south.act(rng)  # East, a computer, plays next
+    time.sleep(0.05)
+    a.kill()
+    stored = len(_stored_log(cluster, table_id))
+    _until(lambda: cluster.owner(table_id) == b.pid, "the table taken over", 20)
+    time.sleep(7.0)  # past the dead process's presence entries' time to live
+    after = _stored_log(cluster, table_id)[stored:]
+    assert [(e.kind, e.seat) for e in after if e.kind == "act"] == []
+
+
+def test_a_stand_in_for_a_timed_out_player_survives_a_takeover(cluster: Cluster) -> None:
+    """North (on the relay) never plays: his clock runs out once (a
+    ``timed_out`` notice), a computer player stands in for him; the driver
+    killed, the process that takes the table over stands in for him at
+    once (no second clock, no second notice)."""
+    a, b = cluster.add(), cluster.add()
+    options = {**FAST, "speed": "fast", "move_clock": 1.5, "hold": 60}
+    table_id, _host, players = _table(a, [(b, "N")], fill="random", options=options)
+    south = Seat("S", players[0].connect(table_id))
+    north = players[1].connect(table_id)
+    rng = random.Random(4)
+
+    def standins() -> int:
+        events = _stored_log(cluster, table_id)
+        return sum(1 for e in events if e.seat == "N" and e.payload.get("by") == "standin")
+
+    def notices() -> int:
+        while True:
+            try:
+                north.recv(timeout=0.0)
+            except TimeoutError:
+                break
+        return sum(
+            1 for m in north.received if m["t"] == "notice" and m["d"]["code"] == "timed_out"
+        )
+
+    _play([south], rng, until=lambda: standins() >= 1, timeout=60)
+    before = standins()
+    a.kill()
+    v_south = south.client.v
+    south.client.close()
+    south = Seat("S", b.connect(table_id, players[0].token, last_v=v_south))
+    south.client.v = v_south
+    _until(lambda: cluster.owner(table_id) == b.pid, "the table taken over", 20)
+    _play([south], rng, until=lambda: standins() >= before + 2, timeout=60)
+    assert notices() == 1
+
+
 # --------------------------------------------------------------------------- (c)
 
 
@@ -435,6 +527,40 @@ def test_play_goes_on_after_redis_restarts(pg_url: str, tmp_path: Path) -> None:
         own.kill()
 
 
+def test_a_table_nobody_watches_comes_back_after_redis_restarts_empty(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A playing table with nobody connected, its driver losing its lease
+    while Redis is down for longer than the lease: Redis back (empty),
+    the live set is filled again from the database, the table is taken
+    over (a lease), and both processes' lobbies list it again."""
+    own = OwnRedis(free_port())
+    own.start()
+    made = Cluster(pg_url, own.url, tmp_path)
+    try:
+        a, b = made.add(), made.add()
+        table_id, _host, _ = _table(a, [], fill="random")
+
+        def listed(p: ServeProcess) -> bool:
+            with p.http() as http:
+                return table_id in [r["id"] for r in http.get("/api/lobby").json()]
+
+        _until(lambda: listed(a) and listed(b), "the table listed")
+        own.kill()
+        _until(lambda: "dropped here" in a.log.read_text(), "the driver drops the table")
+        own.start()
+        _until(lambda: made.owner(table_id) in (a.pid, b.pid), "the table taken over")
+        client = made.redis()
+        try:
+            assert client.sismember(f"{made.prefix}live", table_id)
+        finally:
+            client.close()
+        _until(lambda: listed(a) and listed(b), "the table listed again")
+    finally:
+        made.close()
+        own.kill()
+
+
 # --------------------------------------------------------------------------- workers
 
 
@@ -444,7 +570,9 @@ def test_serve_workers_starts_processes_that_share_the_tables(
     """``rebelote serve --workers 2``: two processes on consecutive ports
     (the database upgraded once first); a table opened on the first is
     seen, with the same room, from the second (which relays to its
-    driver); Ctrl-C (SIGINT) stops both."""
+    driver); the first killed (SIGKILL), the second goes on and drives
+    the table, and the first is started again on its port; Ctrl-C
+    (SIGINT) stops both."""
     import signal
     import subprocess
     import sys
@@ -492,6 +620,16 @@ def test_serve_workers_starts_processes_that_share_the_tables(
             there = second.get(f"/api/lobby/tables/{table_id}").json()
         assert there == here
         assert [s["name"] for s in there["seats"] if s["kind"] == "human"] == ["Ada"]
+        first_pid = _child_on_port(proc.pid, port)
+        os.kill(first_pid, signal.SIGKILL)
+        _until(lambda: not _answers(urls[0]), "the first process is gone", timeout=10)
+        with httpx.Client(base_url=urls[1], timeout=20) as second:
+            assert _seats(second.get(f"/api/lobby/tables/{table_id}").json()) == _seats(here)
+        assert proc.poll() is None
+        _until(lambda: _answers(urls[0]), "the first process started again", timeout=60)
+        assert _child_on_port(proc.pid, port) != first_pid
+        with httpx.Client(base_url=urls[0], timeout=20) as first:
+            assert _seats(first.get(f"/api/lobby/tables/{table_id}").json()) == _seats(here)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
         assert not _answers(urls[0]) and not _answers(urls[1])
@@ -532,6 +670,20 @@ def test_serve_workers_needs_redis() -> None:
     )
     assert done.returncode == 2
     assert done.stderr == "error: --redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)\n"
+
+
+def _seats(room: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(s["seat"], s["kind"], s["name"]) for s in room["seats"]]
+
+
+def _child_on_port(parent: int, port: int) -> int:
+    """The pid of ``parent``'s child ``rebelote serve`` on ``port``."""
+    children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    for pid in children:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        if command[command.index(b"--port") + 1] == str(port).encode():
+            return int(pid)
+    raise AssertionError(f"no child on port {port}")
 
 
 def _answers(url: str) -> bool:

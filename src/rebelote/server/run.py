@@ -221,6 +221,22 @@ def _show_db(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+RESTART_PAUSE = 0.5
+"""Seconds before a stopped worker is started again, doubled after each
+fast crash in a row (up to :data:`RESTART_PAUSE_MAX`)."""
+
+RESTART_PAUSE_MAX = 10.0
+"""The longest pause before a worker is started again (seconds)."""
+
+FAST_CRASH_SECONDS = 30.0
+"""A worker that stops within so many seconds of its start crashed fast;
+one that ran longer starts again after :data:`RESTART_PAUSE`."""
+
+FAST_CRASHES = 5
+"""Fast crashes in a row after which :func:`serve_workers` gives up (stops
+every worker): the process cannot start (a port taken, a bad setting)."""
+
+
 def serve_workers(
     workers: int,
     args: list[str],
@@ -232,12 +248,17 @@ def serve_workers(
 ) -> int:
     """Run ``workers`` ``rebelote serve`` processes on consecutive ports
     (``port``, ``port + 1``, ...), each with the command-line ``args``
-    (``--redis`` among them: they share their tables), until interrupted or
-    one of them stops; then stop the others (``SIGINT``, then ``SIGKILL``
-    after 20 s).  The database is upgraded once first, so that the
-    processes do not race to create it.  Returns the exit status (that of
-    the first process to stop, 0 when interrupted).  Put a load balancer in
-    front (any: no sticky sessions needed)."""
+    (``--redis`` among them: they share their tables), until interrupted
+    (Ctrl-C, ``SIGINT``: every worker is stopped, ``SIGINT`` then
+    ``SIGKILL`` after 20 s; returns 0).  A worker that stops (killed,
+    crashed) is started again on its port after :data:`RESTART_PAUSE` s
+    (doubled after each fast crash in a row, up to
+    :data:`RESTART_PAUSE_MAX`); meanwhile the others take its tables over.
+    After :data:`FAST_CRASHES` crashes in a row each within
+    :data:`FAST_CRASH_SECONDS` of its start, it gives up: every worker is
+    stopped and the last exit status returned.  The database is upgraded
+    once first, so that the processes do not race to create it.  Put a
+    load balancer in front (any: no sticky sessions needed)."""
     from rebelote.server.storage.tables import Store, default_database_url
 
     url = database_url or default_database_url()
@@ -246,39 +267,67 @@ def serve_workers(
         store.migrate()
     finally:
         store.close()
-    procs: list[subprocess.Popen[bytes]] = []
-    status = 0
+
+    def start(k: int) -> subprocess.Popen[bytes]:
+        command = [
+            sys.executable,
+            "-m",
+            "rebelote",
+            "serve",
+            "--host",
+            host,
+            "--port",
+            str(port + k),
+            "--db",
+            url,
+            *args,
+        ]
+        return subprocess.Popen(command)
+
+    procs: list[subprocess.Popen[bytes] | None] = []
+    started: list[float] = []
+    crashes = [0] * workers
+    restart_at: dict[int, float] = {}
     try:
         for k in range(workers):
-            command = [
-                sys.executable,
-                "-m",
-                "rebelote",
-                "serve",
-                "--host",
-                host,
-                "--port",
-                str(port + k),
-                "--db",
-                url,
-                *args,
-            ]
-            procs.append(subprocess.Popen(command))
+            procs.append(start(k))
+            started.append(time.monotonic())
         echo(f"{workers} processes on ports {port}-{port + workers - 1}; press Ctrl-C to stop")
         while True:
-            for proc in procs:
+            now = time.monotonic()
+            for k, proc in enumerate(procs):
+                if proc is None:
+                    if now >= restart_at[k]:
+                        del restart_at[k]
+                        procs[k] = start(k)
+                        started[k] = now
+                    continue
                 rc = proc.poll()
-                if rc is not None:
-                    echo(f"the process on port {port + procs.index(proc)} stopped ({rc})")
-                    return rc
-            time.sleep(0.5)
+                if rc is None:
+                    continue
+                procs[k] = None
+                crashes[k] = crashes[k] + 1 if now - started[k] < FAST_CRASH_SECONDS else 0
+                if crashes[k] >= FAST_CRASHES:
+                    echo(
+                        f"the process on port {port + k} stopped ({rc}) {crashes[k]} times "
+                        "in a row soon after its start: stopping every process"
+                    )
+                    return rc or 1
+                pause = min(RESTART_PAUSE * 2 ** max(crashes[k] - 1, 0), RESTART_PAUSE_MAX)
+                restart_at[k] = now + pause
+                echo(
+                    f"the process on port {port + k} stopped ({rc}); "
+                    f"starting it again in {pause:g} s"
+                )
+            time.sleep(0.2)
     except KeyboardInterrupt:
-        return status
+        return 0
     finally:
-        for proc in procs:
+        running = [proc for proc in procs if proc is not None]
+        for proc in running:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGINT)
-        for proc in procs:
+        for proc in running:
             try:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:

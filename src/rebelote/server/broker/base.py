@@ -430,7 +430,23 @@ class Broker(Protocol):
 
     async def orphans(self) -> list[str]:
         """The live tables no process holds a lease of (sorted): the ones to
-        take over.  Raises :class:`BrokerUnavailable`."""
+        take over; none for ``lease_ttl`` after :meth:`seed_live` filled
+        the set (the drivers set their leases again first).  Raises
+        :class:`BrokerUnavailable`."""
+        ...
+
+    async def live_seeded(self) -> bool:
+        """Whether the live set was filled since the broker's storage
+        started (``False``: Redis started, or restarted empty, and the live
+        tables must be read from the database and given to
+        :meth:`seed_live`).  Raises :class:`BrokerUnavailable`."""
+        ...
+
+    async def seed_live(self, table_ids: Sequence[str]) -> bool:
+        """Add ``table_ids`` (the unfinished tables, as stored) to the live
+        set unless it was filled since the storage started (another process
+        did it first), and mark it filled; returns whether this call filled
+        it.  Raises :class:`BrokerUnavailable`."""
         ...
 
 

@@ -275,3 +275,13 @@ class MemoryBroker:
     async def orphans(self) -> list[str]:
         """See :meth:`.base.Broker.orphans`."""
         return sorted(self._live - self._leases.keys())
+
+    async def live_seeded(self) -> bool:
+        """See :meth:`.base.Broker.live_seeded`: one process's live set
+        lives as long as the process (always filled)."""
+        return True
+
+    async def seed_live(self, table_ids: Sequence[str]) -> bool:
+        """See :meth:`.base.Broker.seed_live` (nothing to do: always
+        filled)."""
+        return False

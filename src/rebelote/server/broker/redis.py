@@ -77,6 +77,11 @@ log = logging.getLogger(__name__)
 STREAM_LETTERS = ("N", "W", "S", "E", "-")
 """Every stream of a table: the seats', and the spectators' (``-``)."""
 
+OWNER_POLL = 0.25
+"""Seconds between two reads of a table's lease while a command waits for
+its driver's reply (a driver that dies meanwhile loses the lease: the
+command goes to the next one without waiting for its timeout)."""
+
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What redis-py raises when Redis cannot be reached."""
 
@@ -148,28 +153,39 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
-# KEYS: the presence hash, the table's lease; ARGV: op ('enter': add or
-# refresh, 'leave', 'prune'), ttl (ms), the owners' channel prefix, the table
-# id, then fields ('{seat}|{process}|{connection}').  Expired fields are
-# removed.  Returns the counts as JSON ({"S": 2, "-": 1}); when they changed,
-# also publishes 'p|{table}|{counts}' to the lease holder's process channel.
+# KEYS: the presence hash, the table's lease, the calling process's alive
+# key; ARGV: op ('enter': add or refresh, 'leave', 'prune'), ttl (ms), the
+# owners' channel prefix, the table id, the alive keys' prefix, the alive
+# keys' ttl (ms), then fields ('{seat}|{process}|{connection}').  Expired
+# fields are removed, and those of a process whose alive key is gone (it
+# died: its heartbeat stopped); 'enter' sets the caller's alive key.
+# Returns the counts as JSON ({"S": 2, "-": 1}); when they changed, also
+# publishes 'p|{table}|{counts}' to the lease holder's process channel.
 _PRESENCE = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local ttl = tonumber(ARGV[2])
 local changed = false
-for i = 5, #ARGV do
+for i = 7, #ARGV do
   if ARGV[1] == 'enter' then
     if redis.call('HSET', KEYS[1], ARGV[i], now + ttl) == 1 then changed = true end
   elseif ARGV[1] == 'leave' then
     if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then changed = true end
   end
 end
-if ARGV[1] == 'enter' and #ARGV >= 5 then redis.call('PEXPIRE', KEYS[1], 2 * ttl) end
+if ARGV[1] == 'enter' and #ARGV >= 7 then
+  redis.call('PEXPIRE', KEYS[1], 2 * ttl)
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[6])
+end
 local all = redis.call('HGETALL', KEYS[1])
 local counts = {}
+local alive = {}
 for i = 1, #all, 2 do
-  if tonumber(all[i + 1]) <= now then
+  local process = string.match(all[i], '^[^|]*|(.*)|[^|]*$')
+  if process and alive[process] == nil then
+    alive[process] = redis.call('EXISTS', ARGV[5] .. process) == 1
+  end
+  if tonumber(all[i + 1]) <= now or (process and not alive[process]) then
     redis.call('HDEL', KEYS[1], all[i])
     changed = true
   else
@@ -203,13 +219,24 @@ redis.call('PUBLISH', ARGV[2], 'd|' .. ARGV[3] .. '|' .. ARGV[1])
 return 1
 """
 
-# KEYS: the live set; ARGV: the lease keys' prefix.
+# KEYS: the live set, its grace key; ARGV: the lease keys' prefix.
 _ORPHANS = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return {} end
 local found = {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   if redis.call('EXISTS', ARGV[1] .. id) == 0 then table.insert(found, id) end
 end
 return found
+"""
+
+# KEYS: the live set, its marker, its grace key; ARGV: the grace (ms), then
+# the table ids.  Returns 1 (filled) or 0 (the marker was there).
+_SEED_LIVE = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+for i = 2, #ARGV do redis.call('SADD', KEYS[1], ARGV[i]) end
+redis.call('SET', KEYS[2], '1')
+redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
+return 1
 """
 
 
@@ -286,6 +313,7 @@ class RedisBroker:
         self._lobby_put_script = self._script(_LOBBY_PUT)
         self._lobby_remove_script = self._script(_LOBBY_REMOVE)
         self._orphans_script = self._script(_ORPHANS)
+        self._seed_live_script = self._script(_SEED_LIVE)
         # the subscriber
         self._pubsub: PubSub | None = None
         self._up = asyncio.Event()
@@ -340,6 +368,9 @@ class RedisBroker:
     def _process_channel(self, process_id: str) -> str:
         return f"{self.prefix}p:{process_id}"
 
+    def _alive_key(self, process_id: str) -> str:
+        return f"{self.prefix}alive:{process_id}"
+
     def _reply_channel(self, process_id: str) -> str:
         return f"{self.prefix}r:{process_id}"
 
@@ -371,6 +402,8 @@ class RedisBroker:
         if self._loops:
             return
         await self._connect_subscriber(resync=False)
+        with _reachable("alive"):
+            await self._redis.set(self._alive_key(self._id), "1", px=round(self.lease_ttl * 1000))
         self._loops = [
             asyncio.create_task(self._read(), name="broker subscriber"),
             asyncio.create_task(self._heartbeat(), name="broker heartbeat"),
@@ -867,6 +900,10 @@ class RedisBroker:
         expired, and another process may drive the table."""
         while True:
             await asyncio.sleep(self.lease_ttl / 3)
+            with contextlib.suppress(*_DOWN):  # before the leases: it expires first
+                await self._redis.set(
+                    self._alive_key(self._id), "1", px=round(self.lease_ttl * 1000)
+                )
             try:
                 async with self._lease_lock:
                     leases = list(self._held.values())
@@ -912,11 +949,7 @@ class RedisBroker:
                 receivers = await self._redis.publish(self._process_channel(owner), payload)
             if receivers == 0:
                 raise OwnerGone(table_id, owner, "no process listens on its channel")
-            try:
-                async with asyncio.timeout(timeout):
-                    reply = await future
-            except TimeoutError:
-                raise OwnerGone(table_id, owner, f"no reply within {timeout} s") from None
+            reply = await self._await_reply(table_id, owner, future, timeout)
         finally:
             self._replies.pop(request_id, None)
         if reply is None:
@@ -927,6 +960,37 @@ class RedisBroker:
             return reply["result"]
         error = reply["error"]
         raise CommandError(str(error["code"]), str(error["message"]), error.get("extra"))
+
+    async def _await_reply(
+        self,
+        table_id: str,
+        owner: str,
+        future: asyncio.Future[dict[str, Any] | None],
+        timeout: float,
+    ) -> dict[str, Any] | None:
+        """Wait for the reply of ``owner`` (the table's driver when the
+        command was sent), reading the table's lease every
+        :data:`OWNER_POLL` s meanwhile: a lease that expired or moved to
+        another process (the driver died, its table was taken over) ends
+        the wait at once with :class:`OwnerGone`, as does ``timeout`` s
+        without a reply (the caller sends the command again: actions carry
+        ids)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise OwnerGone(table_id, owner, f"no reply within {timeout} s")
+            done, _ = await asyncio.wait({future}, timeout=min(left, OWNER_POLL))
+            if done:
+                return future.result()
+            try:
+                now = await self.owner_of(table_id)
+            except BrokerUnavailable:
+                continue
+            if now != owner:
+                held = "nobody" if now is None else now
+                raise OwnerGone(table_id, owner, f"its lease moved (now {held}) before it replied")
 
     def _on_reply(self, data: str) -> None:
         reply = json.loads(data)
@@ -977,17 +1041,24 @@ class RedisBroker:
     def _field(self, seat: StreamKey, conn_id: str) -> str:
         return f"{stream_letter(seat)}|{self._id}|{conn_id}"
 
+    def _presence_keys(self, table_id: str) -> list[str]:
+        return [self._presence_key(table_id), self._lease_key(table_id), self._alive_key(self._id)]
+
+    def _presence_args(self, op: str, table_id: str) -> list[str | int]:
+        return [
+            op,
+            round(self.presence_ttl * 1000),
+            f"{self.prefix}p:",
+            table_id,
+            f"{self.prefix}alive:",
+            round(self.lease_ttl * 1000),
+        ]
+
     async def _presence_op(self, op: str, table_id: str, fields: list[str]) -> dict[str, int]:
         with _reachable("presence"):
             counts = await self._presence_script(
-                keys=[self._presence_key(table_id), self._lease_key(table_id)],
-                args=[
-                    op,
-                    round(self.presence_ttl * 1000),
-                    f"{self.prefix}p:",
-                    table_id,
-                    *fields,
-                ],
+                keys=self._presence_keys(table_id),
+                args=[*self._presence_args(op, table_id), *fields],
             )
         parsed: dict[str, int] = json.loads(counts)
         return parsed
@@ -1024,22 +1095,16 @@ class RedisBroker:
             tables = set(self._conns) | set(self._held)
             if not tables:
                 continue
-            ttl = round(self.presence_ttl * 1000)
             try:
                 with _reachable("presence"):
                     async with self._redis.pipeline(transaction=False) as pipe:
                         for table_id in tables:
                             conns = self._conns.get(table_id, {})
                             fields = [self._field(seat, conn) for conn, seat in conns.items()]
+                            op = "enter" if fields else "prune"
                             await self._presence_script(
-                                keys=[self._presence_key(table_id), self._lease_key(table_id)],
-                                args=[
-                                    "enter" if fields else "prune",
-                                    ttl,
-                                    f"{self.prefix}p:",
-                                    table_id,
-                                    *fields,
-                                ],
+                                keys=self._presence_keys(table_id),
+                                args=[*self._presence_args(op, table_id), *fields],
                                 client=pipe,
                             )
                         await pipe.execute()
@@ -1124,5 +1189,25 @@ class RedisBroker:
     async def orphans(self) -> list[str]:
         """See :meth:`.base.Broker.orphans`."""
         with _reachable("live"):
-            found = await self._orphans_script(keys=[self._live_key], args=[f"{self.prefix}lease:"])
+            found = await self._orphans_script(
+                keys=[self._live_key, f"{self._live_key}:grace"], args=[f"{self.prefix}lease:"]
+            )
         return sorted(str(t) for t in found)
+
+    async def live_seeded(self) -> bool:
+        """See :meth:`.base.Broker.live_seeded`: whether the marker
+        ``{prefix}live:seeded`` exists."""
+        with _reachable("live"):
+            return bool(await self._redis.exists(f"{self._live_key}:seeded"))
+
+    async def seed_live(self, table_ids: Sequence[str]) -> bool:
+        """See :meth:`.base.Broker.seed_live`: one script adds the ids and
+        sets the marker ``{prefix}live:seeded``, and ``{prefix}live:grace``
+        for ``lease_ttl`` (:meth:`orphans` answers none meanwhile)."""
+        key = self._live_key
+        with _reachable("live"):
+            filled = await self._seed_live_script(
+                keys=[key, f"{key}:seeded", f"{key}:grace"],
+                args=[round(self.lease_ttl * 1000), *table_ids],
+            )
+        return bool(filled)

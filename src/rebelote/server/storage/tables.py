@@ -599,13 +599,16 @@ class Store(PeopleStore):
                 ),
             )
 
-    def unfinished(self, *, networked: bool = False) -> list[str]:
+    def unfinished(self, *, networked: bool = False, waiting: bool = False) -> list[str]:
         """The ids of the tables whose match is not over (or not started),
         oldest first; ``networked``: only the lobby's (not ``solo``) whose
-        match is on (``playing``)."""
+        match is on (``playing``), and those waiting for their players
+        (``open``) too with ``waiting``."""
         query = select(TableRow.id).where(TableRow.status.in_(("playing", "open")))
         if networked:
-            query = query.where(TableRow.visibility != "solo", TableRow.status == "playing")
+            query = query.where(TableRow.visibility != "solo")
+            if not waiting:
+                query = query.where(TableRow.status == "playing")
         with self._session() as session:
             return list(session.scalars(query.order_by(TableRow.created)).all())
 

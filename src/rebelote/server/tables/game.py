@@ -265,6 +265,10 @@ class TableGame:
         self.standin_cards: dict[Seat, int] = dict.fromkeys(self.order, 0)
         """Of those, the cards a computer player standing in for the seat's
         absent player played (``act`` entries ``by: standin``)."""
+        self.stood_in: set[Seat] = set()
+        """The seats whose last action in the current match a stand-in made
+        (``by: standin``; a ``by: human`` one takes the seat out): a table
+        rebuilt from its log stands in for them again at once."""
         self._entry_action: tuple[tuple[int, Seat, str, bool | None], Action] | None = None
         """The action of the last ``act`` entry this game built
         (:meth:`action_entry`), keyed by the number of entries applied then,
@@ -662,6 +666,7 @@ class TableGame:
         self.sheet = []
         self.summary = None
         self.agreed = set()
+        self.stood_in = set()
         self.next_deadline = None
         self.cards_played = dict.fromkeys(self.order, 0)
         self.standin_cards = dict.fromkeys(self.order, 0)
@@ -727,6 +732,11 @@ class TableGame:
             self.cards_played[entry.seat] += 1
             if payload.get("by") == "standin":
                 self.standin_cards[entry.seat] += 1
+        by = payload.get("by")
+        if by == "standin":
+            self.stood_in.add(entry.seat)
+        elif by == "human":
+            self.stood_in.discard(entry.seat)
         # each event once per viewer class: its public part for everyone
         # (checked against what everyone knows), its private part for its
         # seat alone (checked against that seat's cards)

@@ -84,7 +84,8 @@ threads meanwhile)."""
 CALL_TIMEOUT = 5.0
 """Seconds a command waits for the answer of a driver in another process
 (a live one: a dead one is known at once, nobody listening on its
-channel) before it is sent again (an action's id makes that safe)."""
+channel, and one that dies meanwhile as soon as its lease expires or
+moves) before it is sent again (an action's id makes that safe)."""
 
 PRESENCE_RECHECK = 0.5
 """Seconds after a table is rebuilt before its presence is read again."""
@@ -92,6 +93,10 @@ PRESENCE_RECHECK = 0.5
 LIVE_CHECK_SWEEPS = 5
 """Every so many takeover sweeps, a process puts back in the live set the
 tables it drives that are missing there (:meth:`TableManager.mark_live`)."""
+
+GONE_LOG_SECONDS = 5.0
+"""A table's unanswering driver is logged at most once in so many seconds
+(its requests are tried again every :data:`_RETRY_PAUSE` s)."""
 
 _RETRY_PAUSE = 0.1
 """Seconds between two tries to reach a table's driver."""
@@ -168,6 +173,8 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._taker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._gone_logged: dict[str, float] = {}
+        """When each table's unanswering driver was last logged (monotonic)."""
         self.evicted = 0
         """Tables that left memory since the start (for tests and metrics)."""
         self.takeovers: list[tuple[str, float]] = []
@@ -456,7 +463,7 @@ class TableManager:
                     raise _Missing(table_id) from None
                 continue
             except OwnerGone as exc:
-                log.info("table %s: %s", table_id, exc)
+                self._log_gone(table_id, exc)
             except BrokerUnavailable as exc:
                 log.warning("table %s: %s", table_id, exc)
                 raise ProtocolError(
@@ -465,6 +472,24 @@ class TableManager:
             if loop.time() > deadline:
                 raise ProtocolError("unavailable", "the table's server does not answer; try again")
             await asyncio.sleep(_RETRY_PAUSE)
+
+    def _log_gone(self, table_id: str, exc: OwnerGone) -> None:
+        """Log that ``table_id``'s driver did not answer: a call left
+        unanswered for its whole timeout as a warning; the rest (a dead
+        driver not yet replaced, tried again every :data:`_RETRY_PAUSE` s)
+        once per table every :data:`GONE_LOG_SECONDS` s."""
+        if exc.reason.startswith("no reply within"):
+            log.warning("table %s: %s", table_id, exc)
+            return
+        now = time.monotonic()
+        if now - self._gone_logged.get(table_id, -GONE_LOG_SECONDS) < GONE_LOG_SECONDS:
+            return
+        if len(self._gone_logged) > 1000:
+            self._gone_logged = {
+                t: at for t, at in self._gone_logged.items() if now - at < GONE_LOG_SECONDS
+            }
+        self._gone_logged[table_id] = now
+        log.info("table %s: %s (retrying)", table_id, exc)
 
     async def _handle(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
         """The broker's handler: run a command of another process on a
@@ -555,6 +580,7 @@ class TableManager:
         async with table.lock:
             await table.publish(outs[-BUFFER_SIZE:], above=kept)
             table.set_presence(counts)
+            table.stand_in_again()
             table.kick()
             # every human's seat with nobody connected is held
             table.hold_absent()
@@ -723,12 +749,27 @@ class TableManager:
             await self.broker.add_live(table_id)
         return missing
 
+    async def seed_live(self) -> bool:
+        """When the broker's live set is not filled (Redis started, or
+        restarted empty), fill it from the database: every lobby table
+        open or playing (the tables whose driver lost them meanwhile are
+        then taken over, their clocks running again, and listed in the
+        lobby again).  Returns whether this process filled it."""
+        if await self.broker.live_seeded():
+            return False
+        ids = await asyncio.to_thread(self.store.unfinished, networked=True, waiting=True)
+        filled = await self.broker.seed_live(ids)
+        if filled:
+            log.warning("the live set was empty: %d tables put back from the database", len(ids))
+        return filled
+
     async def _take_over(self) -> None:
         sweeps = 0
         while True:
             await asyncio.sleep(self.settings.takeover_seconds)
             sweeps += 1
             try:
+                await self.seed_live()
                 if sweeps % LIVE_CHECK_SWEEPS == 0:
                     await self.mark_live()
                 await self.take_orphans()

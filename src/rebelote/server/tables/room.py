@@ -434,6 +434,17 @@ class Room(Table):
         self.broadcast_room()
         self.kick()
 
+    def stand_in_again(self) -> None:
+        """After a rebuild from the log: a stand-in plays again at once for
+        every seat whose last action in the match one made
+        (:attr:`TableGame.stood_in`; no second ``timed_out`` notice), until
+        its player acts or comes back."""
+        for seat in self.game.stood_in:
+            if self._watched(seat) and seat not in self.game.away:
+                self.game.away.add(seat)
+                self._away_reason[seat] = "move" if self._present(seat) else "hold"
+                self._arm_leave(seat)
+
     def back(self, seat: Seat, *, quiet: bool = False) -> None:
         """``seat``'s player is here: the stand-in stops, the countdowns
         for him end."""
