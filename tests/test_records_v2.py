@@ -313,6 +313,21 @@ def test_format_2_errors() -> None:
         "legal": ["7D", "KD"],
     }
     record = copy.deepcopy(SEED001_17)
+    record["actions"][6]["action"] = "declare quarte"  # E holds a tierce
+    with pytest.raises(IllegalRecordError) as info:
+        replay(record)
+    assert info.value.payload == {
+        "error": "illegal declaration",
+        "message": "action 7: illegal declaration 'declare quarte' by E at trick 1 "
+        "(declaration not held)",
+        "action": 7,
+        "seat": "E",
+        "text": "declare quarte",
+        "reason": "declaration_not_held",
+        "trick": 1,
+        "legal": ["declare tierce-QH", "declare none"],
+    }
+    record = copy.deepcopy(SEED001_17)
     record["actions"][1]["seat"] = "W"
     with pytest.raises(IllegalRecordError) as info:
         replay(record)

@@ -375,7 +375,15 @@ def _check_events(written: object, events: Sequence[Event], what: str) -> None:
         )
 
 
-_KIND_OF_PHASE = {Phase.BIDDING: "bid", Phase.PLAYING: "card"}
+def _kind(state: State, written: str) -> str:
+    """What a refused action's text is, in an error: ``declaration``,
+    ``bid`` (in the auction), ``card`` (in the play) or ``action``."""
+    head = written.split(" ", 1)[0].lower()
+    if head == "declare":
+        return "declaration"
+    if head in ("cut", "deal"):
+        return "action"
+    return {Phase.BIDDING: "bid", Phase.PLAYING: "card"}.get(state.phase, "action")
 
 
 def _replay_2(record: Mapping[str, Any], rules: Rules) -> ReplayedDeal:
@@ -404,7 +412,7 @@ def _replay_2(record: Mapping[str, Any], rules: Rules) -> ReplayedDeal:
             raise RecordError(f"action {i} ({text!r}) comes after the deal ended")
         seat = _seat(item.get("seat"), f"the seat of action {i}", state.seats)
         written = " ".join(text.split())
-        kind = _KIND_OF_PHASE.get(state.phase, "action")
+        kind = _kind(state, written)
         try:
             action = state.parse_action(text, seat)
         except InvalidActionError as exc:
