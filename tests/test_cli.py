@@ -257,16 +257,19 @@ def test_record_seed_7_is_deterministic_and_round_trips(tmp_path: Path) -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
     record = json.loads(first.stdout)
-    assert record["format"] == 1
+    assert record["format"] == 2
     assert record["rules"] == "ffb"
     assert len(record["deck"]) == 32
     assert len(set(record["deck"])) == 32
-    assert record["pattern"] in ("3-2", "2-3")
+    # ffb lets the dealer deal 3-2 or 2-3: his choice is the first action
+    assert record["actions"][0]["seat"] == record["dealer"]
+    assert record["actions"][0]["action"] in ("deal 3-2", "deal 2-3")
     summary = replay(record)
     assert summary["complete"] is True
     assert summary == replay(json.loads(first.stdout))
     assert state_to_record(replay_deal(record).state) == record
-    assert len(record["play"]) == (32 if summary["taker"] else 0)
+    cards = [a for a in record["actions"] if a["action"][0] in "789JQKA1"]
+    assert len(cards) == (32 if summary["taker"] else 0)
     if summary["tricks"]:
         assert sum(summary["card_points"].values()) + 10 == 162
     done, _ = rebelote("replay", write(tmp_path, record), "--json")

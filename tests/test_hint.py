@@ -21,7 +21,8 @@ from rebelote.solver import kernel_selected
 
 
 def _record(rules: str, seed: int) -> dict[str, Any]:
-    return state_to_record(random_deal(preset(rules), random.Random(seed)))
+    """A format 1 record (``after`` counts its bids, then its cards)."""
+    return state_to_record(random_deal(preset(rules), random.Random(seed)), format=1)
 
 
 def test_classic_bids_are_valued_by_the_take_values_the_expert_bids_on() -> None:
@@ -144,3 +145,28 @@ def test_a_belote_choice_lists_both_texts_at_the_card_value() -> None:
     assert values["QS belote"] == values["QS no-belote"] is not None
     assert values["KS belote"] == values["KS no-belote"] is not None
     assert report["expert"] in ("QS belote", "KS belote")
+
+
+@pytest.mark.parametrize(("rules", "seed", "seat"), [("ffb", 1, Seat.W), ("seed001", 36, Seat.W)])
+def test_a_format_2_record_gives_the_hint_of_its_format_1_record(
+    rules: str, seed: int, seat: Seat
+) -> None:
+    """``after`` counts a format 2 record's actions (the dealer's pattern,
+    declarations included): at the same position the hint is the same as
+    its format 1 record's (bids, then cards), here before ``seat``'s last
+    card and at the auction's first bid."""
+    state = random_deal(preset(rules), random.Random(seed))
+    old = state_to_record(state, format=1)
+    new = state_to_record(state)
+    texts = [a["action"] for a in new["actions"]]
+    assert texts[0] in ("deal 3-2", "deal 2-3")  # both allowed: the dealer's choice
+    last = max(i for i, a in enumerate(new["actions"]) if a["seat"] == seat.letter)
+    cards_before = len(old["bids"]) + len(old["play"]) - (len(texts) - last)
+    assert hint(new, seat, last, worlds=4) == {
+        **hint(old, seat, cards_before, worlds=4),
+        "after": last,
+    }
+    first_bidder = new["actions"][1]["seat"]
+    assert hint(new, Seat[first_bidder], 1) == {**hint(old, Seat[first_bidder], 0), "after": 1}
+    with pytest.raises(HintError, match=f"the record has {len(texts)} actions"):
+        hint(new, seat, len(texts) + 1)

@@ -111,12 +111,20 @@ def test_tout_atout_belotes_said_per_pair_round_trip() -> None:
     found = 0
     for seed in range(400):
         state = random_deal(rules, random.Random(seed))
-        record = state_to_record(state)
+        record = state_to_record(state, format=1)
         if any(isinstance(v, list) for v in record.get("belote", {}).values()):
             found += 1
             summary = replay(json.loads(json.dumps(record)))
             assert state.result is not None
             assert list(summary["score"].values()) == list(state.result.score)
+            # format 2 says it with the cards: a word per belote decided
+            texts = [a["action"] for a in state_to_record(state)["actions"]]
+            said = [t.endswith(" belote") for t in texts if t.endswith("belote")]
+            flags = [
+                f for v in record["belote"].values() for f in (v if isinstance(v, list) else [v])
+            ]
+            assert sorted(said) == sorted(flags)
+            assert replay(state_to_record(state)) == summary
     assert found > 0
 
 
@@ -127,7 +135,7 @@ def test_match_record_with_the_wrong_dealer_is_reported() -> None:
     _, states = random_match(preset("ffb"), rng, max_deals=3)
     deals = [state_to_record(s) for s in states]
     first = deals[0]
-    record = {"format": 1, "rules": "ffb", "deals": [first, first]}
+    record = {"format": 2, "rules": "ffb", "deals": [first, first]}
     summary = replay(record)
     played = summary["deals"][0]["result"] not in ("passed", "cancelled")
     warnings = summary["deals"][1].get("warnings", [])

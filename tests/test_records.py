@@ -351,7 +351,7 @@ def test_round_trip_match_record() -> None:
     and winner (seed 002: 501 points)."""
     played, states = random_match(preset("seed002"), random.Random(3))
     record = {
-        "format": 1,
+        "format": 2,
         "rules": "seed002",
         "deals": [state_to_record(s) for s in states],
     }
@@ -591,7 +591,11 @@ def test_malformed_other_errors() -> None:
     assert malformed(deck_record(turned="AC")) == "turned is AC but this deck turns JD"
     assert malformed(deck_record(bids=["pass", "hold"])).startswith("bid 2: not a bid: 'hold'")
     assert malformed(p1(turned="8H")) == "the turned card 8H is not in the hand of the taker N"
-    assert malformed(dict(p1(), format=2)) == "unknown record format 2: this reads format 1"
+    assert malformed(dict(p1(), format=3)) == "unknown record format 3: this reads formats 1 and 2"
+    assert malformed(dict(p1(), format=2)) == (
+        "'bids', 'hands', 'play', 'turned': format 1 keys in a format 2 record, "
+        "which lists its 'actions'"
+    )
     both = dict(deck_record(), hands=p1()["hands"])
     assert malformed(both) == "a deal record needs either 'deck' or 'hands' (not both)"
     early = p1(bids=["pass"])

@@ -31,7 +31,7 @@ SEVENS = RANK_MASKS[Rank.SEVEN]
 
 def record_of(rules_name: str, seed: int) -> dict[str, Any]:
     """The record ``rebelote record --seed SEED --rules RULES`` writes."""
-    return state_to_record(random_deal(preset(rules_name), random.Random(seed)))
+    return state_to_record(random_deal(preset(rules_name), random.Random(seed)), format=1)
 
 
 def truncated(record: dict[str, Any], after: int) -> dict[str, Any]:

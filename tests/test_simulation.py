@@ -20,7 +20,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rebelote.cards import DECK_24, DECK_32
+from rebelote.cards import DECK_24, DECK_32, CardParseError, parse_card
 from rebelote.observation import observe
 from rebelote.record import deal_summary, replay, state_to_record
 from rebelote.rules import PRESETS, preset
@@ -80,12 +80,24 @@ def test_records_round_trip(name: str, seed: int) -> None:
     state = random_deal(preset(name), random.Random(seed))
     record = state_to_record(state)
     assert replay(record) == deal_summary(state)
-    # Cut short: the replay stops where the record stops.
-    short = dict(record, play=record["play"][:13])
-    summary = replay(short)
-    if state.contract is not None and state.result is not None and state.tricks:
-        assert summary["complete"] is False
-        assert len(summary["tricks"]) == 13 // rules_players(name)
+    # Cut short: the replay stops where the record stops (format 2: after
+    # its 13th card; format 1: its first 13 cards).
+    cards = [i for i, a in enumerate(record["actions"]) if _is_card(a["action"])]
+    short = dict(record, actions=record["actions"][: cards[12] + 1] if cards else [])
+    old = state_to_record(state, format=1)
+    for summary in (replay(short), replay(dict(old, play=old["play"][:13]))):
+        if state.contract is not None and state.result is not None and state.tricks:
+            assert summary["complete"] is False
+            assert len(summary["tricks"]) == 13 // rules_players(name)
+
+
+def _is_card(text: str) -> bool:
+    """Whether an action's text is a card (``JS``, ``QH belote``)."""
+    try:
+        parse_card(text.split()[0])
+    except CardParseError:
+        return False
+    return True
 
 
 @settings(max_examples=150, deadline=None)

@@ -4,7 +4,8 @@ Commands: ``play`` (the browser table: a match against computer players),
 ``serve`` (the multi-table server for network play, with the lobby),
 ``hint FILE --seat S --after N`` (the expert's value of each legal action),
 ``demo`` (a deal by random legal moves, trick by trick), ``rules``
-(the presets and their options), ``replay FILE [--json]``, ``record --seed N``,
+(the presets and their options), ``replay FILE [--json]`` (records of format 1
+or 2), ``record --seed N [--events]`` (format 2),
 ``bench engine``, ``arena`` (duplicate boards between two bot levels).
 Modules are imported inside each command so that the command starts fast.
 
@@ -159,11 +160,15 @@ def record(
     rules: Annotated[str, typer.Option(help="Rule preset.")] = "ffb",
     match: Annotated[bool, typer.Option("--match", help="A whole match, not one deal.")] = False,
     out: Annotated[Path | None, typer.Option(help="Write to this file, not stdout.")] = None,
+    events: Annotated[
+        bool, typer.Option("--events", help="Write each action's events beside it.")
+    ] = False,
 ) -> None:
-    """Write the record of a random deal (or match) played by random legal moves."""
+    """Write the record (format 2) of a random deal (or match) played by
+    random legal moves."""
     import random
 
-    from .record import state_to_record
+    from .record import FORMAT, state_to_record
     from .simulate import random_deal, random_match
 
     rule_set = _rules_or_exit(rules)
@@ -171,13 +176,14 @@ def record(
     data: dict[str, Any]
     if match:
         _, states = random_match(rule_set, rng)
-        data = {
-            "format": 1,
-            "rules": rule_set.to_record(),
-            "deals": [state_to_record(s) for s in states],
-        }
+        deals = []
+        for state in states:
+            deal = state_to_record(state, events=events)
+            del deal["format"], deal["rules"]
+            deals.append(deal)
+        data = {"format": FORMAT, "rules": rule_set.to_record(), "deals": deals}
     else:
-        data = state_to_record(random_deal(rule_set, rng))
+        data = state_to_record(random_deal(rule_set, rng), events=events)
     text = json.dumps(data, ensure_ascii=False)
     if out is None:
         print(text)
@@ -391,7 +397,11 @@ def hint(
     file: Annotated[str, typer.Argument(help="A deal record (JSON); '-' for stdin.")],
     seat: Annotated[str, typer.Option(help="The seat to advise: N, W, S or E.")],
     after: Annotated[
-        int, typer.Option(help="Actions of the record played (bids, then cards), 0 or more.")
+        int,
+        typer.Option(
+            help="Actions of the record played, 0 or more (format 2: of its actions; "
+            "format 1: bids, then cards)."
+        ),
     ],
     worlds: Annotated[
         int | None,

@@ -433,24 +433,35 @@ class State:
 
     @classmethod
     def from_deck(
-        cls, rules: Rules, dealer: Seat, deck: Sequence[Card], pattern: str | None = None
+        cls,
+        rules: Rules,
+        dealer: Seat,
+        deck: Sequence[Card],
+        pattern: str | None = None,
+        *,
+        events: list[Event] | None = None,
     ) -> State:
         """A deal from a pack already cut (top card first).  With ``pattern``
         (``3-2`` or ``2-3``) the first distribution is made at once; without
-        it the dealer chooses (or the only allowed pattern is used)."""
+        it the dealer chooses (or the only allowed pattern is used).
+        ``events``: a list that receives the events of a distribution made
+        at once (:class:`~rebelote.events.PatternChosen`, ``Dealt`` ...,
+        ``CardTurned``); none are built without it."""
         state = cls(rules, dealer)
         state._check_pack(deck, "the deck")
         state.pack = list(deck)
         state.deck = list(deck)
         state.phase = Phase.PATTERN
         state.current = state.dealer
+        if pattern is None and len(rules.patterns) == 1:
+            pattern = rules.patterns[0]
         if pattern is not None:
             if pattern not in rules.patterns:
                 allowed = " or ".join(rules.patterns)
                 raise DealError(f"pattern {pattern!r} is not allowed here (use {allowed})")
-            state._distribute(pattern, False)
-        elif len(rules.patterns) == 1:
-            state._distribute(rules.patterns[0], False)
+            dealt = state._distribute(pattern, events is not None)
+            if events is not None:
+                events.extend(dealt)
         return state
 
     @classmethod

@@ -147,8 +147,8 @@ def test_belote_choice_seed001() -> None:
                     "bad_action",
                     f"{card} no-belote says no belote, belote says true",
                 )
-                said = {"action": card, "belote": True, "by": "human"}
-                quiet = {"action": card, "belote": False, "by": "human"}
+                said = {"action": f"{card} belote", "by": "human"}
+                quiet = {"action": f"{card} no-belote", "by": "human"}
                 assert game.request(seat, card, True)[0].payload == said
                 assert game.request(seat, card, False)[0].payload == quiet
                 assert game.request(seat, f"{card} BELOTE", None)[0].payload == said
@@ -171,7 +171,7 @@ def test_belote_word_where_there_is_no_choice_is_illegal() -> None:
     assert err.code == "illegal"  # a card of the suit led, no trump: no belote
     assert err.extra["why"] == {"reason": "belote_not_held", "option": None, "source": SEED001}
     (entry,) = game.request(Seat.S, follow[0], False)
-    assert entry.payload == {"action": follow[0], "belote": True, "by": "human"}
+    assert entry.payload == {"action": follow[0], "by": "human"}
 
 
 def test_the_deal_over_refuses_cards() -> None:

@@ -34,7 +34,7 @@ from .net import Player, Seated, lobby_table, play_together, seat_of
 OPTS = {"speed": "instant", "auto_next": False, "auto_play_forced": False}
 """No automatic next deal: the table waits for the players' ``next``."""
 
-CARD = re.compile(r"(10|[789JQKA])[SHDC]")
+CARD = re.compile(r"(10|[789JQKA])[SHDC]( belote| no-belote)?")
 
 NOTICE = '{"t":"notice","d":{"code":"timed_out"},"v":null}'
 """The exact text of the notice a player whose clock ran out receives."""

@@ -71,7 +71,7 @@ def test_requests_out_of_turn_and_table_actions() -> None:
     assert exc.value.code == "bad_action"
     version = game.version
     (entry,) = game.request(cutter, "  CUT   7 ", None)  # spaces and case do not matter
-    assert entry.payload == {"action": "cut 7", "belote": None, "by": "human"}
+    assert entry.payload == {"action": "cut 7", "by": "human"}
     assert game.version == version  # a request changes nothing
     game.apply(entry)
     assert game.state is not None and game.state.phase.value == "pattern"
@@ -125,7 +125,7 @@ def test_belote_said_or_not_seed001() -> None:
                         game.request(seat, card, None)
                     assert exc.value.code == "belote_choice_required"
                     (entry,) = game.request(seat, card, True)
-                    assert entry.payload["belote"] is True
+                    assert entry.payload["action"] == f"{card} belote"
                     outs = game.apply(entry)
                     kinds = [o.per_seat[seat][1].data["kind"] for o in outs]
                     assert kinds[0] == "belote" and kinds[1] == "card"

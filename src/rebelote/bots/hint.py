@@ -1,8 +1,9 @@
 """What the expert sees in a position of a record (``rebelote hint``).
 
 :func:`hint` checks the whole deal record (as ``rebelote replay`` does),
-replays its first ``after`` actions (its bids, then its cards, in order; the
-declarations a record gives are made where they fall), looks from ``seat``
+replays its first ``after`` actions (of its ``actions``, format 2; of a
+format 1 record, its bids, then its cards, in order, the declarations it
+gives made where they fall), looks from ``seat``
 (whose turn it must be) and returns the values the expert chooses on
 (:meth:`~.expert.ExpertBot.decide`), with the same budget and seed as its
 own decision, so that its choice is the best value (coinche bids: unless
@@ -28,7 +29,7 @@ from typing import Any
 from ..actions import Play
 from ..cards import card_name
 from ..observation import observe
-from ..record import replay_deal
+from ..record import record_format, replay_deal
 from ..seats import Seat
 from ..state import Phase
 from .base import Budget
@@ -56,7 +57,16 @@ class HintError(ValueError):
 
 
 def _truncate(record: Mapping[str, Any], after: int) -> dict[str, Any]:
+    """The record's first ``after`` actions: of its ``actions`` (format 2),
+    or of its bids then its cards (format 1)."""
     data = dict(record)
+    if record_format(record) == 2:
+        actions = data.get("actions", [])
+        count = len(actions) if isinstance(actions, list) else 0
+        if after < 0 or after > count:
+            raise HintError(f"--after {after} is out of range: the record has {count} actions")
+        data["actions"] = actions[:after]
+        return data
     bids = list(data.get("bids", []) or [])
     play = list(data.get("play", []) or [])
     if after < 0 or after > len(bids) + len(play):

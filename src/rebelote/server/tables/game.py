@@ -7,12 +7,21 @@ current :class:`~rebelote.state.State` of one table, and changes only by
 - ``match`` ``{"dealer": "N"}``: a match starts (the first, or a rematch);
 - ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names]}``: a deal starts
   from the shuffled pack (stored, so a replay needs no random generator);
-- ``act`` ``{"action": "JS", "belote": true | null, "by": "human" | "bot" |
-  "auto" | "standin"}`` with the acting ``seat``: an action, read by the
-  rules core in the context of the deal
-  (:meth:`~rebelote.state.State.parse_action`; ``belote`` settles a card's
-  belote choice where the player has one, and is ignored elsewhere;
-  ``standin``: the computer player standing in for an absent player);
+- ``act`` ``{"action": "QH belote", "by": "human" | "bot" | "auto" |
+  "standin"}`` (and the client's ``id`` of the action, when it gave one)
+  with the acting ``seat``: an action in the rules core's one notation
+  (:attr:`rebelote.actions.Action.text`: ``cut 12``, ``deal 3-2``, ``take``,
+  ``declare tierce-KH``, ``JS``, ``QH belote`` / ``QH no-belote`` where the
+  player chooses whether to say belote), read by the rules core in the
+  context of the deal (:meth:`~rebelote.state.State.parse_action`;
+  ``standin``: the computer player standing in for an absent player).  A
+  deal's ``deal`` entry and its ``act`` entries are its record of format 2
+  (:mod:`rebelote.record`: ``dealer``, ``pack``, then ``{"seat",
+  "action"}`` per action; :mod:`rebelote.server.tables.history`).  Logs
+  written before held the card's name and a ``belote`` flag beside it
+  (``{"action": "QH", "belote": true | false | null, ...}``, the flag
+  settling a card's belote choice where the player had one, ignored
+  elsewhere); they are still read;
 - ``seat`` ``{"kind": "bot", "name": "...", "level": "intermediate"}`` with
   the ``seat``: who sits there from now on (a player who left the match is
   replaced by a computer player: ``"left": true``; ``"closes": true`` when
@@ -269,11 +278,11 @@ class TableGame:
         """The seats whose last action in the current match a stand-in made
         (``by: standin``; a ``by: human`` one takes the seat out): a table
         rebuilt from its log stands in for them again at once."""
-        self._entry_action: tuple[tuple[int, Seat, str, bool | None], Action] | None = None
+        self._entry_action: tuple[tuple[int, Seat, str], Action] | None = None
         """The action of the last ``act`` entry this game built
         (:meth:`action_entry`), keyed by the number of entries applied then,
-        the seat and the entry's ``action`` and ``belote``: applying that
-        entry next uses it as it is instead of reading its text again."""
+        the seat and the entry's ``action``: applying that entry next uses
+        it as it is instead of reading its text again."""
 
     # ----------------------------------------------------------------- status
 
@@ -385,12 +394,11 @@ class TableGame:
         """The ``act`` entry of ``action`` by ``seat``.  Applying it next
         (:meth:`apply`, nothing applied in between) applies ``action`` itself
         without reading its text again."""
-        # The log keeps a card's name and a belote flag (true where the card
-        # has no belote choice), as the protocol does.
-        belote = (action.belote is not False) if isinstance(action, Play) else None
-        text = wire_text(action)
-        self._entry_action = ((self.entries, seat, text, belote), action)
-        return Entry("act", seat, {"action": text, "belote": belote, "by": by})
+        # The log keeps the action's one text form, belote word included: a
+        # deal's act entries are its record's actions (rebelote.record).
+        text = action.text
+        self._entry_action = ((self.entries, seat, text), action)
+        return Entry("act", seat, {"action": text, "by": by})
 
     def _deal_entry(self, match_number: int, deal_number: int, dealer: Seat) -> Entry:
         """The ``deal`` entry of deal ``deal_number`` of match ``match_number``:
@@ -715,11 +723,11 @@ class TableGame:
         assert state is not None
         payload = entry.payload
         text = str(payload["action"])
-        belote = payload.get("belote")
+        belote = payload.get("belote")  # only in logs written before the one notation
         belote = belote if isinstance(belote, bool) else None
         built = self._entry_action
         self._entry_action = None
-        if built is not None and built[0] == (self.entries, entry.seat, text, belote):
+        if built is not None and belote is None and built[0] == (self.entries, entry.seat, text):
             action = built[1]  # read and checked when the entry was made
         else:
             action = self._parse(entry.seat, text, belote)  # from the stored log

@@ -1,31 +1,43 @@
 """Finished deals of a table: the replay viewer's data and exports in the
 rules core's record format.
 
-Both are rebuilt from the stored log (the truth): the log is replayed and
-each finished deal's final :class:`~rebelote.state.State` kept.  Only
-finished deals are given, with every hand (they are over); the deal in
-progress never is, and neither is, while its match goes on, a deal whose
-hands were never shown at the table: thrown in (everyone passed) or
-cancelled before its cards were played (:func:`shown_deals`).  An export
-is a deal record or a match record (:mod:`rebelote.record`, format 1) that
-``rebelote replay`` reads.
+Both come from the stored log (the truth).  The log is replayed to know
+which deals are finished, and each finished deal's final
+:class:`~rebelote.state.State` kept for the replay viewer.  Only finished
+deals are given, with every hand (they are over); the deal in progress
+never is, and neither is, while its match goes on, a deal whose hands were
+never shown at the table: thrown in (everyone passed) or cancelled before
+its cards were played (:func:`shown_deals`).
+
+An export is a deal record or a match record of format 2
+(:mod:`rebelote.record`) that ``rebelote replay`` reads, sliced from the
+log: a deal's ``deal`` entry gives its ``dealer`` and ``pack`` (before the
+cut), and its ``act`` entries, in order, its ``actions`` (``{"seat",
+"action"}``, the entry's text as stored: the rules core's one notation).
+The entries of logs written before that notation (a card's name with a
+``belote`` flag beside it) are written in it by replaying their deal.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, cast
 
-from rebelote.cards import CardSet, card_name
-from rebelote.record import FORMAT, deal_summary, state_to_record
+from rebelote.actions import Action, Play
+from rebelote.cards import CardSet, card_name, parse_card
+from rebelote.record import FORMAT, deal_summary, new_deal_record
+from rebelote.rules import Rules
 from rebelote.seats import Seat
-from rebelote.server.storage.tables import StoredTable
+from rebelote.server.storage.tables import StoredEvent, StoredTable
 from rebelote.server.tables.game import Entry, EntryKind
 from rebelote.server.tables.table import game_from_stored
-from rebelote.state import State
+from rebelote.state import AmbiguousActionError, State
 
 __all__ = [
+    "DealLog",
     "ReplayBase",
+    "deal_logs",
     "deal_record",
     "finished_deals",
     "match_record",
@@ -159,30 +171,106 @@ def replay_data(
     }
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealLog:
+    """The log of one deal: its ``deal`` entry's ``dealer`` and ``pack``
+    and its ``act`` entries, in order."""
+
+    dealer: Seat
+    pack: tuple[str, ...]
+    acts: tuple[StoredEvent, ...]
+
+
+def deal_logs(stored: StoredTable) -> dict[tuple[int, int], DealLog]:
+    """Each deal's log by ``(match, deal)``, numbered as the table numbers
+    them (a ``match`` entry starts match 1, 2, ...; its ``deal`` entries
+    deal 1, 2, ...)."""
+    starts: dict[tuple[int, int], StoredEvent] = {}
+    acts: dict[tuple[int, int], list[StoredEvent]] = {}
+    match = deal = 0
+    for e in stored.events:
+        if e.kind == "match":
+            match, deal = match + 1, 0
+        elif e.kind == "deal":
+            deal += 1
+            starts[(match, deal)] = e
+            acts[(match, deal)] = []
+        elif e.kind == "act" and (match, deal) in acts:
+            acts[(match, deal)].append(e)
+    return {
+        key: DealLog(
+            Seat[str(e.payload["dealer"])],
+            tuple(str(c) for c in e.payload["pack"]),
+            tuple(acts[key]),
+        )
+        for key, e in starts.items()
+    }
+
+
+def _action_texts(rules: Rules, log: DealLog) -> list[tuple[Seat, str]]:
+    """The deal's actions: each ``act`` entry's seat and text as stored;
+    a log written before the one notation (a ``belote`` flag beside the
+    card) is replayed to write each card as the rules core does (``QH
+    belote`` where the player chose to say it)."""
+    acts = [(Seat[str(e.seat)], e.payload) for e in log.acts]
+    if not any("belote" in payload for _, payload in acts):
+        return [(seat, str(payload["action"])) for seat, payload in acts]
+    state = State.new(rules, log.dealer, [parse_card(c) for c in log.pack])
+    out: list[tuple[Seat, str]] = []
+    for seat, payload in acts:
+        out.append((seat, _old_action(state, seat, payload).text))
+    return out
+
+
+def _old_action(state: State, seat: Seat, payload: Mapping[str, Any]) -> Action:
+    """Apply the action of an ``act`` payload of either shape (its log has
+    replayed already: it is legal) and return it."""
+    try:
+        action = state.parse_action(str(payload["action"]), seat)
+    except AmbiguousActionError as exc:  # a card whose belote flag was beside it
+        said = payload.get("belote") is not False
+        action = next(a for a in exc.candidates if isinstance(a, Play) and a.belote is said)
+    state.apply(action, seat)
+    return action
+
+
+def _record(rules: Rules, log: DealLog) -> dict[str, Any]:
+    return new_deal_record(
+        rules,
+        log.dealer,
+        _action_texts(rules, log),
+        pack=[parse_card(c) for c in log.pack],
+    )
+
+
 def deal_record(
     stored: StoredTable, match: int, deal: int, base: ReplayBase | None = None
 ) -> dict[str, Any] | None:
-    """The record of one finished deal that may be read now
-    (:func:`shown_deals`), or ``None``.  ``base``: as :func:`replay_data`'s."""
+    """The record (format 2) of one finished deal that may be read now
+    (:func:`shown_deals`), or ``None``: sliced from the log.  ``base``: as
+    :func:`replay_data`'s (which deals may be read)."""
     deals = shown_deals(stored) if base is None else base.deals
-    for m, d, state in deals:
-        if (m, d) == (match, deal):
-            return state_to_record(state)
-    return None
+    if not any((m, d) == (match, deal) for m, d, _ in deals):
+        return None
+    log = deal_logs(stored)[(match, deal)]
+    return _record(Rules.from_record(stored.rules), log)
 
 
 def match_record(
     stored: StoredTable, match: int, base: ReplayBase | None = None
 ) -> dict[str, Any] | None:
-    """The match record of match ``match`` (its finished deals), or
-    ``None`` when it has none.  ``base``: as :func:`replay_data`'s."""
+    """The match record (format 2) of match ``match`` (its finished deals
+    that may be read now), or ``None`` when it has none.  ``base``: as
+    :func:`replay_data`'s."""
     deals = shown_deals(stored) if base is None else base.deals
-    states = [s for m, _, s in deals if m == match]
-    if not states:
+    numbers = [d for m, d, _ in deals if m == match]
+    if not numbers:
         return None
+    rules = Rules.from_record(stored.rules)
+    logs = deal_logs(stored)
     records = []
-    for state in states:
-        record = state_to_record(state)
-        record.pop("rules", None)
+    for number in numbers:
+        record = _record(rules, logs[(match, number)])
+        del record["format"], record["rules"]
         records.append(record)
-    return {"format": FORMAT, "rules": states[0].rules.to_record(), "deals": records}
+    return {"format": FORMAT, "rules": rules.to_record(), "deals": records}
