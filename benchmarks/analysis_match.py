@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -64,19 +65,31 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="/tmp/rebelote-analysis-match.json")
+    parser.add_argument("--no-bids", action="store_true", help="analyse the cards only")
     args = parser.parse_args()
     record = play_match(args.preset, args.target, args.seed)
     out = Path(args.out)
     out.write_text(json.dumps(record))
     load_before = os.getloadavg()
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "rebelote", "analyse", str(out), "--json"],
+        [
+            sys.executable,
+            "-m",
+            "rebelote",
+            "analyse",
+            str(out),
+            "--json",
+            *(["--no-bids"] if args.no_bids else []),
+        ],
         capture_output=True,
         text=True,
         check=True,
     )
     seconds = time.perf_counter() - start
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
     load_after = os.getloadavg()
     report = json.loads(done.stdout)
     cards = sum(len(d["cards"]) for d in report["deals"])
@@ -84,7 +97,8 @@ def main() -> None:
     print(
         f"{args.preset} (rules {record['rules']}): {len(report['deals'])} deals, "
         f"{cards} cards, {bids} bids analysed in {seconds:.1f} s "
-        f"({seconds / len(report['deals']):.2f} s a deal, process start included); "
+        f"({seconds / len(report['deals']):.2f} s a deal, process start included; "
+        f"{cpu:.1f} s of CPU); "
         f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
     )
 
