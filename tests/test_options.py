@@ -600,6 +600,52 @@ def test_option_coinche_made_score_contract() -> None:
     assert outcome(COINCHE.replace(coinche_made_score="contract")) == ("made", (48, 160))
 
 
+# FFB coinche 2015 positions (dealer N; W speaks and leads first): W holds
+# every spade; S trumps W's AS with the 10H, E (no trump over it) discards,
+# and N sees his partner S win with a trump.
+UNDER = {
+    Seat.W: "AS KS QS JS 10S 9S 8S 7S",
+    Seat.S: "JH 10H AD KD QD JD 10D 9D",
+    Seat.E: "KH QH 7H 8D 7D AC KC QC",
+    Seat.N: "9H AH 8H JC 10C 9C 8C 7C",
+}
+
+
+def test_option_lower_trump_under_partner_ffb_coinche() -> None:
+    """FFB classique 2016, 5.2: under the partner's trump "On peut se
+    défausser de n'importe quelle carte sans exception (y compris un atout
+    inférieur au sien)": N may play any of his 8 cards.  FFB coinche 2015,
+    5.2: "Lorsque notre partenaire, maître, a coupé une carte adverse et que
+    nous ne possédons plus que de l'atout, il n'est pas obligé de fournir un
+    atout supérieur. C'est le seul cas de figure, plutôt rare, où il est
+    permis de jouer un atout inférieur": N, holding clubs, may discard or
+    overtrump (9H, AH), not play the 8H under the 10H; a hand of trumps
+    alone may (9H 8H both legal)."""
+    from rebelote.tricks import legal_play_mask
+    from rebelote.trump import Strain, strain_tables
+
+    ffb_rule = COINCHE.replace(lower_trump_under_partner="all_trumps_only")
+
+    def n_legal(rules: Rules) -> CardSet:
+        state = deal(rules, UNDER, None, "pass 80H pass pass pass")
+        play(state, "AS 10H 8D")
+        assert state.current == Seat.N
+        return legal_cards(state)
+
+    assert n_legal(COINCHE) == CardSet.parse(UNDER[Seat.N])
+    assert n_legal(ffb_rule) == CardSet.parse("9H AH JC 10C 9C 8C 7C")
+    hearts = strain_tables(Strain.H, ffb_rule.ta_points, ffb_rule.sa_points)
+    led, winning = parse_card("AS"), parse_card("10H")
+
+    def mask(text: str, rules: Rules) -> CardSet:
+        hand = CardSet.parse(text).mask
+        return CardSet(legal_play_mask(hand, led, winning, True, hearts, rules))
+
+    assert mask("9H 8H", ffb_rule) == CardSet.parse("9H 8H")  # trumps alone
+    assert mask("8H 7C", ffb_rule) == CardSet.parse("7C")  # no higher trump
+    assert mask("8H 7C", COINCHE) == CardSet.parse("8H 7C")
+
+
 # ============================================================ the contract
 
 OPTION_TESTS: dict[str, Callable[[], None]] = {
@@ -633,6 +679,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "sa_points": test_option_sa_points_table,
     "coinche_tout_atout": test_option_coinche_tout_atout,
     "coinche_made_score": test_option_coinche_made_score_contract,
+    "lower_trump_under_partner": test_option_lower_trump_under_partner_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -684,6 +731,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "sa_points": [0, 0, 0, 10, 2, 3, 4, 19],
     "coinche_tout_atout": False,
     "coinche_made_score": "contract_and_points",
+    "lower_trump_under_partner": "allowed",
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

@@ -123,6 +123,7 @@ def random_rules(rng: random.Random) -> Rules:
         sa_points=rng.choice(((0, 0, 0, 10, 2, 3, 4, 19), (0, 0, 0, 10, 2, 3, 4, 11))),
         coinche_tout_atout=rng.random() < 0.5,
         coinche_made_score=rng.choice(("contract_and_points", "contract")),
+        lower_trump_under_partner=rng.choice(("allowed", "all_trumps_only")),
     )
 
 

@@ -145,7 +145,8 @@ P_COINCHE_TA = 20  # coinche_tout_atout
 P_CONTRACT_ONLY = 21  # coinche_made_score == "contract"
 P_PATTERN = 22  # the first distribution: 0 "3-2", 1 "2-3"
 P_POLICY = 23  # 0 random, 1 greedy
-P_SIZE = 24
+P_LOWER_TRUMP = 24  # lower_trump_under_partner == "all_trumps_only"
+P_SIZE = 25
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -734,7 +735,13 @@ def _legal(G: Any, P: Any, T: Any, strain: int) -> int:
     if follow:
         return follow
     tr = hand & trumps
-    if tr == 0 or (partner and P[P_EXEMPTION]):
+    if tr == 0:
+        return hand
+    if partner and P[P_EXEMPTION]:
+        plain = hand & ~trumps & 0xFFFFFFFF
+        if P[P_LOWER_TRUMP] and (trumps >> winning) & 1 and plain:
+            higher: int = T[strain, T_HIGH + winning]
+            return plain | (tr & higher)
         return hand
     if (trumps >> winning) & 1:
         over = tr & T[strain, T_HIGH + winning]
@@ -1183,6 +1190,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_CONTRACT_ONLY] = int(rules.coinche_made_score == "contract")
     p[P_PATTERN] = 0 if rules.patterns[0] == "3-2" else 1
     p[P_POLICY] = POLICIES[policy]
+    p[P_LOWER_TRUMP] = int(rules.lower_trump_under_partner == "all_trumps_only")
     return np.array(p, dtype=np.int64)
 
 

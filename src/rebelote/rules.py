@@ -46,6 +46,7 @@ DeclarationTie = Literal["none", "first"]
 BeloteOnDedans = Literal["holders", "defenders"]
 Tie = Literal["litige", "takers_fail"]
 CoincheMadeScore = Literal["contract_and_points", "contract"]
+LowerTrumpUnderPartner = Literal["allowed", "all_trumps_only"]
 
 # Card points by rank in natural order 7 8 9 10 J Q K A.
 TA_POINTS_USUAL: tuple[int, ...] = (0, 0, 9, 5, 14, 1, 3, 6)
@@ -197,6 +198,18 @@ class Rules:
     """Coinche, contract made: the takers score the contract plus the points
     they made (club rules, colver), or the contract alone."""
 
+    lower_trump_under_partner: LowerTrumpUnderPartner = "allowed"
+    """Void in the plain suit led while the partner wins the trick with a
+    trump (where ``partner_winning_exemption`` frees the player): ``allowed``,
+    any card, a lower trump too (FFB belote classique 2016, 5.2: "On peut se
+    défausser de n'importe quelle carte sans exception (y compris un atout
+    inférieur au sien)"); ``all_trumps_only``, any card but a trump lower
+    than the partner's, unless the player holds nothing but trumps (FFB
+    belote coinchée 2015, 5.2: "Lorsque notre partenaire, maître, a coupé une
+    carte adverse et que nous ne possédons plus que de l'atout, il n'est pas
+    obligé de fournir un atout supérieur. C'est le seul cas de figure, plutôt
+    rare, où il est permis de jouer un atout inférieur"; docs/rules/FFB.md)."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))
@@ -334,6 +347,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "belote_on_dedans": ("holders", "defenders"),
     "tie": ("litige", "takers_fail"),
     "coinche_made_score": ("contract_and_points", "contract"),
+    "lower_trump_under_partner": ("allowed", "all_trumps_only"),
 }
 
 _FFB = Rules()

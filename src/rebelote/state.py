@@ -1110,6 +1110,7 @@ class State:
             rules.partner_winning_exemption,
             rules.must_undertrump,
             rules.overtrump_partner_on_trump_lead,
+            rules.lower_trump_under_partner == "all_trumps_only",
         )
         if events:
             out.append(ContractMade(contract.taker, contract))

@@ -173,6 +173,13 @@ def _line(r: Rules, option: str) -> str | None:
                     "quadruples the contract."
                 )
             return "A contract made scores the contract alone; failed, 160 plus the contract."
+        case "lower_trump_under_partner":
+            if v == "allowed" or not r.partner_winning_exemption:
+                return None
+            return (
+                "Under his partner's winning trump, a player may play a lower trump only if "
+                "he holds nothing but trumps."
+            )
     return None
 
 

@@ -259,6 +259,7 @@ const REASON_KEYS = {
   must_trump: 'reason.must_trump',
   must_overtrump: 'reason.must_overtrump',
   may_not_undertrump: 'reason.may_not_undertrump',
+  may_not_undertrump_partner: 'reason.may_not_undertrump_partner',
   must_undertrump: 'reason.must_undertrump',
   belote_not_held: 'reason.belote_not_held',
   belote_automatic: 'reason.belote_automatic',
