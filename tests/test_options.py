@@ -646,6 +646,27 @@ def test_option_lower_trump_under_partner_ffb_coinche() -> None:
     assert mask("8H 7C", COINCHE) == CardSet.parse("8H 7C")
 
 
+def test_option_after_coinche_three_passes_ffb_coinche() -> None:
+    """Club rules (colver): after a coinche only the coinched side speaks, its
+    two passes end the auction (W 80H, S coinche, E pass: W speaks, and
+    passes).  FFB coinche 2015, 4.1: "lorsqu'après une enchère ou une
+    coinche, les trois joueurs suivants passent": N speaks after E (pass
+    only), then W."""
+
+    def after(rules: Rules) -> tuple[str, list[str], str]:
+        state = deal(rules, TWO, None, "80H coinche pass")
+        assert state.current is not None
+        seat, options = state.current.letter, texts(state)
+        while state.phase == Phase.BIDDING:
+            state.apply(parse_bid("pass"))
+        assert state.contract is not None
+        return seat, options, state.contract.text
+
+    assert after(COINCHE) == ("W", ["pass", "surcoinche"], "80H by W coinche")
+    three = COINCHE.replace(after_coinche="three_passes")
+    assert after(three) == ("N", ["pass"], "80H by W coinche")
+
+
 # ============================================================ the contract
 
 OPTION_TESTS: dict[str, Callable[[], None]] = {
@@ -680,6 +701,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "coinche_tout_atout": test_option_coinche_tout_atout,
     "coinche_made_score": test_option_coinche_made_score_contract,
     "lower_trump_under_partner": test_option_lower_trump_under_partner_ffb_coinche,
+    "after_coinche": test_option_after_coinche_three_passes_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -732,6 +754,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "coinche_tout_atout": False,
     "coinche_made_score": "contract_and_points",
     "lower_trump_under_partner": "allowed",
+    "after_coinche": "coinched_side",
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

@@ -124,6 +124,7 @@ def random_rules(rng: random.Random) -> Rules:
         coinche_tout_atout=rng.random() < 0.5,
         coinche_made_score=rng.choice(("contract_and_points", "contract")),
         lower_trump_under_partner=rng.choice(("allowed", "all_trumps_only")),
+        after_coinche=rng.choice(("coinched_side", "three_passes")),
     )
 
 

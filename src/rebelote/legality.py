@@ -123,8 +123,9 @@ class IllegalReason(Enum):
     coincher")."""
 
     SURCOINCHE_NOT_ALLOWED = "surcoinche_not_allowed"
-    """A surcoinche with no coinche to answer (RULES.md: "the bidding team may
-    then surcoincher")."""
+    """A surcoinche with no coinche to answer, or by the side that coinched
+    (RULES.md: "the bidding team may then surcoincher"; FFB coinche 2015,
+    4.1: "l'équipe adverse a la possibilité de surcoincher")."""
 
     DECLARATIONS_OFF = "declarations_off"
     """A declaration where ``Rules.declarations`` is ``off`` (seed 002, coinche)."""

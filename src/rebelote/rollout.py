@@ -146,7 +146,8 @@ P_CONTRACT_ONLY = 21  # coinche_made_score == "contract"
 P_PATTERN = 22  # the first distribution: 0 "3-2", 1 "2-3"
 P_POLICY = 23  # 0 random, 1 greedy
 P_LOWER_TRUMP = 24  # lower_trump_under_partner == "all_trumps_only"
-P_SIZE = 25
+P_THREE_PASSES = 25  # after_coinche == "three_passes"
+P_SIZE = 26
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -420,8 +421,10 @@ def _legal_bids(G: Any, P: Any, out: Any) -> int:
     high = G[G_HIGH]
     if bidding == 2:
         if G[G_COINCHED] > 1:
-            out[1] = B_SURCOINCHE
-            return 2
+            if ((G[G_CURRENT] ^ G[G_BIDDER]) & 1) == 0:
+                out[1] = B_SURCOINCHE  # the coinched side
+                return 2
+            return 1
         low = -1 if high < 0 else (high - B_CONTRACT) // 6
         strains = 6 if P[P_COINCHE_TA] else 4
         for vi in range(low + 1, 10):
@@ -465,7 +468,7 @@ def _bid(G: Any, P: Any, code: int) -> int:
     coinche = P[P_BIDDING] == 2
     if code == B_PASS:
         G[G_PASSES] += 1
-        if coinche and G[G_COINCHED] > 1:
+        if coinche and G[G_COINCHED] > 1 and not P[P_THREE_PASSES]:
             if G[G_PASSES] == 2:
                 return 1
             G[G_CURRENT] = (seat + 2) & 3
@@ -1191,6 +1194,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_PATTERN] = 0 if rules.patterns[0] == "3-2" else 1
     p[P_POLICY] = POLICIES[policy]
     p[P_LOWER_TRUMP] = int(rules.lower_trump_under_partner == "all_trumps_only")
+    p[P_THREE_PASSES] = int(rules.after_coinche == "three_passes")
     return np.array(p, dtype=np.int64)
 
 

@@ -47,6 +47,7 @@ BeloteOnDedans = Literal["holders", "defenders"]
 Tie = Literal["litige", "takers_fail"]
 CoincheMadeScore = Literal["contract_and_points", "contract"]
 LowerTrumpUnderPartner = Literal["allowed", "all_trumps_only"]
+AfterCoinche = Literal["coinched_side", "three_passes"]
 
 # Card points by rank in natural order 7 8 9 10 J Q K A.
 TA_POINTS_USUAL: tuple[int, ...] = (0, 0, 9, 5, 14, 1, 3, 6)
@@ -210,6 +211,17 @@ class Rules:
     obligé de fournir un atout supérieur. C'est le seul cas de figure, plutôt
     rare, où il est permis de jouer un atout inférieur"; docs/rules/FFB.md)."""
 
+    after_coinche: AfterCoinche = "coinched_side"
+    """Coinche auction, after a coinche: ``coinched_side``, only the two
+    players of the coinched side speak, from the coincher's right, a
+    surcoinche or their two passes ending the auction (club rules, as
+    colver plays them); ``three_passes``, the three players after the
+    coincher speak in turn, the coinched side may surcoinche, the
+    coincher's partner may only pass, and three passes end the auction
+    (FFB coinche 2015, 4.1: "le tour de d'enchère s'achève lorsqu'après
+    une enchère ou une coinche, les trois joueurs suivants passent";
+    docs/rules/FFB.md)."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))
@@ -348,6 +360,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "tie": ("litige", "takers_fail"),
     "coinche_made_score": ("contract_and_points", "contract"),
     "lower_trump_under_partner": ("allowed", "all_trumps_only"),
+    "after_coinche": ("coinched_side", "three_passes"),
 }
 
 _FFB = Rules()

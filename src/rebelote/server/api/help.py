@@ -173,6 +173,13 @@ def _line(r: Rules, option: str) -> str | None:
                     "quadruples the contract."
                 )
             return "A contract made scores the contract alone; failed, 160 plus the contract."
+        case "after_coinche":
+            if not coinche or v == "coinched_side":
+                return None
+            return (
+                "After a coinche, the three next players speak in turn: the coinched side "
+                "may surcoinche, and three passes end the auction."
+            )
         case "lower_trump_under_partner":
             if v == "allowed" or not r.partner_winning_exemption:
                 return None
