@@ -99,7 +99,7 @@ def random_rules(rng: random.Random) -> Rules:
     return preset("ffb").replace(
         preset="random",
         players=players,
-        patterns=(rng.choice(("3-2", "2-3")),),
+        patterns=(rng.choice(("3-2", "2-3") + (("3-3-2",) if bidding == "coinche" else ())),),
         bidding=bidding,
         round_two_turned_suit=rng.random() < 0.5,
         first_lead=rng.choice(("dealer_right", "dealer")),

@@ -55,7 +55,7 @@ class IllegalReason(Enum):
     NO_SUCH_ACTION = "no_such_action"
     """Not an action of the game as the engine writes it (a card number out
     of 0..31, a bid of 85, a ``Bid("pass", S)``, a pattern other than
-    ``3-2`` and ``2-3``, declarations out of the order
+    ``3-2``, ``2-3`` and ``3-3-2``, declarations out of the order
     :meth:`~rebelote.state.State.legal_actions` lists them).  The dealer
     chooses a pattern only where ``Rules.patterns`` allows both, so no
     pattern is refused for the rules."""

@@ -143,7 +143,7 @@ P_SA_MULT = 18
 P_TA_MULT = 19
 P_COINCHE_TA = 20  # coinche_tout_atout
 P_CONTRACT_ONLY = 21  # coinche_made_score == "contract"
-P_PATTERN = 22  # the first distribution: 0 "3-2", 1 "2-3"
+P_PATTERN = 22  # the first distribution: 0 "3-2", 1 "2-3", 2 "3-3-2"
 P_POLICY = 23  # 0 random, 1 greedy
 P_LOWER_TRUMP = 24  # lower_trump_under_partner == "all_trumps_only"
 P_THREE_PASSES = 25  # after_coinche == "three_passes"
@@ -396,11 +396,17 @@ def _start(G: Any, P: Any, deck: Any, dealer: int) -> None:
     for s in range(4):
         G[G_BELOTE_OWNER + s] = -1
         G[G_BELOTE_SAID + s] = -1
-    first = 3 if P[P_PATTERN] == 0 else 2
-    _deal_round(G, deck, first, -1, players)
-    _deal_round(G, deck, 5 - first, -1, players)
-    if P[P_BIDDING] == 2:
+    if P[P_PATTERN] == 2:  # 3-3-2, coinche only
         _deal_round(G, deck, 3, -1, players)
+        _deal_round(G, deck, 3, -1, players)
+        _deal_round(G, deck, 2, -1, players)
+    else:
+        first = 3 if P[P_PATTERN] == 0 else 2
+        _deal_round(G, deck, first, -1, players)
+        _deal_round(G, deck, 5 - first, -1, players)
+    if P[P_BIDDING] == 2:
+        if P[P_PATTERN] != 2:
+            _deal_round(G, deck, 3, -1, players)
     else:
         G[G_TURNED] = deck[G[G_POS]]
         G[G_POS] += 1
@@ -1191,7 +1197,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_TA_MULT] = rules.ta_multiplier
     p[P_COINCHE_TA] = int(rules.coinche_tout_atout)
     p[P_CONTRACT_ONLY] = int(rules.coinche_made_score == "contract")
-    p[P_PATTERN] = 0 if rules.patterns[0] == "3-2" else 1
+    p[P_PATTERN] = ("3-2", "2-3", "3-3-2").index(rules.patterns[0])
     p[P_POLICY] = POLICIES[policy]
     p[P_LOWER_TRUMP] = int(rules.lower_trump_under_partner == "all_trumps_only")
     p[P_THREE_PASSES] = int(rules.after_coinche == "three_passes")

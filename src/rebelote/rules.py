@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
+    "PATTERNS",
     "PRESETS",
     "PRESET_DESCRIPTIONS",
     "PRESET_NAMES",
@@ -94,7 +95,11 @@ class Rules:
 
     patterns: tuple[str, ...] = ("3-2", "2-3")
     """First distributions the dealer may choose: "3-2" and/or "2-3" (seeds 000
-    and 001 allow both; seed 002: "3 cartes puis encore 2 cartes", only 3-2)."""
+    and 001 allow both; seed 002: "3 cartes puis encore 2 cartes", only 3-2).
+    In coinche, where every card is dealt at once, "3-2" and "2-3" deal 3-2-3
+    and 2-3-3, and "3-3-2" deals 3, 3 then 2 (FFB coinche 2015, 3.4: "3
+    cartes puis 2 puis 3 / 3 cartes puis 3 puis 2 / 2 cartes puis 3 puis 3";
+    docs/rules/FFB.md); "3-3-2" is refused where a card is turned."""
 
     bidding: Bidding = "classic"
     """classic: two rounds of taking; tout_atout: seed 000's Tout Atout / Sans
@@ -233,8 +238,12 @@ class Rules:
             raise RulesError("sa_multiplier and ta_multiplier must be at least 1")
         if self.target <= 0:
             raise RulesError(f"target must be positive, not {self.target}")
-        if not self.patterns or any(p not in ("3-2", "2-3") for p in self.patterns):
-            raise RulesError(f"patterns must be a non-empty subset of 3-2, 2-3: {self.patterns}")
+        if not self.patterns or any(p not in PATTERNS for p in self.patterns):
+            raise RulesError(
+                f"patterns must be a non-empty subset of 3-2, 2-3, 3-3-2: {self.patterns}"
+            )
+        if "3-3-2" in self.patterns and self.bidding != "coinche":
+            raise RulesError("the 3-3-2 distribution deals every card: coinche only")
         if not 0 <= self.cut_min_packet <= 12:
             raise RulesError(f"cut_min_packet must be 0..12, not {self.cut_min_packet}")
         for name in ("ta_points", "sa_points"):
@@ -336,6 +345,9 @@ def _check_type(name: str, value: object) -> None:
                 f"rule option {name} must be at most {MAX_OPTION_NUMBER:,}, not {number}"
             )
 
+
+PATTERNS: tuple[str, ...] = ("3-2", "2-3", "3-3-2")
+"""Every first distribution (:attr:`Rules.patterns`)."""
 
 MAX_OPTION_NUMBER = 1_000_000
 """The largest whole number a rule option takes (points, targets): far above

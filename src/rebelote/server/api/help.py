@@ -45,7 +45,11 @@ def _line(r: Rules, option: str) -> str | None:
             return f"Each packet of the cut holds at least {v} cards." if v else None
         case "patterns":
             if coinche:
-                return "All cards are dealt, 3-3-2 or 2-3-3; no card is turned."
+                ways = [{"3-2": "3-2-3", "2-3": "2-3-3"}.get(p, p) for p in v]
+                if len(ways) == 1:
+                    return f"All cards are dealt {ways[0]}; no card is turned."
+                listed = ", ".join(ways[:-1]) + " or " + ways[-1]
+                return f"All cards are dealt, {listed} as the dealer chooses; no card is turned."
             if len(v) == 2:
                 return "The dealer deals 3 then 2 cards, or 2 then 3, as he chooses."
             return f"The dealer deals {v[0].replace('-', ' then ')} cards to each player."
