@@ -155,7 +155,7 @@ def finished(state: State) -> DealResult:
     return state.result
 
 
-def capot_result(rules: Rules, turned: str = "10H", bids: str = "take") -> DealResult:
+def capot_result(rules: Rules, turned: str | None = "10H", bids: str = "take") -> DealResult:
     """The CAPOT deal played out (W takes the turned 10H by default)."""
     state = deal(rules, CAPOT, turned, bids)
     play(state, CAPOT_SCRIPT)
@@ -667,6 +667,21 @@ def test_option_after_coinche_three_passes_ffb_coinche() -> None:
     assert after(three) == ("N", ["pass"], "80H by W coinche")
 
 
+def test_option_coinche_capot_points_ffb_coinche() -> None:
+    """Club rules (colver): a capot counts 250, so W's capotH made scores
+    250 + 250 = 500.  FFB coinche 2015, 9.2: "le dix de der vaut 100 points,
+    portant ainsi le total à 252 points": 252 + 250 = 502 (10.1.1: "Leur
+    total + Le montant du contrat demandé (250 points pour un capot
+    demandé)").  N's belote scores 20 for NS either way."""
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...]]:
+        result = capot_result(rules, None, "capotH pass pass pass")
+        return result.result, result.score
+
+    assert outcome(COINCHE) == ("capot", (20, 500))
+    assert outcome(COINCHE.replace(coinche_capot_points=252)) == ("capot", (20, 502))
+
+
 # ============================================================ the contract
 
 OPTION_TESTS: dict[str, Callable[[], None]] = {
@@ -702,6 +717,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "coinche_made_score": test_option_coinche_made_score_contract,
     "lower_trump_under_partner": test_option_lower_trump_under_partner_ffb_coinche,
     "after_coinche": test_option_after_coinche_three_passes_ffb_coinche,
+    "coinche_capot_points": test_option_coinche_capot_points_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -755,6 +771,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "coinche_made_score": "contract_and_points",
     "lower_trump_under_partner": "allowed",
     "after_coinche": "coinched_side",
+    "coinche_capot_points": 250,
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

@@ -147,7 +147,8 @@ P_PATTERN = 22  # the first distribution: 0 "3-2", 1 "2-3", 2 "3-3-2"
 P_POLICY = 23  # 0 random, 1 greedy
 P_LOWER_TRUMP = 24  # lower_trump_under_partner == "all_trumps_only"
 P_THREE_PASSES = 25  # after_coinche == "three_passes"
-P_SIZE = 26
+P_COINCHE_CAPOT = 26  # coinche_capot_points
+P_SIZE = 27
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -981,7 +982,7 @@ def _score(G: Any, P: Any) -> None:
     trick_pts[ddd] += 10
     if capot >= 0:
         if coinche:
-            trick_pts[capot] = 250
+            trick_pts[capot] = P[P_COINCHE_CAPOT]
         elif solo and P[P_SOLO_CAPOT] >= 0:
             trick_pts[capot] = P[P_SOLO_CAPOT]
         else:
@@ -1201,6 +1202,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_POLICY] = POLICIES[policy]
     p[P_LOWER_TRUMP] = int(rules.lower_trump_under_partner == "all_trumps_only")
     p[P_THREE_PASSES] = int(rules.after_coinche == "three_passes")
+    p[P_COINCHE_CAPOT] = rules.coinche_capot_points
     return np.array(p, dtype=np.int64)
 
 

@@ -49,6 +49,7 @@ Tie = Literal["litige", "takers_fail"]
 CoincheMadeScore = Literal["contract_and_points", "contract"]
 LowerTrumpUnderPartner = Literal["allowed", "all_trumps_only"]
 AfterCoinche = Literal["coinched_side", "three_passes"]
+CoincheMultiplies = Literal["contract", "deal"]
 
 # Card points by rank in natural order 7 8 9 10 J Q K A.
 TA_POINTS_USUAL: tuple[int, ...] = (0, 0, 9, 5, 14, 1, 3, 6)
@@ -226,6 +227,13 @@ class Rules:
     (FFB coinche 2015, 4.1: "le tour de d'enchère s'achève lorsqu'après
     une enchère ou une coinche, les trois joueurs suivants passent";
     docs/rules/FFB.md)."""
+
+    coinche_capot_points: int = 250
+    """Coinche: what a side's cards count when it took all 8 tricks
+    (capot): 250 (club rules, colver: a capot bid made scores 250 + the
+    contract's 250 = 500), or 252 (FFB coinche 2015, 9.2: "le dix de der
+    vaut 100 points, portant ainsi le total à 252 points": a capot bid made
+    scores 252 + 250 = 502; docs/rules/FFB.md)."""
 
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:

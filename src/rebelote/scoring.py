@@ -27,7 +27,8 @@ his belote); an opponent who took all 8 tricks scores
 
 Coinche (club rules, as colver plays them): the takers must reach their
 contract with cards, dix de der, declarations and belote, and beat the
-defenders' points (a capot contract needs all 8 tricks; a capot counts 250).
+defenders' points (a capot contract needs all 8 tricks; a capot counts
+``Rules.coinche_capot_points``, 250, or 252 in the FFB's text).
 Made: the takers score contract x multiplier + their points (or the contract
 alone, ``Rules.coinche_made_score``), the defenders their points.  Failed: the
 defenders score 160 + contract x multiplier, plus all declarations.  Belote
@@ -40,7 +41,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .actions import CAPOT_VALUE
 from .auction import Contract
 from .declarations import Declaration
 from .rules import Rules
@@ -149,7 +149,7 @@ def score_deal(
     trick_pts[ddd] += DIX_DE_DER
     if capot is not None:
         if coinche:
-            trick_pts[capot] = CAPOT_VALUE
+            trick_pts[capot] = rules.coinche_capot_points
         elif solo and rules.solo_capot_points is not None:
             trick_pts[capot] = rules.solo_capot_points
         else:

@@ -146,6 +146,12 @@ def _line(r: Rules, option: str) -> str | None:
                 )
             return "The takers must score more than the defenders, else they fail (dedans)."
         case "capot_points":
+            if coinche:
+                return None  # coinche_capot_points
+            return f"A side that takes all 8 tricks (capot) scores {v} for the cards."
+        case "coinche_capot_points":
+            if not coinche:
+                return None
             return f"A side that takes all 8 tricks (capot) scores {v} for the cards."
         case "capot_against_takers":
             if v == r.capot_points:
