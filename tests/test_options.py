@@ -682,6 +682,23 @@ def test_option_coinche_capot_points_ffb_coinche() -> None:
     assert outcome(COINCHE.replace(coinche_capot_points=252)) == ("capot", (20, 502))
 
 
+def test_option_coinche_multiplies_deal_ffb_coinche() -> None:
+    """Club rules (colver), the coinche multiplies the contract: 80H by W
+    coinched, made with 114: EW 80 x 2 + 114 = 274, NS their 48.  FFB
+    coinche 2015, 10.1.1: "(160 points + Leurs annonces + Leur belote + Les
+    annonces des défenseurs ... + Le montant du contrat demandé) x 2"; "Les
+    défenseurs ne marquent rien": EW (160 + 80) x 2 = 480, NS 0."""
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...]]:
+        state = deal(rules, TWO, None, "80H coinche pass pass")
+        play(state, COINCHE_SCRIPT)
+        result = finished(state)
+        return result.result, result.score
+
+    assert outcome(COINCHE) == ("made", (48, 274))
+    assert outcome(COINCHE.replace(coinche_multiplies="deal")) == ("made", (0, 480))
+
+
 # ============================================================ the contract
 
 OPTION_TESTS: dict[str, Callable[[], None]] = {
@@ -718,6 +735,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "lower_trump_under_partner": test_option_lower_trump_under_partner_ffb_coinche,
     "after_coinche": test_option_after_coinche_three_passes_ffb_coinche,
     "coinche_capot_points": test_option_coinche_capot_points_ffb_coinche,
+    "coinche_multiplies": test_option_coinche_multiplies_deal_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -772,6 +790,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "lower_trump_under_partner": "allowed",
     "after_coinche": "coinched_side",
     "coinche_capot_points": 250,
+    "coinche_multiplies": "contract",
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

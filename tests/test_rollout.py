@@ -126,6 +126,7 @@ def random_rules(rng: random.Random) -> Rules:
         lower_trump_under_partner=rng.choice(("allowed", "all_trumps_only")),
         after_coinche=rng.choice(("coinched_side", "three_passes")),
         coinche_capot_points=rng.choice((250, 252)),
+        coinche_multiplies=rng.choice(("contract", "deal")),
     )
 
 

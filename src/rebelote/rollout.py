@@ -148,7 +148,8 @@ P_POLICY = 23  # 0 random, 1 greedy
 P_LOWER_TRUMP = 24  # lower_trump_under_partner == "all_trumps_only"
 P_THREE_PASSES = 25  # after_coinche == "three_passes"
 P_COINCHE_CAPOT = 26  # coinche_capot_points
-P_SIZE = 27
+P_DEAL_MULT = 27  # coinche_multiplies == "deal"
+P_SIZE = 28
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -1036,12 +1037,17 @@ def _score(G: Any, P: Any) -> None:
     held = 0
     winner = -1
     keep_belote = not P[P_BELOTE_DEFENDERS]
+    deal_mult = coinche and mult > 1 and P[P_DEAL_MULT]
     if made:
         kind = K_CAPOT if capot == tk else K_MADE
         winner = tk
         for s in range(nsides):
             score[s] = total[s]
-        if coinche:
+        if deal_mult:
+            base = 250 if capot == tk else 160
+            score[tk] = (base + decl[0] + decl[1] + bel[tk] + value) * mult
+            score[1 - tk] = bel[1 - tk]
+        elif coinche:
             own = 0 if P[P_CONTRACT_ONLY] else trick_pts[tk] + decl[tk]
             score[tk] = value * mult + own + bel[tk]
     elif tied_deal and P[P_LITIGE]:
@@ -1061,7 +1067,9 @@ def _score(G: Any, P: Any) -> None:
         for s in range(nsides):
             if s == tk:
                 continue
-            if coinche:
+            if deal_mult:
+                base = 160 + value
+            elif coinche:
                 base = 160 + value * mult
             elif capot == s and solo and P[P_SOLO_CAPOT] >= 0:
                 base = P[P_SOLO_CAPOT]
@@ -1074,6 +1082,8 @@ def _score(G: Any, P: Any) -> None:
             score[s] = base + decl[s] + bel[s]
         if nsides == 2:
             score[first_other] += decl[tk] + (0 if keep_belote else bel[tk])
+            if deal_mult:
+                score[first_other] *= mult
     strain = G[G_STRAIN]
     m = P[P_SA_MULT] if strain == 4 else P[P_TA_MULT] if strain == 5 else 1
     G[G_KIND] = kind
@@ -1203,6 +1213,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_LOWER_TRUMP] = int(rules.lower_trump_under_partner == "all_trumps_only")
     p[P_THREE_PASSES] = int(rules.after_coinche == "three_passes")
     p[P_COINCHE_CAPOT] = rules.coinche_capot_points
+    p[P_DEAL_MULT] = int(rules.coinche_multiplies == "deal")
     return np.array(p, dtype=np.int64)
 
 

@@ -235,6 +235,20 @@ class Rules:
     vaut 100 points, portant ainsi le total à 252 points": a capot bid made
     scores 252 + 250 = 502; docs/rules/FFB.md)."""
 
+    coinche_multiplies: CoincheMultiplies = "contract"
+    """Coinche, what a coinche (x2) or surcoinche (x4) multiplies:
+    ``contract``, the contract alone (club rules, colver: made, the takers
+    score contract x multiplier + their points, the defenders theirs;
+    failed, the defenders score 160 + contract x multiplier + the
+    declarations), or ``deal``, the whole deal (FFB coinche 2015, 4.1 "Le
+    score de la donne sera multiplié par 2", 10.1.1, 10.1.2; docs/rules/FFB.md):
+    made, the takers score (160, or 250 after a capot, + every declaration
+    of both sides + their belote + the contract) x multiplier and the
+    defenders only their belote; failed, the defenders score (160 + every
+    declaration + their belote + the contract) x multiplier and the takers
+    only their belote.  ``coinche_made_score`` then applies to contracts
+    that were not coinched."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))
@@ -381,6 +395,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "coinche_made_score": ("contract_and_points", "contract"),
     "lower_trump_under_partner": ("allowed", "all_trumps_only"),
     "after_coinche": ("coinched_side", "three_passes"),
+    "coinche_multiplies": ("contract", "deal"),
 }
 
 _FFB = Rules()

@@ -32,7 +32,13 @@ defenders' points (a capot contract needs all 8 tricks; a capot counts
 Made: the takers score contract x multiplier + their points (or the contract
 alone, ``Rules.coinche_made_score``), the defenders their points.  Failed: the
 defenders score 160 + contract x multiplier, plus all declarations.  Belote
-always scores for its holders, outside the multiplier.
+always scores for its holders, outside the multiplier.  Where
+``Rules.coinche_multiplies`` is ``deal`` (FFB coinche 2015, 10.1.1 and
+10.1.2, docs/rules/FFB.md), a coinched contract multiplies the whole deal:
+made, the takers score (160, or 250 after a capot, + every declaration +
+their belote + the contract) x multiplier, the defenders their belote alone;
+failed, the defenders score (160 + every declaration + their belote + the
+contract) x multiplier, the takers their belote alone.
 """
 
 from __future__ import annotations
@@ -58,6 +64,10 @@ DEAL_POINTS = 162
 
 COINCHE_FAIL_POINTS = 160
 """What the defenders add to the contract when a coinche contract fails."""
+
+COINCHE_CAPOT_DEAL = 250
+"""The FFB's whole coinched deal after a capot by the takers (10.1.1: "160
+points (ou 250 points si capot réalisé, même non demandé)")."""
 
 _OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(s for s in range(n) if s != side) for side in range(n)) for n in (2, 3)
@@ -189,11 +199,24 @@ def score_deal(
     winner: int | None
     kind: ResultKind
     keep_belote = rules.belote_on_dedans == "holders"
+    deal_multiplied = coinche and contract.multiplier > 1 and rules.coinche_multiplies == "deal"
     if made:
         kind = "capot" if capot == tk else "made"
         winner = tk
         score = list(total)
-        if coinche:
+        if deal_multiplied:
+            # FFB coinche 2015, 10.1.1: "(160 points (ou 250 points si capot
+            # réalisé) + Leurs annonces + Leur belote + Les annonces des
+            # défenseurs qui changent de main + Le montant du contrat
+            # demandé) x 2 (resp. 4)"; "Les défenseurs ne marquent rien, à
+            # l'exception éventuelle des 20 points de belote".
+            assert contract.value is not None
+            base = COINCHE_CAPOT_DEAL if capot == tk else COINCHE_FAIL_POINTS
+            all_decl = sum(decl)
+            score[tk] = (base + all_decl + bel[tk] + contract.value) * contract.multiplier
+            for s in others:
+                score[s] = bel[s]
+        elif coinche:
             assert contract.value is not None
             own = (
                 trick_pts[tk] + decl[tk] if rules.coinche_made_score == "contract_and_points" else 0
@@ -213,7 +236,14 @@ def score_deal(
         lost_decl = decl[tk]
         score[tk] = bel[tk] if keep_belote else 0
         for s in others:
-            if coinche:
+            if deal_multiplied:
+                # FFB coinche 2015, 10.1.2: "160 points de chute + Leurs
+                # annonces + Leur belote + Les annonces des preneurs qui
+                # changent de main + Le montant du contrat demandé"; "les
+                # défenseurs doublent (resp. quadruplent) leurs points".
+                assert contract.value is not None
+                base = COINCHE_FAIL_POINTS + contract.value
+            elif coinche:
                 assert contract.value is not None
                 base = COINCHE_FAIL_POINTS + contract.value * contract.multiplier
             elif capot == s and solo and rules.solo_capot_points is not None:
@@ -229,6 +259,8 @@ def score_deal(
             score[s] = base + decl[s] + bel[s]
         if nsides == 2:
             score[others[0]] += lost_decl + (0 if keep_belote else bel[tk])
+            if deal_multiplied:
+                score[others[0]] *= contract.multiplier
 
     strain = contract.strain
     mult = rules.sa_multiplier if strain == _SA else rules.ta_multiplier if strain == _TA else 1

@@ -177,12 +177,26 @@ def _line(r: Rules, option: str) -> str | None:
             if not coinche:
                 return None
             if v == "contract_and_points":
+                if r.coinche_multiplies == "deal":
+                    return (
+                        "A contract made scores the contract plus the points made; failed, the "
+                        "defenders score 160 plus the contract."
+                    )
                 return (
                     "A contract made scores the contract plus the points made; failed, the "
                     "defenders score 160 plus the contract. Coinche doubles, surcoinche "
                     "quadruples the contract."
                 )
             return "A contract made scores the contract alone; failed, 160 plus the contract."
+        case "coinche_multiplies":
+            if not coinche or v == "contract":
+                return None
+            return (
+                "A coinche doubles, a surcoinche quadruples the whole deal: made, the takers "
+                "score 160 (250 after a capot) plus every declaration, their belote and the "
+                "contract, multiplied, and the defenders only their belote; failed, the "
+                "defenders score the same, multiplied, and the takers only their belote."
+            )
         case "after_coinche":
             if not coinche or v == "coinched_side":
                 return None
