@@ -699,6 +699,42 @@ def test_option_coinche_multiplies_deal_ffb_coinche() -> None:
     assert outcome(COINCHE.replace(coinche_multiplies="deal")) == ("made", (0, 480))
 
 
+# CAPOT with N's spades and S's diamonds swapped: N holds a quarte 7D-10D
+# (the best declaration) and the belote, S a tierce 7S-9S, W a tierce
+# 9H-JH; W still takes every trick, leading his eight cards in turn.
+CAPOT_DECL = {
+    Seat.W: "JH 9H AH 10H AS 10S AC 10C",
+    Seat.S: "7S 8S 9S JS QS JD KD 8C",
+    Seat.E: "8H 7H KS QD AD 9C QC KC",
+    Seat.N: "KH QH 7D 8D 9D 10D 7C JC",
+}
+CAPOT_DECL_SCRIPT = (
+    "JH 7S 7H QH  9H 8S 8H KH  AH 9S KS 7D  10H JS QD 8D "
+    "AS QS 9C 9D  10S 8C QC 10D  AC JD KC 7C  10C KD AD JC"
+)
+
+
+def test_option_capot_takes_declarations_ffb_coinche() -> None:
+    """W bids capotH and takes every trick; NS hold the best declaration (N's
+    quarte 50, S's tierce 20: 70) and N the belote.  Club rules: each side
+    keeps its declarations: EW 250 + 250 = 500, NS 70 + 20 = 90.  FFB coinche
+    2015, 10.1.1: "si un capot est réalisé par les preneurs, les annonces
+    des défenseurs changent de main et sont marqués par les preneurs": EW
+    250 + 70 + 250 = 570, NS their belote 20."""
+    base = COINCHE.replace(declarations="choice")
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+        state = deal(rules, CAPOT_DECL, None, "capotH pass pass pass")
+        play(state, CAPOT_DECL_SCRIPT)
+        result = finished(state)
+        counted = tuple(sum(d.points for d in side) for side in result.declarations)
+        return result.result, counted, result.score
+
+    assert outcome(base) == ("capot", (70, 0), (90, 500))
+    flipped = base.replace(capot_takes_declarations=True)
+    assert outcome(flipped) == ("capot", (0, 70), (20, 570))
+
+
 # ============================================================ the contract
 
 OPTION_TESTS: dict[str, Callable[[], None]] = {
@@ -736,6 +772,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "after_coinche": test_option_after_coinche_three_passes_ffb_coinche,
     "coinche_capot_points": test_option_coinche_capot_points_ffb_coinche,
     "coinche_multiplies": test_option_coinche_multiplies_deal_ffb_coinche,
+    "capot_takes_declarations": test_option_capot_takes_declarations_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -791,6 +828,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "after_coinche": "coinched_side",
     "coinche_capot_points": 250,
     "coinche_multiplies": "contract",
+    "capot_takes_declarations": False,
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

@@ -127,6 +127,7 @@ def random_rules(rng: random.Random) -> Rules:
         after_coinche=rng.choice(("coinched_side", "three_passes")),
         coinche_capot_points=rng.choice((250, 252)),
         coinche_multiplies=rng.choice(("contract", "deal")),
+        capot_takes_declarations=rng.random() < 0.5,
     )
 
 

@@ -149,7 +149,8 @@ P_LOWER_TRUMP = 24  # lower_trump_under_partner == "all_trumps_only"
 P_THREE_PASSES = 25  # after_coinche == "three_passes"
 P_COINCHE_CAPOT = 26  # coinche_capot_points
 P_DEAL_MULT = 27  # coinche_multiplies == "deal"
-P_SIZE = 28
+P_CAPOT_DECL = 28  # capot_takes_declarations
+P_SIZE = 29
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -1019,6 +1020,11 @@ def _score(G: Any, P: Any) -> None:
             ):
                 bel[side] += 20
     tk = _side(G[G_TAKER], players)
+    if P[P_CAPOT_DECL] and capot == tk:
+        for s in range(nsides):
+            if s != tk:
+                decl[tk] += decl[s]
+                decl[s] = 0
     for s in range(nsides):
         total[s] = trick_pts[s] + decl[s] + bel[s]
     best_other = -(1 << 30)
@@ -1214,6 +1220,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_THREE_PASSES] = int(rules.after_coinche == "three_passes")
     p[P_COINCHE_CAPOT] = rules.coinche_capot_points
     p[P_DEAL_MULT] = int(rules.coinche_multiplies == "deal")
+    p[P_CAPOT_DECL] = int(rules.capot_takes_declarations)
     return np.array(p, dtype=np.int64)
 
 

@@ -249,6 +249,14 @@ class Rules:
     only their belote.  ``coinche_made_score`` then applies to contracts
     that were not coinched."""
 
+    capot_takes_declarations: bool = False
+    """When the takers take all 8 tricks (capot), the defenders'
+    declarations count for the takers (FFB coinche 2015, 10.1.1: "si un
+    capot est réalisé par les preneurs, les annonces des défenseurs changent
+    de main et sont marqués par les preneurs, et ce, que le capot ait été
+    demandé lors des enchères ou non"; docs/rules/FFB.md).  Otherwise each
+    side keeps the declarations that counted for it."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))

@@ -88,7 +88,9 @@ class DealResult:
       ``litige``, ``passed`` (all passed) or ``cancelled`` (carré of 7s).
     - ``card_points``: card points of each side's tricks, without dix de der.
     - ``dix_de_der``: the side that won the last trick.
-    - ``declarations``: per side, the declarations that counted.
+    - ``declarations``: per side, the declarations that counted (the
+      defenders' count for the takers after their capot where
+      ``Rules.capot_takes_declarations``).
     - ``belote``: one entry per belote held, the holder's side.
     - ``belote_points``: per side, the belote points that counted.
     - ``capot``: the side that took all 8 tricks; ``solo_capot``: one player did.
@@ -180,10 +182,19 @@ def score_deal(
             bel[side] += 20
 
     tk = side_of[contract.taker]
+    others = _OTHERS[nsides][tk]
+    counted = [tuple(declarations[s]) for s in range(nsides)]
+    if rules.capot_takes_declarations and capot == tk:
+        # FFB coinche 2015, 10.1.1: "si un capot est réalisé par les
+        # preneurs, les annonces des défenseurs changent de main".
+        for s in others:
+            decl[tk] += decl[s]
+            decl[s] = 0
+            counted[tk] += counted[s]
+            counted[s] = ()
     total = trick_pts[:]
     for s in range(nsides):
         total[s] += decl[s] + bel[s]
-    others = _OTHERS[nsides][tk]
     best_other = max(map(total.__getitem__, others))
     if coinche:
         assert contract.value is not None
@@ -272,7 +283,7 @@ def score_deal(
         contract,
         tuple(card),
         ddd,
-        tuple(map(tuple, declarations[:nsides])),
+        tuple(counted),
         tuple(holders),
         tuple(bel),
         capot,

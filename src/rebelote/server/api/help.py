@@ -188,6 +188,10 @@ def _line(r: Rules, option: str) -> str | None:
                     "quadruples the contract."
                 )
             return "A contract made scores the contract alone; failed, 160 plus the contract."
+        case "capot_takes_declarations":
+            if not v or r.declarations == "off":
+                return None
+            return "After a capot by the takers, the defenders' declarations count for the takers."
         case "coinche_multiplies":
             if not coinche or v == "contract":
                 return None
