@@ -577,6 +577,24 @@ def test_option_sa_points_table() -> None:
     assert strain_score(TA_BASE.replace(sa_points=PLAIN_TABLE), "SA") == (122, 138)
 
 
+def test_option_ta_sa_points_to_162_ffb_classique() -> None:
+    """FFB belote classique 2016, 11.3: Tout Atout with the trump values in
+    every suit totals 258, "il faut multiplier le nombre de points comptés
+    (hors belote) par la fraction 162/258": NS 114, EW 144 (134 + 10)
+    become 114 x 162 / 258 = 71.58 -> 72 and 144 x 162 / 258 = 90.42 -> 90
+    (162 in all).  Sans Atout with the plain values totals 130: NS 61, EW
+    69 become 76.02 -> 76 and 85.98 -> 86.  Without the option the points
+    count as the tables give them (x1 here)."""
+    ta = TA_BASE.replace(ta_points=TRUMP_TABLE, ta_multiplier=1)
+    sa = TA_BASE.replace(sa_points=PLAIN_TABLE, sa_multiplier=1)
+    assert strain_score(ta, "TA") == (114, 144)
+    assert strain_score(ta.replace(ta_sa_points_to_162=True), "TA") == (72, 90)
+    assert strain_score(sa, "SA") == (61, 69)
+    assert strain_score(sa.replace(ta_sa_points_to_162=True), "SA") == (76, 86)
+    # The usual tables already total 162: nothing changes.
+    assert strain_score(TA_BASE.replace(ta_sa_points_to_162=True), "TA") == (210, 276)
+
+
 COINCHE_SCRIPT = (
     "JC AC 8C KC  JD AD 10D KD  QH AH 8H 9H  KH JH 7H 10H "
     "KS QS 7S 8S  10C 9C QC 7C  7D 8D 9D QD  10S 9S JS AS"
@@ -773,6 +791,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "coinche_capot_points": test_option_coinche_capot_points_ffb_coinche,
     "coinche_multiplies": test_option_coinche_multiplies_deal_ffb_coinche,
     "capot_takes_declarations": test_option_capot_takes_declarations_ffb_coinche,
+    "ta_sa_points_to_162": test_option_ta_sa_points_to_162_ffb_classique,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -829,6 +848,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "coinche_capot_points": 250,
     "coinche_multiplies": "contract",
     "capot_takes_declarations": False,
+    "ta_sa_points_to_162": False,
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

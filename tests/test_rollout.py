@@ -128,6 +128,7 @@ def random_rules(rng: random.Random) -> Rules:
         coinche_capot_points=rng.choice((250, 252)),
         coinche_multiplies=rng.choice(("contract", "deal")),
         capot_takes_declarations=rng.random() < 0.5,
+        ta_sa_points_to_162=rng.random() < 0.5,
     )
 
 

@@ -150,7 +150,8 @@ P_THREE_PASSES = 25  # after_coinche == "three_passes"
 P_COINCHE_CAPOT = 26  # coinche_capot_points
 P_DEAL_MULT = 27  # coinche_multiplies == "deal"
 P_CAPOT_DECL = 28  # capot_takes_declarations
-P_SIZE = 29
+P_TO_162 = 29  # ta_sa_points_to_162
+P_SIZE = 30
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -982,6 +983,12 @@ def _score(G: Any, P: Any) -> None:
         total[s] = 0
         score[s] = 0
     trick_pts[ddd] += 10
+    if P[P_TO_162] and G[G_STRAIN] >= 4:
+        deal_total = 10
+        for s in range(nsides):
+            deal_total += G[G_SIDE_PTS + s]
+        for s in range(nsides):
+            trick_pts[s] = (2 * trick_pts[s] * 162 + deal_total) // (2 * deal_total)
     if capot >= 0:
         if coinche:
             trick_pts[capot] = P[P_COINCHE_CAPOT]
@@ -1221,6 +1228,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_COINCHE_CAPOT] = rules.coinche_capot_points
     p[P_DEAL_MULT] = int(rules.coinche_multiplies == "deal")
     p[P_CAPOT_DECL] = int(rules.capot_takes_declarations)
+    p[P_TO_162] = int(rules.ta_sa_points_to_162)
     return np.array(p, dtype=np.int64)
 
 

@@ -257,6 +257,18 @@ class Rules:
     demandé lors des enchères ou non"; docs/rules/FFB.md).  Otherwise each
     side keeps the declarations that counted for it."""
 
+    ta_sa_points_to_162: bool = False
+    """Tout Atout and Sans Atout deals: each side's card points with the dix
+    de der are converted to the 162 scale, ``points x 162 / total`` where
+    ``total`` is the deal's card points + 10 (258 with the trump values in
+    every suit), rounded to the nearest point, a half up (FFB belote
+    classique 2016, 11.3: "il faut multiplier le nombre de points comptés
+    (hors belote) par la fraction 162/258 puis rajouter les éventuelles
+    belotes"; its example: "198 x 162 / 258" gives 124; docs/rules/FFB.md).
+    The contract is judged on the converted points; a capot still counts
+    its capot points.  Off: the points count as ``ta_points`` and
+    ``sa_points`` give them (the usual tables already total 162)."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))

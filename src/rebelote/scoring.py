@@ -18,7 +18,9 @@ Classic games (seeds 000 to 003, FFB):
   003): the defenders score their points and the takers' points are held over
   for the winner of the next deal.
 - Sans Atout and Tout Atout deals count ``Rules.sa_multiplier`` and
-  ``Rules.ta_multiplier`` times (seed 000: double and triple).
+  ``Rules.ta_multiplier`` times (seed 000: double and triple); their card
+  points are converted to the 162 scale where
+  ``Rules.ta_sa_points_to_162`` (FFB classique 2016, 11.3).
 
 Three players (RULES.md): the taker must score more than each opponent, else
 each opponent scores 81 plus his own declarations and belote (the taker keeps
@@ -54,7 +56,7 @@ from .seats import Seat
 from .tricks import Trick
 from .trump import Strain
 
-__all__ = ["DIX_DE_DER", "DealResult", "ResultKind", "score_deal"]
+__all__ = ["DIX_DE_DER", "DealResult", "ResultKind", "scale_to_162", "score_deal"]
 
 DIX_DE_DER = 10
 """Points of the last trick (*dix de der*)."""
@@ -114,6 +116,18 @@ class DealResult:
     winner: int | None
 
 
+def scale_to_162(points: int, total: int) -> int:
+    """``points`` of a deal worth ``total`` (card points + dix de der)
+    converted to the 162 scale: ``points x 162 / total`` rounded to the
+    nearest whole point, a half up (FFB belote classique 2016, 11.3: "198 x
+    162 / 258" gives 124).  With ``total`` 258 (or any ``total`` whose half
+    is odd) no result falls on a half, so the two sides' converted points
+    add up to 162.  Raises ``ValueError`` when ``total`` is not positive."""
+    if total <= 0:
+        raise ValueError(f"a deal's total must be positive, not {total}")
+    return (2 * points * DEAL_POINTS + total) // (2 * total)
+
+
 def void_result(kind: ResultKind, sides: int, contract: Contract | None = None) -> DealResult:
     """The result of a deal that was not played (``passed`` or ``cancelled``)."""
     zero = (0,) * sides
@@ -159,6 +173,11 @@ def score_deal(
 
     trick_pts = card[:]
     trick_pts[ddd] += DIX_DE_DER
+    if rules.ta_sa_points_to_162 and not contract.strain.is_suit:
+        # FFB classique 2016, 11.3: "multiplier le nombre de points comptés
+        # (hors belote) par la fraction 162/258".
+        deal_total = sum(card) + DIX_DE_DER
+        trick_pts = [scale_to_162(p, deal_total) for p in trick_pts]
     if capot is not None:
         if coinche:
             trick_pts[capot] = rules.coinche_capot_points

@@ -192,6 +192,13 @@ def _line(r: Rules, option: str) -> str | None:
             if not v or r.declarations == "off":
                 return None
             return "After a capot by the takers, the defenders' declarations count for the takers."
+        case "ta_sa_points_to_162":
+            if not (ta and v):
+                return None
+            return (
+                "Tout Atout and Sans Atout card points are converted to a deal of 162 "
+                "(points x 162 / the deal's total, to the nearest point)."
+            )
         case "coinche_multiplies":
             if not coinche or v == "contract":
                 return None
