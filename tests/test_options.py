@@ -753,6 +753,25 @@ def test_option_capot_takes_declarations_ffb_coinche() -> None:
     assert outcome(flipped) == ("capot", (0, 70), (20, 570))
 
 
+def test_option_rounding_nearest_ten_ffb_coinche() -> None:
+    """FFB classique 2016, 10.3: "le score de chaque équipe est marqué au point
+    près" (none): 80H by W made with 114: EW 80 + 114 = 194, NS 48.  FFB
+    coinche 2015, 10.2: "les points de la partie sont arrondis à la dizaine
+    la plus proche": EW 190, NS 50.  The house rule (5 down, the other side
+    the rest of the rounded deal) gives the same here: 194 -> 190, 242 ->
+    240, 240 - 190 = 50."""
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...]]:
+        state = deal(rules, TWO, None, "80H pass pass pass")
+        play(state, COINCHE_SCRIPT)
+        result = finished(state)
+        return result.result, result.score
+
+    assert outcome(COINCHE) == ("made", (48, 194))
+    assert outcome(COINCHE.replace(rounding="nearest_ten")) == ("made", (50, 190))
+    assert outcome(COINCHE.replace(rounding="house")) == ("made", (50, 190))
+
+
 # ============================================================ the contract
 
 OPTION_TESTS: dict[str, Callable[[], None]] = {
@@ -792,6 +811,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "coinche_multiplies": test_option_coinche_multiplies_deal_ffb_coinche,
     "capot_takes_declarations": test_option_capot_takes_declarations_ffb_coinche,
     "ta_sa_points_to_162": test_option_ta_sa_points_to_162_ffb_classique,
+    "rounding": test_option_rounding_nearest_ten_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -849,6 +869,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "coinche_multiplies": "contract",
     "capot_takes_declarations": False,
     "ta_sa_points_to_162": False,
+    "rounding": "none",
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

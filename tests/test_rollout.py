@@ -129,6 +129,7 @@ def random_rules(rng: random.Random) -> Rules:
         coinche_multiplies=rng.choice(("contract", "deal")),
         capot_takes_declarations=rng.random() < 0.5,
         ta_sa_points_to_162=rng.random() < 0.5,
+        rounding=rng.choice(("none", "nearest_ten", "house")),
     )
 
 

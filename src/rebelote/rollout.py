@@ -151,7 +151,8 @@ P_COINCHE_CAPOT = 26  # coinche_capot_points
 P_DEAL_MULT = 27  # coinche_multiplies == "deal"
 P_CAPOT_DECL = 28  # capot_takes_declarations
 P_TO_162 = 29  # ta_sa_points_to_162
-P_SIZE = 30
+P_ROUNDING = 30  # 0 none, 1 nearest_ten, 2 house
+P_SIZE = 31
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -1105,6 +1106,24 @@ def _score(G: Any, P: Any) -> None:
         G[G_BELOTE_PTS + s] = bel[s]
         G[G_DECL_PTS + s] = decl[s]
     G[G_HELD] = held * m
+    rounding = P[P_ROUNDING]
+    if rounding == 1:  # nearest_ten (scoring.rounded_scores)
+        for s in range(nsides):
+            G[G_SCORE + s] = (G[G_SCORE + s] + 5) // 10 * 10
+        G[G_HELD] = (G[G_HELD] + 5) // 10 * 10
+    elif rounding == 2 and nsides == 3:  # house
+        for s in range(nsides):
+            G[G_SCORE + s] = (G[G_SCORE + s] + 4) // 10 * 10
+        G[G_HELD] = (G[G_HELD] + 4) // 10 * 10
+    elif rounding == 2:
+        other = 1 - tk
+        mine = G[G_SCORE + tk]
+        theirs = G[G_SCORE + other]
+        kept = G[G_HELD]
+        takers = (mine + kept + 4) // 10 * 10
+        G[G_SCORE + other] = (mine + kept + theirs + 4) // 10 * 10 - takers
+        G[G_SCORE + tk] = (mine + 4) // 10 * 10 if kept else takers
+        G[G_HELD] = takers - G[G_SCORE + tk]
     G[G_CAPOT] = capot
     G[G_SOLO] = 1 if solo else 0
     G[G_DDD] = ddd
@@ -1229,6 +1248,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_DEAL_MULT] = int(rules.coinche_multiplies == "deal")
     p[P_CAPOT_DECL] = int(rules.capot_takes_declarations)
     p[P_TO_162] = int(rules.ta_sa_points_to_162)
+    p[P_ROUNDING] = ("none", "nearest_ten", "house").index(rules.rounding)
     return np.array(p, dtype=np.int64)
 
 

@@ -50,6 +50,7 @@ CoincheMadeScore = Literal["contract_and_points", "contract"]
 LowerTrumpUnderPartner = Literal["allowed", "all_trumps_only"]
 AfterCoinche = Literal["coinched_side", "three_passes"]
 CoincheMultiplies = Literal["contract", "deal"]
+Rounding = Literal["none", "nearest_ten", "house"]
 
 # Card points by rank in natural order 7 8 9 10 J Q K A.
 TA_POINTS_USUAL: tuple[int, ...] = (0, 0, 9, 5, 14, 1, 3, 6)
@@ -269,6 +270,21 @@ class Rules:
     its capot points.  Off: the points count as ``ta_points`` and
     ``sa_points`` give them (the usual tables already total 162)."""
 
+    rounding: Rounding = "none"
+    """What each side scores in a deal, rounded once the contract is judged:
+    ``none``, to the point (FFB classique 2016, 10.3: "le score de chaque
+    équipe est marqué au point près"); ``nearest_ten``, to the nearest ten,
+    a 5 up (FFB coinche 2015, 10.2: "les points de la partie sont arrondis à
+    la dizaine la plus proche. Note : 85 est arrondi à 90 tandis que 84 est
+    arrondi à 80"; optional in classic belote, FFB classique 2016, 10.3);
+    ``house``, a house rule: the takers' score to the nearest ten, a 5
+    down, the other side getting the rest of the deal's rounded total, the
+    complement to 160 of the card points ("64 devient 60, l'adversaire a
+    100 ; 105 devient 100, l'adversaire a 60 ; 106 devient 110, l'adversaire
+    a 50"; docs/rules/FFB.md).  Points held over (litige) are rounded with
+    the takers' score; in the three-player game ``house`` rounds each
+    side's score, a 5 down."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))
@@ -416,6 +432,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "lower_trump_under_partner": ("allowed", "all_trumps_only"),
     "after_coinche": ("coinched_side", "three_passes"),
     "coinche_multiplies": ("contract", "deal"),
+    "rounding": ("none", "nearest_ten", "house"),
 }
 
 _FFB = Rules()

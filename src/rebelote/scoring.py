@@ -17,6 +17,8 @@ Classic games (seeds 000 to 003, FFB):
 - Equal points: ``Rules.tie``: the takers fail, or *litige* (dispute, seed
   003): the defenders score their points and the takers' points are held over
   for the winner of the next deal.
+- Each side's score is rounded as ``Rules.rounding`` says, once the
+  contract is judged (FFB coinche 2015, 10.2: to the nearest ten).
 - Sans Atout and Tout Atout deals count ``Rules.sa_multiplier`` and
   ``Rules.ta_multiplier`` times (seed 000: double and triple); their card
   points are converted to the 162 scale where
@@ -56,7 +58,14 @@ from .seats import Seat
 from .tricks import Trick
 from .trump import Strain
 
-__all__ = ["DIX_DE_DER", "DealResult", "ResultKind", "scale_to_162", "score_deal"]
+__all__ = [
+    "DIX_DE_DER",
+    "DealResult",
+    "ResultKind",
+    "rounded_scores",
+    "scale_to_162",
+    "score_deal",
+]
 
 DIX_DE_DER = 10
 """Points of the last trick (*dix de der*)."""
@@ -126,6 +135,34 @@ def scale_to_162(points: int, total: int) -> int:
     if total <= 0:
         raise ValueError(f"a deal's total must be positive, not {total}")
     return (2 * points * DEAL_POINTS + total) // (2 * total)
+
+
+def rounded_scores(
+    mode: str, score: Sequence[int], held: int, taker_side: int
+) -> tuple[tuple[int, ...], int]:
+    """A deal's ``score`` per side and its ``held`` over points rounded as
+    ``Rules.rounding`` says (``mode``): ``none`` unchanged; ``nearest_ten``
+    each to the nearest ten, a 5 up (FFB coinche 2015, 10.2: 84 -> 80, 85 ->
+    90); ``house`` the takers' points (their score and the points held over)
+    to the nearest ten, a 5 down, and, with two sides, the defenders the
+    rest of the deal's total rounded the same way (64 -> 60 and 100 for the
+    others, 106 -> 110 and 50).  Scores are whole points, never negative.
+    Raises ``ValueError`` for an unknown ``mode``."""
+    if mode == "none":
+        return tuple(score), held
+    if mode == "nearest_ten":
+        return tuple((p + 5) // 10 * 10 for p in score), (held + 5) // 10 * 10
+    if mode != "house":
+        raise ValueError(f"unknown rounding {mode!r}")
+    if len(score) != 2:
+        return tuple((p + 4) // 10 * 10 for p in score), (held + 4) // 10 * 10
+    other = 1 - taker_side
+    takers = (score[taker_side] + held + 4) // 10 * 10
+    deal = (score[taker_side] + held + score[other] + 4) // 10 * 10
+    out = [0, 0]
+    out[other] = deal - takers
+    out[taker_side] = (score[taker_side] + 4) // 10 * 10 if held else takers
+    return tuple(out), takers - out[taker_side]
 
 
 def void_result(kind: ResultKind, sides: int, contract: Contract | None = None) -> DealResult:
@@ -297,6 +334,7 @@ def score_deal(
     if mult != 1:
         score = [p * mult for p in score]
         held *= mult
+    final, held = rounded_scores(rules.rounding, score, held, tk)
     return DealResult(
         kind,
         contract,
@@ -307,7 +345,7 @@ def score_deal(
         tuple(bel),
         capot,
         solo,
-        tuple(score),
+        final,
         held,
         winner,
     )

@@ -199,6 +199,15 @@ def _line(r: Rules, option: str) -> str | None:
                 "Tout Atout and Sans Atout card points are converted to a deal of 162 "
                 "(points x 162 / the deal's total, to the nearest point)."
             )
+        case "rounding":
+            if v == "nearest_ten":
+                return "Each side's score in a deal is rounded to the nearest ten (85 to 90)."
+            if v == "house":
+                return (
+                    "The takers' score is rounded to the nearest ten, 5 down; the other side "
+                    "gets the rest of the deal, rounded."
+                )
+            return None
         case "coinche_multiplies":
             if not coinche or v == "contract":
                 return None
