@@ -23,6 +23,7 @@ The fixed deals (dealer N unless said; W speaks and leads first):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -196,6 +197,33 @@ def test_option_target_501_seed002() -> None:
 
     assert winner(FFB) == (None, (40, 544))
     assert winner(FFB.replace(target=501)) == (1, (40, 544))
+
+
+def test_option_belote_alone_cannot_win_ffb_coinche() -> None:
+    """FFB coinche 2015, 10.3: "Si une équipe est capot ou chute, et atteint
+    les points fixés uniquement grâce aux points d'une belote, la partie
+    n'est pas encore gagnée et doit se poursuivre. L'équipe aura besoin d'un
+    pli supplémentaire".  NS at 985 are capot (EW take the CAPOT deal) and
+    score only N's belote: 1005.  ffb: NS win.  FFB coinche: play goes on;
+    another capot changes nothing; NS win once they take a trick."""
+    capot = capot_result(FFB)
+    assert (capot.score, capot.capot, capot.belote_points) == ((20, 272), 1, (20, 0))
+
+    def after(rules: Rules) -> Match:
+        match = Match(rules, Seat.N)
+        match.totals = [985, 0]
+        match.add(capot)
+        return match
+
+    plain = after(FFB)
+    assert (plain.winner, plain.totals) == (0, [1005, 272])
+    match = after(FFB.replace(belote_alone_cannot_win=True))
+    assert (match.winner, match.totals, match.needs_trick) == (None, [1005, 272], {0})
+    match.add(capot)
+    assert (match.winner, match.totals, match.needs_trick) == (None, [1025, 544], {0})
+    trick = dataclasses.replace(capot, result="made", capot=None, solo_capot=False, score=(50, 132))
+    match.add(trick)
+    assert (match.winner, match.totals, match.needs_trick) == (0, [1075, 676], set())
 
 
 def test_option_dealer_rotation_left() -> None:
@@ -812,6 +840,7 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "capot_takes_declarations": test_option_capot_takes_declarations_ffb_coinche,
     "ta_sa_points_to_162": test_option_ta_sa_points_to_162_ffb_classique,
     "rounding": test_option_rounding_nearest_ten_ffb_coinche,
+    "belote_alone_cannot_win": test_option_belote_alone_cannot_win_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -870,6 +899,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "capot_takes_declarations": False,
     "ta_sa_points_to_162": False,
     "rounding": "none",
+    "belote_alone_cannot_win": False,
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""

@@ -285,6 +285,16 @@ class Rules:
     the takers' score; in the three-player game ``house`` rounds each
     side's score, a 5 down."""
 
+    belote_alone_cannot_win: bool = False
+    """A side that reaches the target only through its belote in a deal
+    where it was capot (took no trick) or failed as takers has not won yet:
+    play goes on, and it wins once it has taken a trick in a later deal
+    (FFB coinche 2015, 10.3: "Si une équipe est capot ou chute, et atteint
+    les points fixés uniquement grâce aux points d'une belote, la partie
+    n'est pas encore gagnée et doit se poursuivre. L'équipe aura besoin
+    d'un pli supplémentaire pour valider la partie."; docs/rules/FFB.md).
+    Otherwise reaching the target wins, however."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))

@@ -208,6 +208,13 @@ def _line(r: Rules, option: str) -> str | None:
                     "gets the rest of the deal, rounded."
                 )
             return None
+        case "belote_alone_cannot_win":
+            if not v:
+                return None
+            return (
+                "A side that reaches the target only through its belote, in a deal where it "
+                "took no trick or failed, must take a trick in a later deal to win."
+            )
         case "coinche_multiplies":
             if not coinche or v == "contract":
                 return None
