@@ -936,6 +936,7 @@ def test_presets_are_the_table_columns() -> None:
             "seed003",
             "coinche",
             "three-players",
+            "ffb-coinche",
         ]
     )
     assert Rules() == FFB.replace(preset="ffb")
@@ -1060,6 +1061,34 @@ def test_preset_three_players() -> None:
     score more than each opponent" (a tie fails: takers_fail)."""
     assert options_of("three-players") == {**FFB_OPTIONS, "players": 3, "tie": "takers_fail"}
     assert preset("three-players").cards_per_deal == 24
+
+
+def test_preset_ffb_coinche() -> None:
+    """docs/rules/FFB.md: the Fédération Française de Belote's coinche rules
+    (2015), section by section; every other option as ffb."""
+    assert options_of("ffb-coinche") == {
+        **FFB_OPTIONS,
+        "target": 2000,  # not fixed: "un nombre de points défini au départ"
+        "cut_min_packet": 3,  # 3.3 "au moins 3 cartes"
+        "patterns": ["3-2", "3-3-2", "2-3"],  # 3.4
+        "bidding": "coinche",  # 4.1
+        "after_coinche": "three_passes",  # 4.1 "les trois joueurs suivants passent"
+        "must_undertrump": False,  # 5.2 "il n'est pas obligatoire d'en jouer un"
+        "lower_trump_under_partner": "all_trumps_only",  # 5.2 "le seul cas de figure"
+        "belote_must_be_said": True,  # 7 "la belote n'est pas prise en compte"
+        "declarations": "choice",  # 8 "toujours avec les annonces"
+        "coinche_capot_points": 252,  # 9.2
+        "coinche_multiplies": "deal",  # 4.1, 10.1.1, 10.1.2
+        "capot_takes_declarations": True,  # 10.1.1 "Cas particulier"
+        "tie": "takers_fail",  # 10.1.2 "supérieur ou égal aux preneurs"
+        "rounding": "nearest_ten",  # 10.2
+        "belote_alone_cannot_win": True,  # 10.3 "Cas particulier"
+        "sa_multiplier": 1,
+        "ta_multiplier": 1,
+        "sa_points": [0, 0, 0, 10, 0, 3, 4, 19],  # 11.2 (variant off)
+        "ta_points": [0, 0, 9, 5, 13, 2, 3, 6],  # 11.3 (variant off)
+    }
+    assert sum(preset("ffb-coinche").ta_points) * 4 + 10 == 162
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

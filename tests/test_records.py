@@ -332,6 +332,7 @@ def test_match_deal_with_other_rules_is_refused() -> None:
         ("seed003", 6),
         ("coinche", 8),
         ("three-players", 9),
+        ("ffb-coinche", 10),
     ],
 )
 def test_round_trip_state_to_record_replays_to_the_same_summary(name: str, seed: int) -> None:

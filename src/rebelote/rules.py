@@ -3,7 +3,9 @@ source texts differ, and named presets that pin every option.
 
 The options follow the table "Where the texts differ" of ``docs/rules/RULES.md``;
 the presets follow its table "Presets" exactly.  ``ffb`` follows the rules of
-the Fédération Française de Belote (FFB) for belote classique; ``seed000`` to
+the Fédération Française de Belote (FFB) for belote classique; ``ffb-coinche``
+the federation's coinche rules of 2015 exactly (``docs/rules/FFB.md``);
+``seed000`` to
 ``seed003`` follow their source text literally (``seeds/000`` ... ``seeds/003``)
 and have names a player understands as well (:data:`PRESET_NAMES`:
 ``declaration-turn``, ``tout-atout``, ``belote-said``, ``dealer-leads-501``,
@@ -502,6 +504,38 @@ PRESETS: dict[str, Rules] = {
         ta_multiplier=1,
     ),
     "three-players": Rules(preset="three-players", players=3, tie="takers_fail"),
+    # The Fédération Française de Belote's coinche rules (2015), read from
+    # docs/rules/FFB.md, section by section; every other option as ffb.
+    "ffb-coinche": Rules(
+        preset="ffb-coinche",
+        # Not fixed by the text ("un nombre de points défini au départ"):
+        # the coinche preset's target.
+        target=2000,
+        cut_min_packet=3,  # 3.3 "Chaque tas doit contenir au moins 3 cartes"
+        patterns=("3-2", "3-3-2", "2-3"),  # 3.4: 3-2-3, 3-3-2, 2-3-3
+        bidding="coinche",  # 4.1
+        after_coinche="three_passes",  # 4.1 "les trois joueurs suivants passent"
+        # 5.2 "il n'est pas obligatoire d'en jouer un (... « ne pisse pas »)"
+        must_undertrump=False,
+        lower_trump_under_partner="all_trumps_only",  # 5.2 "le seul cas de figure"
+        belote_must_be_said=True,  # 7 "En cas d'omission ... pas prise en compte"
+        declarations="choice",  # 8 "La coinche se joue toujours avec les annonces"
+        coinche_capot_points=252,  # 9.2 "portant ainsi le total à 252 points"
+        coinche_multiplies="deal",  # 4.1, 10.1.1, 10.1.2
+        capot_takes_declarations=True,  # 10.1.1 "Cas particulier"
+        tie="takers_fail",  # 10.1.2 "supérieur ou égal aux preneurs"
+        rounding="nearest_ten",  # 10.2
+        belote_alone_cannot_win=True,  # 10.3 "Cas particulier"
+        # Contracts state their value: no Tout Atout / Sans Atout multiplier.
+        sa_multiplier=1,
+        ta_multiplier=1,
+        # 11 (a variant the organiser may allow, off): its card tables, 11.2
+        # Sans Atout "As 19, Dix 10, Roi 4, Dame 3, Valet 0" and 11.3 Tout
+        # Atout "Valet 13, Neuf 9, As 6, Dix 5, Roi 3, Dame 2".
+        coinche_tout_atout=False,
+        sa_points=(0, 0, 0, 10, 0, 3, 4, 19),
+        ta_points=(0, 0, 9, 5, 13, 2, 3, 6),
+    ),
 }
 """The named presets (RULES.md, "Presets: every disputed point pinned")."""
 
@@ -515,6 +549,10 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "seed003": "Seed 003: automatic declarations, no under-trumping, litige, 501 points.",
     "coinche": "Coinche (contrée): auction 80-160 and capot, coinche x2, surcoinche x4.",
     "three-players": "Three players, 24 cards, each for himself.",
+    "ffb-coinche": (
+        "Coinche by the FFB's 2015 rules: declarations, the whole deal coinched, "
+        "scores rounded to tens."
+    ),
 }
 """One line per preset, for menus and ``rebelote rules``."""
 
