@@ -71,14 +71,15 @@ def why(
     option: str | None,
     source: str,
     *,
+    suit: str | None = None,
     applied: bool = False,
 ) -> None:
-    """``why_illegal`` gives exactly this reason, ``is_legal`` is False, and
-    ``apply`` refuses the action with the same reason, changing nothing.
-    ``applied``: a belote word ``apply`` reads leniently (it plays the card
-    as the rules fix the word); ``parse_action`` of the text refuses it with
-    the reason."""
-    expected = Illegality(reason, option, source)
+    """``why_illegal`` gives exactly this reason (``suit``: the suit it
+    names), ``is_legal`` is False, and ``apply`` refuses the action with the
+    same reason, changing nothing.  ``applied``: a belote word ``apply``
+    reads leniently (it plays the card as the rules fix the word);
+    ``parse_action`` of the text refuses it with the reason."""
+    expected = Illegality(reason, option, source, suit)
     assert option is None or option in Rules.__dataclass_fields__
     assert state.why_illegal(action) == expected
     assert not state.is_legal(action) and action not in state.legal
@@ -329,10 +330,17 @@ def test_declarations_out_of_order() -> None:
 
 def test_not_in_hand_and_must_follow_suit_seed000() -> None:
     """Seed 000: "On est obligé de fournir à la couleur demandée": after W's
-    AS, S holds spades: the 10H is refused, the QD is not his."""
+    AS, S holds spades: the 10H is refused (the reason names spades, the
+    suit led), the QD is not his."""
     state = deal(FFB_RULES, D1, "7H")
     play(state, "AS")
-    why(state, c("10H"), R.MUST_FOLLOW_SUIT, None, SEED000)
+    why(state, c("10H"), R.MUST_FOLLOW_SUIT, None, SEED000, suit="S")
+    assert state.why_illegal(c("10H")).to_json() == {  # type: ignore[union-attr]
+        "reason": "must_follow_suit",
+        "option": None,
+        "source": SEED000,
+        "suit": "S",
+    }
     why(state, c("QD"), R.NOT_IN_HAND, None, RULES_DIGEST)
     assert state.why_illegal(c("9S")) is None
 
@@ -411,7 +419,7 @@ def test_must_go_higher_on_trump_lead_seed000() -> None:
     state = deal(FFB_RULES, D3, "7H")
     play(state, "10H 8H")
     why(state, c("QH"), R.MUST_GO_HIGHER, "overtrump_partner_on_trump_lead", SEED000)
-    why(state, c("7D"), R.MUST_FOLLOW_SUIT, None, SEED000)
+    why(state, c("7D"), R.MUST_FOLLOW_SUIT, None, SEED000, suit="H")
     exempt = deal(FFB_RULES.replace(overtrump_partner_on_trump_lead=False), D3, "7H")
     play(exempt, "10H 8H")
     assert exempt.why_illegal(c("QH")) is None
@@ -504,11 +512,13 @@ def test_every_reason_has_a_test() -> None:
 
 
 def test_illegality_json() -> None:
-    """``Illegality.to_json``: the reason code, the option and the source."""
+    """``Illegality.to_json``: the reason code, the option, the source and
+    the suit (none for must trump)."""
     reason = Illegality(R.MUST_TRUMP, "partner_winning_exemption", SEED003)
     assert reason.code == "must_trump"
     assert reason.to_json() == {
         "reason": "must_trump",
         "option": "partner_winning_exemption",
         "source": "docs/rules/seeds/003_7f3d86a6e289c91d.txt",
+        "suit": None,
     }

@@ -23,6 +23,7 @@ __all__ = [
     "SEED001",
     "SEED002",
     "SEED003",
+    "SUIT_REASONS",
     "IllegalReason",
     "Illegality",
 ]
@@ -204,12 +205,15 @@ class Illegality:
     ``reason``: the code; ``option``: the :class:`~rebelote.rules.Rules`
     field whose value makes it illegal, ``None`` where every text agrees;
     ``source``: the text stating the rule (:data:`SEED000` ..
-    :data:`SEED003`, :data:`RULES_DIGEST` or :data:`FFB`).
+    :data:`SEED003`, :data:`RULES_DIGEST` or :data:`FFB`); ``suit``: the
+    suit the reason is about, as a letter ``S`` ``H`` ``D`` ``C``, where it
+    names one (see :data:`SUIT_REASONS`), else ``None``.
     """
 
     reason: IllegalReason
     option: str | None
     source: str
+    suit: str | None = None
 
     @property
     def code(self) -> str:
@@ -217,5 +221,17 @@ class Illegality:
         return self.reason.value
 
     def to_json(self) -> dict[str, str | None]:
-        """``{"reason": code, "option": name or null, "source": text}``."""
-        return {"reason": self.reason.value, "option": self.option, "source": self.source}
+        """``{"reason": code, "option": name or null, "source": text,
+        "suit": letter or null}``."""
+        return {
+            "reason": self.reason.value,
+            "option": self.option,
+            "source": self.source,
+            "suit": self.suit,
+        }
+
+
+SUIT_REASONS: dict[IllegalReason, str] = {
+    IllegalReason.MUST_FOLLOW_SUIT: "the suit led, to follow",
+}
+"""The reasons whose :attr:`Illegality.suit` names a suit, and which suit."""

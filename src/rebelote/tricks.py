@@ -22,11 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import DECK_32, SUIT_MASKS, Card, CardMask
+from .cards import DECK_32, SUIT_MASKS, Card, CardMask, Suit
 from .legality import FFB, SEED000, SEED003, Illegality, IllegalReason
 from .rules import Rules
 from .seats import Seat
 from .trump import Strain, StrainTables, strain_tables
+
+_SUIT_LETTERS: tuple[str, ...] = tuple(s.letter for s in Suit)
+"""``_SUIT_LETTERS[card >> 3]``: the letter of the card's suit."""
 
 __all__ = [
     "PlayTable",
@@ -98,7 +101,8 @@ def card_illegality(
     couper avec de l'atout", "si on surcoupe"), must undertrump
     (``Rules.must_undertrump``, FFB).  When the partner wins, these last four
     name ``partner_winning_exemption`` and seed 003, whose list has no
-    exemption.  Raises ``ValueError`` when ``card`` is not in ``hand``.
+    exemption.  A must-follow-suit reason names the suit led (``suit``).
+    Raises ``ValueError`` when ``card`` is not in ``hand``.
     """
     bit = 1 << card
     if not hand & bit:
@@ -108,13 +112,14 @@ def card_illegality(
     assert led is not None and winning is not None
     follow = hand & SUIT_MASKS[led >> 3]
     trumps_all = tables.trumps
+    led_suit = _SUIT_LETTERS[led >> 3]
     if trumps_all >> led & 1:
         if not follow & bit:
-            return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000)
+            return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000, led_suit)
         option = "overtrump_partner_on_trump_lead" if partner_winning else None
         return Illegality(IllegalReason.MUST_GO_HIGHER, option, SEED000)
     if follow:
-        return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000)
+        return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000, led_suit)
     exemption = "partner_winning_exemption" if partner_winning else None
     source = SEED003 if partner_winning else SEED000
     if trumps_all >> winning & 1:

@@ -74,7 +74,7 @@ def _wire(err: ProtocolError) -> dict[str, Any]:
 
 
 def test_each_core_refusal_has_its_code() -> None:
-    game, _, follow, off = _position()
+    game, led, follow, off = _position()
     state = game.state
     assert state is not None
     legal = game.turn(Seat.S).legal
@@ -95,7 +95,12 @@ def test_each_core_refusal_has_its_code() -> None:
         "message": f"{off[0].lower()} is not allowed at trick {state.trick_number} (playing): "
         f"must follow suit; legal now: {' '.join(legal)}",
         "legal": legal,
-        "why": {"reason": "must_follow_suit", "option": None, "source": SEED000},
+        "why": {
+            "reason": "must_follow_suit",
+            "option": None,
+            "source": SEED000,
+            "suit": led[-1],
+        },
     }
 
     # IllegalActionError, another seat's turn: not_your_turn, nothing of S's hand
@@ -104,13 +109,18 @@ def test_each_core_refusal_has_its_code() -> None:
         "code": "not_your_turn",
         "message": "it is S's turn, not N's",
         "legal": [],
-        "why": {"reason": "not_your_turn", "option": None, "source": SEED000},
+        "why": {"reason": "not_your_turn", "option": None, "source": SEED000, "suit": None},
     }
 
     # IllegalActionError, an action of another phase
     err = _refusal(game, Seat.S, "take")
     assert err.code == "illegal"
-    assert err.extra["why"] == {"reason": "wrong_phase", "option": None, "source": RULES_DIGEST}
+    assert err.extra["why"] == {
+        "reason": "wrong_phase",
+        "option": None,
+        "source": RULES_DIGEST,
+        "suit": None,
+    }
 
     # the table's own requests are read apart: no deal action
     err = _refusal(game, Seat.S, " NEXT ")
@@ -169,7 +179,12 @@ def test_belote_word_where_there_is_no_choice_is_illegal() -> None:
     game, _, follow, _ = _position()
     err = _refusal(game, Seat.S, f"{follow[0]} belote")
     assert err.code == "illegal"  # a card of the suit led, no trump: no belote
-    assert err.extra["why"] == {"reason": "belote_not_held", "option": None, "source": SEED001}
+    assert err.extra["why"] == {
+        "reason": "belote_not_held",
+        "option": None,
+        "source": SEED001,
+        "suit": None,
+    }
     (entry,) = game.request(Seat.S, follow[0], False)
     assert entry.payload == {"action": follow[0], "by": "human"}
 
@@ -185,7 +200,7 @@ def test_the_deal_over_refuses_cards() -> None:
         "code": "illegal",
         "message": "AS: the deal is over: send next",
         "legal": ["next"],
-        "why": {"reason": "deal_over", "option": None, "source": RULES_DIGEST},
+        "why": {"reason": "deal_over", "option": None, "source": RULES_DIGEST, "suit": None},
     }
     err = _refusal(game, Seat.S, "fold")
     assert (err.code, err.extra["legal"]) == ("bad_action", ["next"])
@@ -258,10 +273,14 @@ def test_a_stored_action_is_read_once_on_replay(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_turn_says_why_each_card_of_the_own_hand_is_illegal() -> None:
-    game, _, _, off = _position()
+    """Each seat's own greyed cards, grouped by reason: S must follow the
+    suit led, which the reason names; the others wait for their turn."""
+    game, led, _, off = _position()
     turn = game.turn(Seat.S)
     assert turn.illegal == [
-        IllegalCards(reason="must_follow_suit", option=None, source=SEED000, cards=off)
+        IllegalCards(
+            reason="must_follow_suit", option=None, source=SEED000, suit=led[-1], cards=off
+        )
     ]
     for seat in (Seat.N, Seat.W, Seat.E):
         view = game.view(seat)
@@ -273,7 +292,13 @@ def test_turn_says_why_each_card_of_the_own_hand_is_illegal() -> None:
     # the wire form, in the turn event and the snapshot
     event = TurnEvent(match=1, deal=1, **turn.model_dump())
     assert json.loads(envelope("event", event, 9))["d"]["illegal"] == [
-        {"reason": "must_follow_suit", "option": None, "source": SEED000, "cards": off}
+        {
+            "reason": "must_follow_suit",
+            "option": None,
+            "source": SEED000,
+            "suit": led[-1],
+            "cards": off,
+        }
     ]
     assert game.snapshot(Seat.S).turn.illegal == turn.illegal
 

@@ -15,15 +15,20 @@ from rebelote.legality import IllegalReason
 from rebelote.server.app import WEB_DIR
 from server.live import LiveServer
 
+from .conftest import DESKTOP
 from .driver import Driver
 from .test_table import SIZES, create_table, no_errors, open_page
 
 FOLLOW = "#hand button.card[data-reason='must_follow_suit']"
+FR_SUITS = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
+EN_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 _POSITION = """() => {
   const m = window.rebelote.model;
+  const trick = m.deal.trickDone ? [] : m.deal.trick;
   return {
-    led: m.ledCard,
+    led: trick.length ? trick[0].card : null,
+    played: trick.length,
     strain: m.deal.contract ? m.deal.contract.strain : null,
     turn: m.turn ? m.turn.seat : null,
     you: m.you,
@@ -40,16 +45,20 @@ def test_every_reason_has_its_words_in_both_catalogs() -> None:
     for lang in ("fr", "en"):
         catalog = json.loads((WEB_DIR / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
         keys = {k.removeprefix("reason.") for k in catalog if k.startswith("reason.")}
-        assert keys == codes | {"partnerRule", "unknown"}, lang
+        assert keys == codes | {"partnerRule", "unknown", "followLed"}, lang
     for code in codes:
         assert f"  {code}: 'reason.{code}',\n" in script, code
     fr = json.loads((WEB_DIR / "i18n" / "fr.json").read_text(encoding="utf-8"))
     assert fr["reason.must_follow_suit"] == "Vous devez fournir à {suit}"
+    assert [fr[f"suit.{s}"] for s in "SHDC"] == ["pique", "cœur", "carreau", "trèfle"]
+    en = json.loads((WEB_DIR / "i18n" / "en.json").read_text(encoding="utf-8"))
+    assert en["reason.must_follow_suit"] == "You must follow suit in {suit}"
 
 
-def _to_must_follow(page: Page, driver: Driver) -> dict[str, Any]:
+def _to_must_follow(page: Page, driver: Driver, *, last: bool = False) -> dict[str, Any]:
     """Click through the match until the player must follow a plain suit
-    led (not trump) while holding cards of other suits: the position."""
+    led (not trump) while holding cards of other suits (``last``: and his
+    card ends the trick): the position."""
     for _ in range(400):
         kind = driver.wait_decision()
         if kind == "table":
@@ -64,6 +73,7 @@ def _to_must_follow(page: Page, driver: Driver) -> dict[str, Any]:
                 and s["enabled"]
                 and all(c[-1] == led[-1] for c in s["enabled"])
                 and any(c[-1] != led[-1] for c in s["hand"])
+                and (not last or pos["played"] == 3)
             ):
                 return {**s, "led": led}
         driver.click_step()
@@ -77,7 +87,7 @@ def test_a_greyed_card_says_why(browser: Browser, web: LiveServer, size: dict[st
     driver = Driver(page)
     s = _to_must_follow(page, driver)
     led_suit = s["led"][-1]
-    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[led_suit]
+    word = FR_SUITS[led_suit]
     off_suit = [c for c in s["hand"] if c[-1] != led_suit]
     # exactly the cards of the other suits are greyed, each for following suit
     greyed = page.locator(FOLLOW)
@@ -88,8 +98,8 @@ def test_a_greyed_card_says_why(browser: Browser, web: LiveServer, size: dict[st
     card = page.locator(f"#hand button.card[data-card='{off_suit[0]}']")
     expect(card).to_be_disabled()
     expect(card).to_have_attribute("data-reason", "must_follow_suit")
-    expect(card).to_have_accessible_description(f"Vous devez fournir à {symbol}")
-    expect(card).to_have_attribute("title", f"Vous devez fournir à {symbol}")
+    expect(card).to_have_accessible_description(f"Vous devez fournir à {word}")
+    expect(card).to_have_attribute("title", f"Vous devez fournir à {word}")
     legal = page.locator(f"#hand button.card[data-card='{s['enabled'][0]}']")
     expect(legal).to_be_enabled()
     assert legal.get_attribute("data-reason") is None
@@ -100,7 +110,7 @@ def test_a_greyed_card_says_why(browser: Browser, web: LiveServer, size: dict[st
     status = page.locator("#status")
     expect(status).to_have_text("À vous de jouer")
     card.click(force=True, position={"x": 6, "y": 30})
-    expect(status).to_have_text(f"Vous devez fournir à {symbol}")
+    expect(status).to_have_text(f"Vous devez fournir à {word}")
     expect(status).to_have_attribute("data-reason", "must_follow_suit")
     assert page.evaluate("() => window.rebelote.model.pending") is False
     expect(page.locator("#hand button.card")).to_have_count(len(s["hand"]))
@@ -110,12 +120,73 @@ def test_a_greyed_card_says_why(browser: Browser, web: LiveServer, size: dict[st
     page.click("[data-action='lang-toggle']")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     card = page.locator(f"#hand button.card[data-card='{off_suit[0]}']")
-    expect(card).to_have_accessible_description(f"You must follow suit: {symbol}")
+    expect(card).to_have_accessible_description(f"You must follow suit in {EN_SUITS[led_suit]}")
     expect(card).to_have_attribute("data-reason", "must_follow_suit")
-    expect(status).to_have_text(f"You must follow suit: {symbol}")
+    expect(status).to_have_text(f"You must follow suit in {EN_SUITS[led_suit]}")
 
     # a legal card is played as before; the status line says the next turn
     driver.play_card_by_click(s["enabled"][0], s["beloteChoice"], str(s["you"]))
     expect(status).not_to_have_attribute("data-reason", "must_follow_suit")
+    no_errors(page)
+    page.context.close()
+
+
+# Every greyed card's reason, sampled at each frame (its code, its tooltip,
+# its accessible description, whether the trick on the table is over and
+# whether the turn is still the one before the click) until
+# window.__stopSampling is set.
+_SAMPLE = """() => {
+  window.__samples = [];
+  window.__stopSampling = false;
+  const first = window.rebelote.model.turn;
+  const step = () => {
+    const m = window.rebelote.model;
+    for (const b of document.querySelectorAll('#hand button.card[data-reason]')) {
+      const note = b.querySelector(':scope > .why');
+      window.__samples.push({
+        card: b.dataset.card, reason: b.dataset.reason, title: b.title,
+        desc: note ? note.textContent : null, done: m.deal.trickDone, before: m.turn === first,
+      });
+    }
+    if (!window.__stopSampling) requestAnimationFrame(step);
+  };
+  step();
+}"""
+
+
+def test_the_reasons_stay_whole_when_the_own_card_ends_the_trick(
+    browser: Browser, web: LiveServer
+) -> None:
+    """The player's card ends the trick: while the finished trick stays on
+    the table (the page's hold), the cards still greyed keep a whole and
+    true reason: the suit comes with the server's reason (``suit``), never
+    from the trick on the table, which is over then."""
+    page = open_page(browser, web, DESKTOP)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    driver = Driver(page)
+    s = _to_must_follow(page, driver, last=True)
+    led_suit = s["led"][-1]
+    off_suit = [c for c in s["hand"] if c[-1] != led_suit]
+    expect(page.locator(FOLLOW)).to_have_count(len(off_suit))
+    page.evaluate(_SAMPLE)
+    driver.play_card_by_click(s["enabled"][0], s["beloteChoice"], str(s["you"]))
+    page.wait_for_timeout(1500)  # the trick's hold (800 ms) and the next turn
+    samples: list[dict[str, Any]] = page.evaluate(
+        "() => { window.__stopSampling = true; return window.__samples; }"
+    )
+    follow = f"Vous devez fournir à {FR_SUITS[led_suit]}"
+    # the window of the bug: the own card ended the trick, still on the
+    # table, the turn still the one the card was played in
+    during = [x for x in samples if x["done"] and x["before"]]
+    assert {x["card"] for x in during} == set(off_suit)
+    for x in during:
+        assert (x["reason"], x["title"], x["desc"]) == ("must_follow_suit", follow, follow), x
+    # then: the next turns' reasons, whole as well
+    whole = {f"Vous devez fournir à {w}" for w in FR_SUITS.values()}
+    whole.add("Ce n'est pas à vous de jouer")
+    for x in samples:
+        assert x["title"] == x["desc"], x
+        if x["reason"] in ("must_follow_suit", "not_your_turn"):
+            assert x["title"] in whole, x
     no_errors(page)
     page.context.close()

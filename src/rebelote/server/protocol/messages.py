@@ -177,6 +177,9 @@ CHAT_MAX_CHARS = 300
 SeatLetter = Annotated[str, StringConstraints(pattern=r"^[NWSE]$")]
 """A seat as one letter ``N W S E`` (the engine's :class:`~rebelote.seats.Seat` names)."""
 
+SuitLetter = Annotated[str, StringConstraints(pattern=r"^[SHDC]$")]
+"""A suit as one letter ``S H D C`` (the engine's :class:`~rebelote.cards.Suit` letters)."""
+
 BotLevel = Literal["random", "beginner", "intermediate", "expert"]
 """The computer players' levels a table may seat: every level of
 :func:`rebelote.bots.make_bot` but ``expert-bidder``, a variant for measuring
@@ -568,11 +571,15 @@ class IllegalityData(_Strict):
     ``not_your_turn``, ``bid_too_low`` ...); ``option``, the
     :class:`~rebelote.rules.Rules` field whose value makes it illegal (null
     where every rule text agrees); ``source``, the text stating the rule (a
-    file under ``docs/rules/``, or ``FFB``)."""
+    file under ``docs/rules/``, or ``FFB``); ``suit``, the suit the reason
+    is about (``S`` ``H`` ``D`` ``C``: for ``must_follow_suit`` the suit
+    led), null where it names none (:data:`rebelote.legality.SUIT_REASONS`).
+    A page words the reason from these fields alone."""
 
     reason: str
     option: str | None
     source: str
+    suit: SuitLetter | None = None
 
 
 class IllegalCards(IllegalityData):

@@ -574,7 +574,7 @@ function handle(msg) {
     clearTimeout(app.pendingTimer);
     // a refusal that closes the connection is said by the page that follows
     // an action the rules refuse: why, in words (the server's `why`)
-    if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why, model.ledCard));
+    if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why));
     else if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
     if ($('#deal-end').open) renderDealEnd();

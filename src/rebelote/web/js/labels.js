@@ -268,17 +268,18 @@ const REASON_KEYS = {
 // The rule options that make a card illegal while the partner wins the
 // trick (these rules grant no exemption): said after the reason.
 const PARTNER_OPTIONS = new Set(['partner_winning_exemption', 'overtrump_partner_on_trump_lead']);
-const SUIT_SYMBOLS = { S: '♠', H: '♥', D: '♦', C: '♣' };
 
 /**
  * Why an action is not legal, in words, from the server's `{reason, option,
- * source}` (`turn.illegal`, an error's `why`); `led`: the card that leads
- * the trick now, or null (named in "You must follow suit: ♥").  Plain text.
+ * source, suit}` (`turn.illegal`, an error's `why`) alone: the suit a
+ * reason is about comes with it (`suit`: "You must follow suit in hearts"),
+ * never from what the table shows.  Plain text.
  */
-export function reasonText(why, led) {
+export function reasonText(why) {
   const key = why && Object.hasOwn(REASON_KEYS, why.reason) ? REASON_KEYS[why.reason] : null;
   if (!key) return t('reason.unknown');
-  const suit = led ? SUIT_SYMBOLS[parseCard(led)[1]] || '' : '';
-  const text = t(key, { suit });
+  const suit = why.suit && SUIT_KEYS[why.suit] ? t(SUIT_KEYS[why.suit]) : null;
+  // a server that names no suit: the reason said without one
+  const text = why.reason === 'must_follow_suit' && !suit ? t('reason.followLed') : t(key, { suit });
   return PARTNER_OPTIONS.has(why.option) ? t('reason.partnerRule', { text }) : text;
 }

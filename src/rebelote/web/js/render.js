@@ -401,7 +401,7 @@ export class TableView {
     const refused = this.ui.refused;
     const why = refused && refused.turn === turn ? turn.why.get(refused.card) : null;
     if (!why) this.ui.refused = null;
-    if (why) text = reasonText(why, model.ledCard);
+    if (why) text = reasonText(why);
     else if (model.mode === 'replay') text = model.replayStatus || '';
     else if (model.lobby && model.room?.status === 'closed' && model.match?.winner) text = t('end.closed');
     else if (!model.match) text = model.table?.status === 'open' || !model.table?.status ? t('status.notStarted') : '';
@@ -587,7 +587,6 @@ export class TableView {
     const legal = new Set(canPlay ? turn.legal.filter(isCard) : []);
     const playing = canPlay && legal.size > 0;
     const sorted = sortHand(model.deal.hand, model.deal.contract?.strain);
-    const led = model.ledCard;
     if (this.handLang !== lang()) {
       this.handCards.clear();
       this.hand.replaceChildren();
@@ -613,7 +612,7 @@ export class TableView {
       el.classList.toggle('illegal', playing && !ok);
       el.classList.toggle('asking', this.ui.beloteAsk === card);
       el.setAttribute('aria-disabled', ok ? 'false' : 'true');
-      this.describeReason(el, card, ok ? null : turn?.why.get(card) || null, led);
+      this.describeReason(el, card, ok ? null : turn?.why.get(card) || null);
       if (this.hand.children[i] !== el) this.hand.insertBefore(el, this.hand.children[i] || null);
     });
     this.hand.classList.toggle('playing', playing);
@@ -622,10 +621,10 @@ export class TableView {
   }
 
   /** A greyed card's reason, as the server sent it (`why`: {reason,
-   * option, source}, or null): `data-reason` (the code), and in words as the
+   * option, source, suit}, or null): `data-reason` (the code), and in words as the
    * card's accessible description (a visually hidden element inside it,
    * `aria-describedby`) and its tooltip (`title`). */
-  describeReason(el, card, why, led) {
+  describeReason(el, card, why) {
     let note = el.querySelector(':scope > .why');
     if (!why) {
       delete el.dataset.reason;
@@ -634,7 +633,7 @@ export class TableView {
       note?.remove();
       return;
     }
-    const text = reasonText(why, led);
+    const text = reasonText(why);
     if (!note) {
       note = h('span', { class: 'why visually-hidden', id: `hand-why-${card}` });
       el.append(note);
