@@ -196,17 +196,21 @@ def test_classic_round_one_and_two_seed002() -> None:
     why(state, Bid("strain", Strain.S), R.SUIT_ONLY_IN_ROUND_TWO, None, SEED002)
     assert state.why_illegal(Bid("take")) is None
     play_bids(state, "pass pass pass pass")
-    why(state, Bid("take"), R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002)
+    # round two: no "take"; the reason names hearts, the turned suit, out here
+    why(state, Bid("take"), R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002, suit="H")
     why(
         state,
         Bid("strain", Strain.H),
         R.TURNED_SUIT_IN_ROUND_TWO,
         "round_two_turned_suit",
         SEED002,
+        suit="H",
     )
     assert state.why_illegal(Bid("strain", Strain.S)) is None
+    # seed 001: hearts may be named in round two: the reason names no suit
     seed001 = deal(SEED001_RULES, D1, "7H", bids="pass pass pass pass")
     assert seed001.why_illegal(Bid("strain", Strain.H)) is None
+    why(seed001, Bid("take"), R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002)
 
 
 def play_bids(state: State, bids: str) -> None:

@@ -84,7 +84,11 @@ class IllegalReason(Enum):
     TAKE_ONLY_IN_ROUND_ONE = "take_only_in_round_one"
     """``take`` in round two, where a suit is named (seed 002: "Si tout le monde
     passe au premier tour, le joueur à la droite du donneur peut choisir
-    n'importe quelle couleur")."""
+    n'importe quelle couleur").  The taker still gets the turned card in
+    round two: what is refused is the word, not the card.  ``suit``: the
+    turned suit where round two excludes it (``Rules.round_two_turned_suit``
+    off: "sauf la couleur de la carte sur la table"), ``None`` where it may
+    be named (seed 001)."""
 
     SUIT_ONLY_IN_ROUND_TWO = "suit_only_in_round_two"
     """A suit named in round one, where only the turned card's suit may be
@@ -94,7 +98,7 @@ class IllegalReason(Enum):
     TURNED_SUIT_IN_ROUND_TWO = "turned_suit_in_round_two"
     """The turned suit named in round two (``Rules.round_two_turned_suit``
     off; seed 002: "n'importe quelle couleur sauf la couleur de la carte sur
-    la table")."""
+    la table").  ``suit``: the turned suit."""
 
     BID_TOO_LOW = "bid_too_low"
     """A bid that does not beat the last one: coinche contracts (RULES.md: "A
@@ -233,5 +237,10 @@ class Illegality:
 
 SUIT_REASONS: dict[IllegalReason, str] = {
     IllegalReason.MUST_FOLLOW_SUIT: "the suit led, to follow",
+    IllegalReason.TAKE_ONLY_IN_ROUND_ONE: (
+        "the turned card's suit where round two excludes it "
+        "(``Rules.round_two_turned_suit`` off); none where any suit may be named"
+    ),
+    IllegalReason.TURNED_SUIT_IN_ROUND_TWO: "the turned card's suit, excluded in round two",
 }
 """The reasons whose :attr:`Illegality.suit` names a suit, and which suit."""

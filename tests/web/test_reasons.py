@@ -20,6 +20,9 @@ from .driver import Driver
 from .test_table import SIZES, create_table, no_errors, open_page
 
 FOLLOW = "#hand button.card[data-reason='must_follow_suit']"
+PAGE_REASON_KEYS = {"partnerRule", "unknown", "followLed", "takeOtherSuit", "turnedSuitOut"}
+"""The page's own reason keys beside one per code: the partner rule's
+words, the fallback, and the reasons' words with or without their suit."""
 FR_SUITS = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
 EN_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
@@ -45,7 +48,7 @@ def test_every_reason_has_its_words_in_both_catalogs() -> None:
     for lang in ("fr", "en"):
         catalog = json.loads((WEB_DIR / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
         keys = {k.removeprefix("reason.") for k in catalog if k.startswith("reason.")}
-        assert keys == codes | {"partnerRule", "unknown", "followLed"}, lang
+        assert keys == codes | PAGE_REASON_KEYS, lang
     for code in codes:
         assert f"  {code}: 'reason.{code}',\n" in script, code
     fr = json.loads((WEB_DIR / "i18n" / "fr.json").read_text(encoding="utf-8"))
@@ -188,5 +191,65 @@ def test_the_reasons_stay_whole_when_the_own_card_ends_the_trick(
         assert x["title"] == x["desc"], x
         if x["reason"] in ("must_follow_suit", "not_your_turn"):
             assert x["title"] in whole, x
+    no_errors(page)
+    page.context.close()
+
+
+# The page's words for reasons, from its own modules (the ones the table
+# loads), in both languages.
+_WORDS = """async ([code, whys]) => {
+  const i18n = await import('/js/i18n.js');
+  const labels = await import('/js/labels.js');
+  await i18n.setLang(code);
+  return whys.map((why) => labels.reasonText(why));
+}"""
+
+
+def _why(reason: str, suit: str | None = None, option: str | None = None) -> dict[str, Any]:
+    return {"reason": reason, "option": option, "source": "FFB", "suit": suit}
+
+
+WORDS_CASES = [
+    _why("must_follow_suit", "S"),
+    _why("must_follow_suit", "H"),
+    _why("must_follow_suit", "D"),
+    _why("must_follow_suit", "C"),
+    _why("must_follow_suit"),
+    _why("take_only_in_round_one", "H"),
+    _why("take_only_in_round_one"),
+    _why("turned_suit_in_round_two", "D"),
+]
+WORDS_FR = [
+    "Vous devez fournir à pique",
+    "Vous devez fournir à cœur",
+    "Vous devez fournir à carreau",
+    "Vous devez fournir à trèfle",
+    "Vous devez fournir à la couleur demandée",
+    "Au second tour, on ne prend plus à cœur : nommez une autre couleur d'atout",
+    "Au second tour, on ne dit plus « je prends » : nommez l'atout, "
+    "la couleur de la retourne comprise",
+    "Au second tour, on ne peut plus prendre à carreau, la couleur de la retourne",
+]
+WORDS_EN = [
+    "You must follow suit in spades",
+    "You must follow suit in hearts",
+    "You must follow suit in diamonds",
+    "You must follow suit in clubs",
+    "You must follow the suit led",
+    "In the second round hearts can no longer be taken: name another trump suit",
+    "In the second round you do not take: name the trump suit, the turned card's suit included",
+    "In the second round diamonds, the turned card's suit, cannot be named",
+]
+
+
+def test_the_words_of_the_reasons(browser: Browser, web: LiveServer) -> None:
+    """``reasonText`` from the server's reason alone: the suit in words
+    with its preposition (« fournir à pique », "follow suit in spades");
+    round two's refused ``take``: the turned suit named where it is out,
+    else the choice of any suit (seed 001, where the turned suit may be
+    named: taking is refused, not the turned card)."""
+    page = open_page(browser, web, DESKTOP)
+    assert page.evaluate(_WORDS, ["fr", WORDS_CASES]) == WORDS_FR
+    assert page.evaluate(_WORDS, ["en", WORDS_CASES]) == WORDS_EN
     no_errors(page)
     page.context.close()

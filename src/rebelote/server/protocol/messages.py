@@ -573,7 +573,8 @@ class IllegalityData(_Strict):
     where every rule text agrees); ``source``, the text stating the rule (a
     file under ``docs/rules/``, or ``FFB``); ``suit``, the suit the reason
     is about (``S`` ``H`` ``D`` ``C``: for ``must_follow_suit`` the suit
-    led), null where it names none (:data:`rebelote.legality.SUIT_REASONS`).
+    led; in round two's reasons, the turned suit where it is excluded),
+    null where it names none (:data:`rebelote.legality.SUIT_REASONS`).
     A page words the reason from these fields alone."""
 
     reason: str

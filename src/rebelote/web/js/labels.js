@@ -269,6 +269,15 @@ const REASON_KEYS = {
 // trick (these rules grant no exemption): said after the reason.
 const PARTNER_OPTIONS = new Set(['partner_winning_exemption', 'overtrump_partner_on_trump_lead']);
 
+// The reasons that may name a suit (the server's `suit`): their words with
+// it ({suit}), and without it (take_only_in_round_one: where the turned
+// suit may be named in round two; the others: a server that names none).
+const SUIT_REASON_KEYS = {
+  must_follow_suit: ['reason.must_follow_suit', 'reason.followLed'],
+  take_only_in_round_one: ['reason.takeOtherSuit', 'reason.take_only_in_round_one'],
+  turned_suit_in_round_two: ['reason.turnedSuitOut', 'reason.turned_suit_in_round_two'],
+};
+
 /**
  * Why an action is not legal, in words, from the server's `{reason, option,
  * source, suit}` (`turn.illegal`, an error's `why`) alone: the suit a
@@ -279,7 +288,7 @@ export function reasonText(why) {
   const key = why && Object.hasOwn(REASON_KEYS, why.reason) ? REASON_KEYS[why.reason] : null;
   if (!key) return t('reason.unknown');
   const suit = why.suit && SUIT_KEYS[why.suit] ? t(SUIT_KEYS[why.suit]) : null;
-  // a server that names no suit: the reason said without one
-  const text = why.reason === 'must_follow_suit' && !suit ? t('reason.followLed') : t(key, { suit });
+  const keys = SUIT_REASON_KEYS[why.reason];
+  const text = keys ? (suit ? t(keys[0], { suit }) : t(keys[1])) : t(key);
   return PARTNER_OPTIONS.has(why.option) ? t('reason.partnerRule', { text }) : text;
 }
