@@ -72,14 +72,16 @@ def why(
     source: str,
     *,
     suit: str | None = None,
+    house_rule: bool = False,
     applied: bool = False,
 ) -> None:
     """``why_illegal`` gives exactly this reason (``suit``: the suit it
-    names), ``is_legal`` is False, and ``apply`` refuses the action with the
+    names; ``house_rule``: the option's value here is not the FFB's),
+    ``is_legal`` is False, and ``apply`` refuses the action with the
     same reason, changing nothing.  ``applied``: a belote word ``apply``
     reads leniently (it plays the card as the rules fix the word);
     ``parse_action`` of the text refuses it with the reason."""
-    expected = Illegality(reason, option, source, suit)
+    expected = Illegality(reason, option, source, suit, house_rule)
     assert option is None or option in Rules.__dataclass_fields__
     assert state.why_illegal(action) == expected
     assert not state.is_legal(action) and action not in state.legal
@@ -226,9 +228,11 @@ def test_bid_not_in_auction() -> None:
     why(classic, parse_bid("80H"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
     why(classic, Bid("coinche"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
     why(classic, Bid("strain", Strain.TA), R.BID_NOT_IN_AUCTION, "bidding", SEED000)
+    # coinche's auction is the table's own (not the FFB's): a house rule
     coinche = State.from_deck(COINCHE, Seat.N, PACK, "3-2")
-    why(coinche, Bid("take"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
-    why(coinche, Bid("strain", Strain.H), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
+    why(coinche, Bid("take"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST, house_rule=True)
+    strain = Bid("strain", Strain.H)
+    why(coinche, strain, R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST, house_rule=True)
 
 
 def test_tout_atout_overbids_seed000() -> None:
@@ -305,9 +309,9 @@ def test_declarations_choice_seed000() -> None:
 def test_declarations_off_seed002_and_automatic_seed003() -> None:
     """Seed 002 declares nothing; seed 003 declares for each player."""
     off = deal_after(NO_DECL, DECL, "7H", "take")
-    why(off, Declare(()), R.DECLARATIONS_OFF, "declarations", SEED002)
+    why(off, Declare(()), R.DECLARATIONS_OFF, "declarations", SEED002, house_rule=True)
     auto = deal_after(SEED003_RULES, DECL, "7H", "take")
-    why(auto, Declare(()), R.DECLARATIONS_AUTOMATIC, "declarations", SEED003)
+    why(auto, Declare(()), R.DECLARATIONS_AUTOMATIC, "declarations", SEED003, house_rule=True)
 
 
 def test_declarations_out_of_order() -> None:
@@ -344,6 +348,7 @@ def test_not_in_hand_and_must_follow_suit_seed000() -> None:
         "option": None,
         "source": SEED000,
         "suit": "S",
+        "house_rule": False,
     }
     why(state, c("QD"), R.NOT_IN_HAND, None, RULES_DIGEST)
     assert state.why_illegal(c("9S")) is None
@@ -358,7 +363,7 @@ def test_must_trump_seed000_and_without_exemption_seed003() -> None:
     why(state, c("8D"), R.MUST_TRUMP, None, SEED000)
     strict = deal(SEED003_RULES, D1, "7H")
     play(strict, "AS 7S")
-    why(strict, c("7D"), R.MUST_TRUMP, "partner_winning_exemption", SEED003)
+    why(strict, c("7D"), R.MUST_TRUMP, "partner_winning_exemption", SEED003, house_rule=True)
     free = deal(FFB_RULES, D1, "7H")
     play(free, "AS 7S")
     assert free.why_illegal(c("7D")) is None
@@ -383,8 +388,9 @@ def test_partner_master_with_trump_seed003() -> None:
     strict = deal(SEED003_RULES, PARTNER_TRUMPS, "7H")
     play(strict, "AS 9H 7S")
     assert strict.current == Seat.N
-    why(strict, c("8H"), R.MAY_NOT_UNDERTRUMP, "partner_winning_exemption", SEED003)
-    why(strict, c("QC"), R.MUST_OVERTRUMP, "partner_winning_exemption", SEED003)
+    option = "partner_winning_exemption"
+    why(strict, c("8H"), R.MAY_NOT_UNDERTRUMP, option, SEED003, house_rule=True)
+    why(strict, c("QC"), R.MUST_OVERTRUMP, option, SEED003, house_rule=True)
     assert strict.legal_actions() == [c("JH")]
     free = deal(NO_DECL, PARTNER_TRUMPS, "7H")
     play(free, "AS 9H 7S")
@@ -411,7 +417,8 @@ def test_must_undertrump_partner_master_without_exemption() -> None:
     rules = NO_DECL.replace(partner_winning_exemption=False)
     state = deal(rules, PARTNER_LOW, "7H")
     play(state, "AS 9H 7S")
-    why(state, c("QC"), R.MUST_UNDERTRUMP, "partner_winning_exemption", SEED003)
+    option = "partner_winning_exemption"
+    why(state, c("QC"), R.MUST_UNDERTRUMP, option, SEED003, house_rule=True)
     assert [a.text for a in state.legal_actions()] == ["8H", "QH", "KH", "AH"]
 
 
@@ -455,7 +462,7 @@ def test_belote_words() -> None:
     said = FFB_RULES.replace(belote_must_be_said=True)
     state = deal_after(said, CAPOT, "10H", "take")
     play_cards(state, "JH 7S 7H")
-    expected = Illegality(R.BELOTE_CHOICE_NEEDED, "belote_must_be_said", SEED001)
+    expected = Illegality(R.BELOTE_CHOICE_NEEDED, "belote_must_be_said", SEED001, house_rule=True)
     assert state.why_illegal(Play(qh)) == expected
     assert not state.is_legal(Play(qh))
     with pytest.raises(AmbiguousActionError) as amb:
@@ -471,7 +478,8 @@ def test_belote_words() -> None:
     assert state.current == Seat.N
     kh = parse_card("KH")
     for flag in (True, False):
-        why(state, Play(kh, flag), R.BELOTE_DECIDED, "belote_must_be_said", SEED001, applied=True)
+        option = "belote_must_be_said"
+        why(state, Play(kh, flag), R.BELOTE_DECIDED, option, SEED001, house_rule=True, applied=True)
     assert state.legal_actions() == [Play(kh)]
 
 
@@ -516,8 +524,10 @@ def test_every_reason_has_a_test() -> None:
 
 
 def test_illegality_json() -> None:
-    """``Illegality.to_json``: the reason code, the option, the source and
-    the suit (none for must trump)."""
+    """``Illegality.to_json``: the reason code, the option, the source, the
+    suit (none for must trump) and whether the option's value is the
+    table's own (:meth:`Illegality.under`: seed 003 grants no partner
+    exemption, the FFB does; the FFB's own rules are no house rule)."""
     reason = Illegality(R.MUST_TRUMP, "partner_winning_exemption", SEED003)
     assert reason.code == "must_trump"
     assert reason.to_json() == {
@@ -525,4 +535,16 @@ def test_illegality_json() -> None:
         "option": "partner_winning_exemption",
         "source": "docs/rules/seeds/003_7f3d86a6e289c91d.txt",
         "suit": None,
+        "house_rule": False,
     }
+    assert reason.under(SEED003_RULES).to_json() == {
+        "reason": "must_trump",
+        "option": "partner_winning_exemption",
+        "source": "docs/rules/seeds/003_7f3d86a6e289c91d.txt",
+        "suit": None,
+        "house_rule": True,
+    }
+    assert reason.under(FFB_RULES) == reason
+    higher = Illegality(R.MUST_GO_HIGHER, "overtrump_partner_on_trump_lead", SEED000)
+    assert higher.under(FFB_RULES).house_rule is False  # the FFB's rule
+    assert higher.under(preset("seed001")).house_rule is False

@@ -192,10 +192,15 @@ class Auction:
         ``Rules.round_two_turned_suit``.  Tout Atout (seed 000): a suit or a
         take only before any bid; SA over a suit, TA over SA.  The round-two
         reasons name the turned suit where it may not be named
-        (:attr:`~rebelote.legality.Illegality.suit`).
+        (:attr:`~rebelote.legality.Illegality.suit`); ``house_rule`` as
+        :meth:`~rebelote.legality.Illegality.under` sets it.
         """
         if bid in self.legal_bids():
             return None
+        return self._reason(bid).under(self.rules)
+
+    def _reason(self, bid: Bid) -> Illegality:
+        """:meth:`illegality`'s reason for the illegal ``bid``."""
         R = IllegalReason
         kind, strain, value = bid.kind, bid.strain, bid.value
         if (

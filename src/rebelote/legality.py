@@ -13,8 +13,11 @@ rules, which the project follows where the texts are silent).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
+
+from .rules import PRESETS, Rules
 
 __all__ = [
     "FFB",
@@ -211,28 +214,45 @@ class Illegality:
     ``source``: the text stating the rule (:data:`SEED000` ..
     :data:`SEED003`, :data:`RULES_DIGEST` or :data:`FFB`); ``suit``: the
     suit the reason is about, as a letter ``S`` ``H`` ``D`` ``C``, where it
-    names one (see :data:`SUIT_REASONS`), else ``None``.
+    names one (see :data:`SUIT_REASONS`), else ``None``; ``house_rule``:
+    whether ``option``'s value at this table differs from the FFB's (the
+    ``ffb`` preset): the rule is the table's own, not the standard one
+    (seed 003's partner with no exemption, seed 001's belote that must be
+    said, coinche's auction ...; set by :meth:`under`).
     """
 
     reason: IllegalReason
     option: str | None
     source: str
     suit: str | None = None
+    house_rule: bool = False
+
+    def under(self, rules: Rules) -> Illegality:
+        """This reason at a table of ``rules``: :attr:`house_rule` set where
+        ``option``'s value differs from the FFB's."""
+        option = self.option
+        house = option is not None and getattr(rules, option) != getattr(_FFB_RULES, option)
+        return self if house == self.house_rule else dataclasses.replace(self, house_rule=house)
 
     @property
     def code(self) -> str:
         """The reason's code, e.g. ``must_follow_suit``."""
         return self.reason.value
 
-    def to_json(self) -> dict[str, str | None]:
+    def to_json(self) -> dict[str, str | bool | None]:
         """``{"reason": code, "option": name or null, "source": text,
-        "suit": letter or null}``."""
+        "suit": letter or null, "house_rule": true or false}``."""
         return {
             "reason": self.reason.value,
             "option": self.option,
             "source": self.source,
             "suit": self.suit,
+            "house_rule": self.house_rule,
         }
+
+
+_FFB_RULES = PRESETS["ffb"]
+"""The standard the table's options are compared with (:attr:`Illegality.house_rule`)."""
 
 
 SUIT_REASONS: dict[IllegalReason, str] = {

@@ -719,7 +719,9 @@ class State:
 
         The :class:`~rebelote.legality.Illegality` names the reason, the
         :class:`~rebelote.rules.Rules` option behind it and the text the rule
-        comes from (see :class:`~rebelote.legality.IllegalReason`).  Checked in
+        comes from (see :class:`~rebelote.legality.IllegalReason`), the suit
+        it is about where it names one, and whether the option's value here
+        is the table's own (``house_rule``: it differs from the FFB's).  Checked in
         this order: the deal over, the seat's turn, the phase, then the rules
         of the action (the cut, the pattern, the auction, declarations, the
         card and its belote word).
@@ -729,6 +731,11 @@ class State:
         return self._why(action, seat)
 
     def _why(self, action: object, seat: Seat | None) -> Illegality:
+        """:meth:`why_illegal` of an illegal action, its ``house_rule`` set
+        for these rules (:meth:`~rebelote.legality.Illegality.under`)."""
+        return self._reason(action, seat).under(self.rules)
+
+    def _reason(self, action: object, seat: Seat | None) -> Illegality:
         R = IllegalReason
         phase = self.phase
         if not isinstance(action, (Play, Bid, Declare, Cut, ChoosePattern)):

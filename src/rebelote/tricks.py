@@ -101,8 +101,10 @@ def card_illegality(
     couper avec de l'atout", "si on surcoupe"), must undertrump
     (``Rules.must_undertrump``, FFB).  When the partner wins, these last four
     name ``partner_winning_exemption`` and seed 003, whose list has no
-    exemption.  A must-follow-suit reason names the suit led (``suit``).
-    Raises ``ValueError`` when ``card`` is not in ``hand``.
+    exemption.  A must-follow-suit reason names the suit led (``suit``);
+    ``house_rule`` says whether the option's value differs from the FFB's
+    (:meth:`~rebelote.legality.Illegality.under`).  Raises ``ValueError``
+    when ``card`` is not in ``hand``.
     """
     bit = 1 << card
     if not hand & bit:
@@ -110,6 +112,18 @@ def card_illegality(
     if legal_play_mask(hand, led, winning, partner_winning, tables, rules) & bit:
         return None
     assert led is not None and winning is not None
+    return _card_reason(bit, hand, led, winning, partner_winning, tables).under(rules)
+
+
+def _card_reason(
+    bit: CardMask,
+    hand: CardMask,
+    led: Card,
+    winning: Card,
+    partner_winning: bool,
+    tables: StrainTables,
+) -> Illegality:
+    """:func:`card_illegality`'s reason for the illegal card ``bit``."""
     follow = hand & SUIT_MASKS[led >> 3]
     trumps_all = tables.trumps
     led_suit = _SUIT_LETTERS[led >> 3]

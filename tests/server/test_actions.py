@@ -100,6 +100,7 @@ def test_each_core_refusal_has_its_code() -> None:
             "option": None,
             "source": SEED000,
             "suit": led[-1],
+            "house_rule": False,
         },
     }
 
@@ -109,7 +110,13 @@ def test_each_core_refusal_has_its_code() -> None:
         "code": "not_your_turn",
         "message": "it is S's turn, not N's",
         "legal": [],
-        "why": {"reason": "not_your_turn", "option": None, "source": SEED000, "suit": None},
+        "why": {
+            "reason": "not_your_turn",
+            "option": None,
+            "source": SEED000,
+            "suit": None,
+            "house_rule": False,
+        },
     }
 
     # IllegalActionError, an action of another phase
@@ -120,6 +127,7 @@ def test_each_core_refusal_has_its_code() -> None:
         "option": None,
         "source": RULES_DIGEST,
         "suit": None,
+        "house_rule": False,
     }
 
     # the table's own requests are read apart: no deal action
@@ -184,6 +192,7 @@ def test_belote_word_where_there_is_no_choice_is_illegal() -> None:
         "option": None,
         "source": SEED001,
         "suit": None,
+        "house_rule": False,
     }
     (entry,) = game.request(Seat.S, follow[0], False)
     assert entry.payload == {"action": follow[0], "by": "human"}
@@ -200,7 +209,13 @@ def test_the_deal_over_refuses_cards() -> None:
         "code": "illegal",
         "message": "AS: the deal is over: send next",
         "legal": ["next"],
-        "why": {"reason": "deal_over", "option": None, "source": RULES_DIGEST, "suit": None},
+        "why": {
+            "reason": "deal_over",
+            "option": None,
+            "source": RULES_DIGEST,
+            "suit": None,
+            "house_rule": False,
+        },
     }
     err = _refusal(game, Seat.S, "fold")
     assert (err.code, err.extra["legal"]) == ("bad_action", ["next"])
@@ -297,6 +312,7 @@ def test_turn_says_why_each_card_of_the_own_hand_is_illegal() -> None:
             "option": None,
             "source": SEED000,
             "suit": led[-1],
+            "house_rule": False,
             "cards": off,
         }
     ]
@@ -306,8 +322,8 @@ def test_turn_says_why_each_card_of_the_own_hand_is_illegal() -> None:
 def test_turn_reasons_name_the_rule_option() -> None:
     """Seed 003 grants no partner exemption: a card refused while the
     partner wins the trick names the option ``partner_winning_exemption``
-    and seed 003 as its source."""
-    seen: set[tuple[str, str | None, str]] = set()
+    and seed 003 as its source, a house rule (the FFB exempts him)."""
+    seen: set[tuple[str, str | None, str, bool]] = set()
     for seed in range(60):
         game = _game("seed003", seed=seed, humans=tuple(SEATS_4), target=1)
         rng = random.Random(seed)
@@ -318,14 +334,14 @@ def test_turn_reasons_name_the_rule_option() -> None:
             if seat is not None and state.phase.value == "playing":
                 for group in game.turn(seat).illegal:
                     if group.option is not None:
-                        seen.add((group.reason, group.option, group.source))
+                        seen.add((group.reason, group.option, group.source, group.house_rule))
             for entry in _step(game, rng):
                 game.apply(entry)
-    options = {option for _, option, _ in seen}
+    options = {option for _, option, _, _ in seen}
     assert "partner_winning_exemption" in options, seen
-    for reason, option, source in seen:
+    for reason, option, source, house_rule in seen:
         if option == "partner_winning_exemption":
-            assert source == SEED003
+            assert (source, house_rule) == (SEED003, True)  # not the FFB's rule
             assert reason in (
                 "must_trump",
                 "must_overtrump",

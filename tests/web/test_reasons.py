@@ -20,9 +20,17 @@ from .driver import Driver
 from .test_table import SIZES, create_table, no_errors, open_page
 
 FOLLOW = "#hand button.card[data-reason='must_follow_suit']"
-PAGE_REASON_KEYS = {"partnerRule", "unknown", "followLed", "takeOtherSuit", "turnedSuitOut"}
-"""The page's own reason keys beside one per code: the partner rule's
-words, the fallback, and the reasons' words with or without their suit."""
+PAGE_REASON_KEYS = {
+    "partner",
+    "partnerRule",
+    "unknown",
+    "followLed",
+    "takeOtherSuit",
+    "turnedSuitOut",
+}
+"""The page's own reason keys beside one per code: the partner clause (as
+the FFB's rule, and as the table's own), the fallback, and the reasons'
+words with or without their suit."""
 FR_SUITS = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
 EN_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
@@ -205,8 +213,19 @@ _WORDS = """async ([code, whys]) => {
 }"""
 
 
-def _why(reason: str, suit: str | None = None, option: str | None = None) -> dict[str, Any]:
-    return {"reason": reason, "option": option, "source": "FFB", "suit": suit}
+def _why(
+    reason: str, suit: str | None = None, option: str | None = None, house_rule: bool = False
+) -> dict[str, Any]:
+    return {
+        "reason": reason,
+        "option": option,
+        "source": "FFB",
+        "suit": suit,
+        "house_rule": house_rule,
+    }
+
+
+PARTNER = "partner_winning_exemption"
 
 
 WORDS_CASES = [
@@ -218,6 +237,10 @@ WORDS_CASES = [
     _why("take_only_in_round_one", "H"),
     _why("take_only_in_round_one"),
     _why("turned_suit_in_round_two", "D"),
+    _why("must_undertrump", None, PARTNER, True),
+    _why("must_trump", None, PARTNER, True),
+    _why("must_go_higher", None, "overtrump_partner_on_trump_lead", False),
+    _why("must_undertrump", None, "must_undertrump", False),
 ]
 WORDS_FR = [
     "Vous devez fournir à pique",
@@ -229,6 +252,11 @@ WORDS_FR = [
     "Au second tour, on ne dit plus « je prends » : nommez l'atout, "
     "la couleur de la retourne comprise",
     "Au second tour, on ne peut plus prendre à carreau, la couleur de la retourne",
+    "Vous devez jouer atout, même plus petit, bien que votre partenaire soit maître "
+    "(règle de cette table)",
+    "Vous devez couper, bien que votre partenaire soit maître (règle de cette table)",
+    "Vous devez monter à l'atout, bien que votre partenaire soit maître",
+    "Vous devez jouer atout, même plus petit",
 ]
 WORDS_EN = [
     "You must follow suit in spades",
@@ -239,6 +267,10 @@ WORDS_EN = [
     "In the second round hearts can no longer be taken: name another trump suit",
     "In the second round you do not take: name the trump suit, the turned card's suit included",
     "In the second round diamonds, the turned card's suit, cannot be named",
+    "You must play a trump, even a lower one, though your partner is winning (this table's rule)",
+    "You must trump, though your partner is winning (this table's rule)",
+    "You must play a higher trump, though your partner is winning",
+    "You must play a trump, even a lower one",
 ]
 
 
@@ -247,7 +279,11 @@ def test_the_words_of_the_reasons(browser: Browser, web: LiveServer) -> None:
     with its preposition (« fournir à pique », "follow suit in spades");
     round two's refused ``take``: the turned suit named where it is out,
     else the choice of any suit (seed 001, where the turned suit may be
-    named: taking is refused, not the turned card)."""
+    named: taking is refused, not the turned card); the partner clause
+    said once, without a second « même », and "this table's rule" only where
+    the server says the option's value is not the FFB's (``house_rule``:
+    seed 003's partner with no exemption, not the FFB's going higher on a
+    trump lead)."""
     page = open_page(browser, web, DESKTOP)
     assert page.evaluate(_WORDS, ["fr", WORDS_CASES]) == WORDS_FR
     assert page.evaluate(_WORDS, ["en", WORDS_CASES]) == WORDS_EN

@@ -574,13 +574,16 @@ class IllegalityData(_Strict):
     file under ``docs/rules/``, or ``FFB``); ``suit``, the suit the reason
     is about (``S`` ``H`` ``D`` ``C``: for ``must_follow_suit`` the suit
     led; in round two's reasons, the turned suit where it is excluded),
-    null where it names none (:data:`rebelote.legality.SUIT_REASONS`).
-    A page words the reason from these fields alone."""
+    null where it names none (:data:`rebelote.legality.SUIT_REASONS`);
+    ``house_rule``, whether ``option``'s value at this table differs from
+    the FFB's (a page says "this table's rule" then only).  A page words
+    the reason from these fields alone."""
 
     reason: str
     option: str | None
     source: str
     suit: SuitLetter | None = None
+    house_rule: bool = False
 
 
 class IllegalCards(IllegalityData):

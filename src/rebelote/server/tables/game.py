@@ -201,7 +201,13 @@ def _normalize(text: str) -> str:
 
 
 def _why_data(why: Illegality) -> IllegalityData:
-    return IllegalityData(reason=why.code, option=why.option, source=why.source, suit=why.suit)
+    return IllegalityData(
+        reason=why.code,
+        option=why.option,
+        source=why.source,
+        suit=why.suit,
+        house_rule=why.house_rule,
+    )
 
 
 class TableGame:
@@ -899,7 +905,14 @@ class TableGame:
             if why is not None:  # always: the card is not among the legal ones
                 groups.setdefault(why, []).append(card_name(card))
         return [
-            IllegalCards(reason=w.code, option=w.option, source=w.source, suit=w.suit, cards=cards)
+            IllegalCards(
+                reason=w.code,
+                option=w.option,
+                source=w.source,
+                suit=w.suit,
+                house_rule=w.house_rule,
+                cards=cards,
+            )
             for w, cards in groups.items()
         ]
 

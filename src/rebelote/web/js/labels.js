@@ -266,7 +266,9 @@ const REASON_KEYS = {
   belote_choice_needed: 'reason.belote_choice_needed',
 };
 // The rule options that make a card illegal while the partner wins the
-// trick (these rules grant no exemption): said after the reason.
+// trick: said after the reason ("though your partner is winning"), with
+// "this table's rule" only where the server says the option's value is the
+// table's own (`house_rule`: not the FFB's).
 const PARTNER_OPTIONS = new Set(['partner_winning_exemption', 'overtrump_partner_on_trump_lead']);
 
 // The reasons that may name a suit (the server's `suit`): their words with
@@ -280,7 +282,7 @@ const SUIT_REASON_KEYS = {
 
 /**
  * Why an action is not legal, in words, from the server's `{reason, option,
- * source, suit}` (`turn.illegal`, an error's `why`) alone: the suit a
+ * source, suit, house_rule}` (`turn.illegal`, an error's `why`) alone: the suit a
  * reason is about comes with it (`suit`: "You must follow suit in hearts"),
  * never from what the table shows.  Plain text.
  */
@@ -290,5 +292,6 @@ export function reasonText(why) {
   const suit = why.suit && SUIT_KEYS[why.suit] ? t(SUIT_KEYS[why.suit]) : null;
   const keys = SUIT_REASON_KEYS[why.reason];
   const text = keys ? (suit ? t(keys[0], { suit }) : t(keys[1])) : t(key);
-  return PARTNER_OPTIONS.has(why.option) ? t('reason.partnerRule', { text }) : text;
+  if (!PARTNER_OPTIONS.has(why.option)) return text;
+  return why.house_rule ? t('reason.partnerRule', { text }) : t('reason.partner', { text });
 }

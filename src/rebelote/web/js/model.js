@@ -50,13 +50,15 @@ function emptyDeal(dealer) {
  * deal or the rematch) and `deadline` (Unix seconds: the table goes on by
  * itself then) are absent from older servers: [] and null.  `why`: from
  * `illegal` (the cards of our hand we may not play now, grouped by reason),
- * each such card -> {reason, option, source, suit}; empty from older servers. */
+ * each such card -> {reason, option, source, suit, house_rule}; empty from
+ * older servers. */
 function normalTurn(e) {
   if (!e) return null;
   const why = new Map();
   for (const group of Array.isArray(e.illegal) ? e.illegal : []) {
     const reason = {
       reason: group.reason, option: group.option ?? null, source: group.source ?? null, suit: group.suit ?? null,
+      house_rule: group.house_rule === true,
     };
     for (const card of group.cards || []) why.set(card, reason);
   }
