@@ -6,6 +6,7 @@ status line when the player clicks it."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -287,5 +288,84 @@ def test_the_words_of_the_reasons(browser: Browser, web: LiveServer) -> None:
     page = open_page(browser, web, DESKTOP)
     assert page.evaluate(_WORDS, ["fr", WORDS_CASES]) == WORDS_FR
     assert page.evaluate(_WORDS, ["en", WORDS_CASES]) == WORDS_EN
+    no_errors(page)
+    page.context.close()
+
+
+def _to_lead(page: Page, driver: Driver) -> dict[str, Any]:
+    """Click through the match until the player leads a trick of the card
+    play with at least three cards in hand: the position."""
+    for _ in range(400):
+        if driver.wait_decision() == "table":
+            s = driver.state()
+            pos: dict[str, Any] = page.evaluate(_POSITION)
+            playable = [c for c in s["enabled"] if c not in s["beloteChoice"]]
+            if (
+                s["phase"] == "playing"
+                and pos["played"] == 0
+                and pos["turn"] == pos["you"]
+                and playable
+                and len(s["hand"]) >= 3
+            ):
+                return {**s, "playable": playable}
+        driver.click_step()
+    raise AssertionError("the player led no trick in 400 decisions")
+
+
+NOT_YOURS = "#hand button.card[data-reason='not_your_turn']"
+
+
+def test_a_clicked_reason_stays_while_it_is_true(browser: Browser, web: LiveServer) -> None:
+    """The reason a click on a greyed card writes in the status line stays
+    through the computer players' moves (their turns give the card the same
+    reason), follows another card clicked, and ends when it is no longer
+    the card's reason (the player's turn: the status line prompts him) or
+    when the player acts."""
+    page = open_page(browser, web, DESKTOP)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "normal"})
+    driver = Driver(page)
+    s = _to_lead(page, driver)
+    driver.play_card_by_click(s["playable"][0], s["beloteChoice"], str(s["you"]))
+    left = len(s["hand"]) - 1
+    expect(page.locator(NOT_YOURS)).to_have_count(left)  # East is to play
+    first, second = page.locator(NOT_YOURS).evaluate_all("(bs) => bs.map((b) => b.dataset.card)")[
+        :2
+    ]
+    status = page.locator("#status")
+    page.evaluate("() => { window.__turn0 = window.rebelote.model.turn; }")
+    page.locator(f"#hand button.card[data-card='{first}']").click(
+        force=True, position={"x": 6, "y": 30}
+    )
+    expect(status).to_have_text("Ce n'est pas à vous de jouer")
+    expect(status).to_have_attribute("data-reason", "not_your_turn")
+    # a computer player's card lands, with the next turn: the reason stays
+    page.wait_for_function(
+        "() => window.rebelote.model.turn !== window.__turn0"
+        " && document.querySelectorAll('#trick [data-trick-seat]').length >= 2"
+    )
+    expect(status).to_have_text("Ce n'est pas à vous de jouer")
+    expect(status).to_have_attribute("data-reason", "not_your_turn")
+    # another greyed card clicked: its reason (the same words here)
+    page.locator(f"#hand button.card[data-card='{second}']").click(
+        force=True, position={"x": 6, "y": 30}
+    )
+    assert page.evaluate("() => window.rebelote.view.ui.refused.card") == second
+    expect(status).to_have_attribute("data-reason", "not_your_turn")
+    # the player's turn: no longer the card's reason, the status line prompts
+    assert driver.wait_decision() == "table"
+    expect(status).to_have_text("À vous de jouer")
+    assert status.get_attribute("data-reason") is None
+    assert page.evaluate("() => window.rebelote.view.ui.refused") is None
+    # a greyed card clicked, then a legal card played: the reason ends
+    s = driver.state()
+    greyed = [c for c in s["hand"] if c not in s["enabled"]]
+    if greyed:
+        page.locator(f"#hand button.card[data-card='{greyed[0]}']").click(
+            force=True, position={"x": 6, "y": 30}
+        )
+        expect(status).to_have_attribute("data-reason", re.compile(r"^must_|^may_not"))
+    driver.play_card_by_click(s["enabled"][0], s["beloteChoice"], str(s["you"]))
+    assert status.get_attribute("data-reason") is None
+    assert page.evaluate("() => window.rebelote.view.ui.refused") is None
     no_errors(page)
     page.context.close()

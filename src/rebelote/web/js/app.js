@@ -657,6 +657,7 @@ function act(action, belote) {
   app.timedOut = false; // acting is being back
   model.pending = true;
   app.view.ui.beloteAsk = null;
+  app.view.ui.refused = null; // a reason shown is over once the player acts
   clearTimeout(app.pendingTimer);
   app.pendingTimer = setTimeout(() => {
     if (app.model === model && model.pending) {
@@ -670,6 +671,10 @@ function act(action, belote) {
 function clickCard(card) {
   const model = app.model;
   const turn = model?.turn;
+  if (app.view.ui.refused && app.view.ui.refused.card !== card) {
+    app.view.ui.refused = null; // another card clicked: the reason shown is over
+    render();
+  }
   if (!turn || model.pending || turn.seat !== model.you || !turn.legal.includes(card)) return;
   if (turn.belote_choice.includes(card)) {
     app.view.ui.beloteAsk = card;

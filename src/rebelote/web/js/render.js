@@ -186,11 +186,15 @@ export class TableView {
   }
 
   /** Say in the status line why `card` (greyed) may not be played: the
-   * reason the server sent with this turn; until the next turn. */
+   * reason the server sent with this turn.  It stays while it is still
+   * true (the server's later turns give the card the same reason: the
+   * computer players' moves do not end it), until the player acts or
+   * clicks another card (`ui.refused`, cleared by the page then). */
   showReason(card) {
     const model = this.model;
-    if (!model?.turn?.why.has(card)) return;
-    this.ui.refused = { card, turn: model.turn };
+    const why = model?.turn?.why.get(card);
+    if (!why) return;
+    this.ui.refused = { card, why };
     this.renderStatus(model);
   }
 
@@ -399,7 +403,9 @@ export class TableView {
     let text = '';
     let mine = false;
     const refused = this.ui.refused;
-    const why = refused && refused.turn === turn ? turn.why.get(refused.card) : null;
+    // the clicked card's reason, while this turn still gives it that reason
+    const now = refused && !model.pending ? turn?.why.get(refused.card) : null;
+    const why = now && sameReason(now, refused.why) ? now : null;
     if (!why) this.ui.refused = null;
     if (why) text = reasonText(why);
     else if (model.mode === 'replay') text = model.replayStatus || '';
@@ -643,6 +649,11 @@ export class TableView {
     el.setAttribute('aria-describedby', note.id);
     el.title = text;
   }
+}
+
+/** Whether two of the server's reasons say the same (the same words). */
+function sameReason(a, b) {
+  return a.reason === b.reason && a.option === b.option && a.suit === b.suit && a.house_rule === b.house_rule;
 }
 
 /** The card of the hand's greyed (disabled) button under `target`, if it
