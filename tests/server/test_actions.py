@@ -171,6 +171,9 @@ def test_belote_choice_seed001() -> None:
                 assert game.request(seat, card, False)[0].payload == quiet
                 assert game.request(seat, f"{card} BELOTE", None)[0].payload == said
                 assert game.request(seat, f"{card} no-belote", False)[0].payload == quiet
+                # the page's buttons send the text alone
+                assert game.request(seat, f"{card} no-belote", None)[0].payload == quiet
+                assert game.request(seat, f"{card} belote", None)[0].payload == said
                 outs = game.apply(game.request(seat, card, False)[0])
                 kinds = [o.per_seat[seat][1].data["kind"] for o in outs]
                 assert kinds[0] == "card"  # no belote said

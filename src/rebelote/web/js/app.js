@@ -639,11 +639,21 @@ function renderAway(model) {
   $('#away-text').textContent = reason === 'move' ? t('table.timedOut') : t('table.awayYou');
 }
 
+/** Whether `action` is one the server offers now: a text of `turn.legal`,
+ * or a card of `turn.belote_choice` with the word of the choice, in the
+ * core's notation (`QH belote`, `QH no-belote`). */
+function offered(turn, action) {
+  if (turn.legal.includes(action)) return true;
+  const m = /^(\S+) (belote|no-belote)$/.exec(action);
+  return Boolean(m) && turn.belote_choice.includes(m[1]);
+}
+
 function act(action, belote) {
   const model = app.model;
   if (!model || model.pending) return;
-  if (!model.turn || !model.turn.legal.includes(action)) return; // only what the server offers
-  if (isCard(action)) performance.mark(`rb:click:${action}`);
+  if (!model.turn || !offered(model.turn, action)) return; // only what the server offers
+  const card = action.split(' ')[0];
+  if (isCard(card)) performance.mark(`rb:click:${card}`);
   // the action's id (a resend after a drop is not applied twice) and the
   // version it was chosen at (a click on a table that has changed since is
   // refused as stale): docs/protocol.md

@@ -576,11 +576,14 @@ export class TableView {
     const card = this.ui.beloteAsk;
     const said = model.deal.belotes.some(([s]) => s === model.you);
     const ask = said ? t('belote.askRebelote') : t('belote.ask');
-    const yes = h('button', { type: 'button', class: 'btn primary', 'data-belote': 'yes', 'data-act': `${card} belote` }, said ? t('belote.yesRebelote') : t('belote.yes'));
-    const no = h('button', { type: 'button', class: 'btn', 'data-belote': 'no', 'data-act': `${card} quiet` }, t('belote.no'));
+    // the core's one notation of the choice (docs/protocol.md): sent as it is
+    const sayIt = `${card} belote`;
+    const keepQuiet = `${card} no-belote`;
+    const yes = h('button', { type: 'button', class: 'btn primary', 'data-belote': 'yes', 'data-act': sayIt }, said ? t('belote.yesRebelote') : t('belote.yes'));
+    const no = h('button', { type: 'button', class: 'btn', 'data-belote': 'no', 'data-act': keepQuiet }, t('belote.no'));
     const cancel = h('button', { type: 'button', class: 'btn pass', 'data-belote': 'cancel', text: t('belote.cancel') });
-    yes.addEventListener('click', () => this.handlers.act(card, true));
-    no.addEventListener('click', () => this.handlers.act(card, false));
+    yes.addEventListener('click', () => this.handlers.act(sayIt));
+    no.addEventListener('click', () => this.handlers.act(keepQuiet));
     cancel.addEventListener('click', () => this.handlers.cancelBelote());
     return [h('span', { class: 'ask' }, ask, ' ', cardLabel(card)), yes, no, cancel];
   }
