@@ -14,7 +14,10 @@ position:
   held): ``is_legal(x) == (x in state.legal_actions())``,
   ``why_illegal(x) is None`` exactly when legal, and ``parse_action(x.text)``
   returns ``x``, or raises :class:`AmbiguousActionError` (the belote choice
-  needed) or :class:`IllegalActionError` carrying ``why_illegal(x)``.
+  needed) or :class:`IllegalActionError` carrying ``why_illegal(x)``; and
+  ``apply`` takes each card exactly when it is legal, belote word included
+  (so that every action it accepts replays from its text), refusing the
+  others as ``parse_action`` refuses their texts.
 
 Sources: the notation of RULES.md ("Bid notation"); seed 001 for the belote
 said or not ("sans annonce la belote n'est pas comptabilisée").
@@ -22,6 +25,7 @@ said or not ("sans annonce la belote n'est pas comptabilisée").
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -41,7 +45,8 @@ from rebelote.actions import (
 )
 from rebelote.auction import COINCHE_VALUES
 from rebelote.cards import DECK_24, DECK_32, cards_of, parse_card
-from rebelote.legality import IllegalReason
+from rebelote.legality import Illegality, IllegalReason
+from rebelote.record import new_deal_record, replay_deal
 from rebelote.rules import PRESETS, preset
 from rebelote.seats import Seat
 from rebelote.state import (
@@ -135,6 +140,29 @@ def check_position(state: State, *, generated: bool) -> None:
                 state.parse_action(x.text)
             assert info.value.reason == why, (x, why, info.value.reason)
             assert info.value.legal == [a.text for a in legal]
+        if isinstance(x, Play):
+            check_apply(state, x, why)
+
+
+def check_apply(state: State, play: Play, why: Illegality | None) -> None:
+    """``apply`` takes ``play`` exactly when it is legal (belote word
+    included), on a copy: accepted, its text reads back to it before; else
+    refused as ``parse_action`` refuses its text, nothing changed."""
+    trial = state.copy()
+    if why is None:
+        assert trial.parse_action(play.text) == play
+        trial.apply(play)
+        return
+    before = (trial.current, list(trial.hands), list(trial.trick_cards), len(trial.tricks))
+    if why.reason is IllegalReason.BELOTE_CHOICE_NEEDED:
+        with pytest.raises(AmbiguousActionError) as amb:
+            trial.apply(play)
+        assert amb.value.candidates == [Play(play.card, True), Play(play.card, False)]
+    else:
+        with pytest.raises(IllegalActionError) as info:
+            trial.apply(play)
+        assert info.value.reason == why
+    assert (trial.current, trial.hands, trial.trick_cards, len(trial.tricks)) == before
 
 
 def play_out(state: State, rng: random.Random, *, generated: bool) -> int:
@@ -189,6 +217,47 @@ def test_belote_choice_positions_read_back() -> None:
                     state.parse_action(card)
             state.apply(rng.choice(state.legal_actions()))
     assert met >= 20
+
+
+@pytest.mark.parametrize("name", ["ffb", "seed001", "seed000-tout-atout"])
+def test_every_accepted_play_replays(name: str) -> None:
+    """Random deals where each card is played with whatever belote word
+    ``apply`` accepts (each of the three tried): the record written from
+    the texts of the actions applied replays to exactly the same deal (its
+    tricks, belotes and result).  Where belote is automatic, ``QH belote``
+    is refused; where it must be said, the bare ``QH`` is."""
+    words = 0
+    for seed in range(40):
+        state, rng = new_deal(name, seed)
+        pack = list(state.pack)
+        done: list[tuple[Seat, str]] = []
+        while not state.is_terminal:
+            seat = state.current
+            assert seat is not None
+            action = rng.choice(state.legal_actions())
+            if isinstance(action, Play):
+                accepted = []
+                for flag in (None, True, False):
+                    trial = state.copy()
+                    try:
+                        trial.apply(Play(action.card, flag))
+                    except (IllegalActionError, AmbiguousActionError):
+                        continue
+                    accepted.append(Play(action.card, flag))
+                legal = [a for a in state.legal_actions() if isinstance(a, Play)]
+                assert accepted == [a for a in legal if a.card == action.card]
+                action = rng.choice(accepted)
+                words += action.belote is not None
+            state.apply(action, seat)
+            done.append((seat, action.text))
+        record = new_deal_record(state.rules, state.dealer, done, pack=pack)
+        replayed = replay_deal(json.loads(json.dumps(record))).state
+        assert [a for _, a in done] == [a["action"] for a in record["actions"]]
+        assert replayed.tricks == state.tricks
+        assert replayed.belotes == state.belotes
+        assert replayed.belote_said == state.belote_said
+        assert replayed.result == state.result
+    assert words == {"ffb": 0, "seed001": 8, "seed000-tout-atout": 0}[name]
 
 
 # ----------------------------------------------------------------- texts

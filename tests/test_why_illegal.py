@@ -78,9 +78,8 @@ def why(
     """``why_illegal`` gives exactly this reason (``suit``: the suit it
     names; ``house_rule``: the option's value here is not the FFB's),
     ``is_legal`` is False, and ``apply`` refuses the action with the
-    same reason, changing nothing.  ``applied``: a belote word ``apply``
-    reads leniently (it plays the card as the rules fix the word);
-    ``parse_action`` of the text refuses it with the reason."""
+    same reason, changing nothing.  ``applied``: a belote word, whose text
+    ``parse_action`` refuses with the same reason too."""
     expected = Illegality(reason, option, source, suit, house_rule)
     assert option is None or option in Rules.__dataclass_fields__
     assert state.why_illegal(action) == expected
@@ -89,10 +88,9 @@ def why(
     if applied:
         assert isinstance(action, Play)
         assert parsed_reason(state, action.text) == expected
-    else:
-        with pytest.raises(IllegalActionError) as info:
-            state.apply(action)
-        assert info.value.reason == expected
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(action)
+    assert info.value.reason == expected
     assert (state.phase, state.current, list(state.hands), list(state.trick_cards)) == before
 
 
@@ -483,16 +481,35 @@ def test_belote_words() -> None:
     assert state.legal_actions() == [Play(kh)]
 
 
-def test_card_without_the_choice_still_says_belote() -> None:
-    """``apply`` keeps its behaviour: a card written without the belote word
-    where the choice is open says belote (the flag's old default)."""
+def test_apply_takes_the_belote_word_as_legal_actions_writes_it() -> None:
+    """``apply`` accepts a card exactly as :meth:`State.legal_actions`
+    writes it, so that every action it accepts replays from its text: a
+    card without the word where the choice is open is ambiguous
+    (``AmbiguousActionError``, as ``parse_action``), a word where belote is
+    automatic is illegal (``belote_automatic``); nothing changes."""
     said = FFB_RULES.replace(belote_must_be_said=True)
     state = deal_after(said, CAPOT, "10H", "take")
     play_cards(state, "JH 7S 7H")
-    events = state.apply(Play(parse_card("QH")))
-    assert [e.kind for e in events] == ["belote_said", "played", "trick_won"]
-    pair = 1 << parse_card("KH") | 1 << parse_card("QH")
-    assert state.belote_said == {pair: True}
+    qh = parse_card("QH")
+    before = (state.current, list(state.hands), list(state.trick_cards), dict(state.belote_said))
+    with pytest.raises(AmbiguousActionError) as amb:
+        state.apply(Play(qh), Seat.N)
+    assert str(amb.value) == "say whether you say belote with QH: QH belote or QH no-belote"
+    assert (amb.value.seat, amb.value.action) == (Seat.N, "QH")
+    assert amb.value.candidates == [Play(qh, True), Play(qh, False)]
+    assert (state.current, state.hands, state.trick_cards, state.belote_said) == before
+    events = state.apply(Play(qh, False))
+    assert [e.kind for e in events] == ["played", "trick_won"]
+    pair = 1 << parse_card("KH") | 1 << qh
+    assert state.belote_said == {pair: False}
+
+    automatic = deal_after(FFB_RULES, CAPOT, "10H", "take")
+    play_cards(automatic, "JH 7S 7H")
+    with pytest.raises(IllegalActionError) as info:
+        automatic.apply(Play(qh, True))
+    assert info.value.reason == Illegality(R.BELOTE_AUTOMATIC, "belote_must_be_said", SEED000)
+    assert str(info.value) == "belote automatic: N cannot QH belote at trick 1; legal: QH KH"
+    assert [e.kind for e in automatic.apply(Play(qh))][:2] == ["belote_said", "played"]
 
 
 def play_cards(state: State, cards: str | list[str]) -> None:

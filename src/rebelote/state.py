@@ -840,16 +840,21 @@ class State:
         if why is None:
             return action
         if why.reason is IllegalReason.BELOTE_CHOICE_NEEDED:
-            assert isinstance(action, Play)
-            candidates: list[Action] = [Play(action.card, True), Play(action.card, False)]
-            raise AmbiguousActionError(
-                f"say whether you say belote with {action.text}: "
-                f"{' or '.join(a.text for a in candidates)}",
-                seat=self.current,
-                action=text,
-                candidates=candidates,
-            )
+            raise self._ambiguous(action, text)
         raise self._illegal(action, why.reason.value.replace("_", " "), why, text)
+
+    def _ambiguous(self, action: Action, text: str | None = None) -> AmbiguousActionError:
+        """The refusal of a card without the belote choice its player must
+        make (``text``: as written, else the action's)."""
+        assert isinstance(action, Play)
+        candidates: list[Action] = [Play(action.card, True), Play(action.card, False)]
+        return AmbiguousActionError(
+            f"say whether you say belote with {action.text}: "
+            f"{' or '.join(a.text for a in candidates)}",
+            seat=self.current,
+            action=action.text if text is None else text,
+            candidates=candidates,
+        )
 
     def _parse_declare(self, text: str, words: list[str], seat: Seat | None) -> Declare:
         """The declarations ``words`` name (``none``, or kinds with an optional
@@ -917,12 +922,16 @@ class State:
         (typed, :mod:`rebelote.events`).
 
         ``seat``, when given, must be the current player (a bid or card out of
-        turn is refused).  Raises :class:`IllegalActionError` (nothing
-        changes; its ``reason`` is :meth:`why_illegal`'s) when the action is
-        not among :meth:`legal_actions`.  A card is accepted whatever its
-        belote flag where the rules fix whether belote is said, and a card
-        without the flag where the choice is open says belote (as before the
-        flag was written in the text).
+        turn is refused).  The action must be among :meth:`legal_actions`
+        exactly, a card's belote word included (so that every action
+        accepted replays from its :attr:`~rebelote.actions.Play.text`):
+        raises :class:`AmbiguousActionError` for a card without the word
+        where its player must say whether he says belote (``QH`` where ``QH
+        belote`` and ``QH no-belote`` are legal), and
+        :class:`IllegalActionError` (its ``reason`` :meth:`why_illegal`'s:
+        ``belote_automatic``, ``belote_decided``, ``belote_not_held`` for a
+        word where there is no choice) for any other action not legal now.
+        Nothing changes then.
 
         ``events=False``: for simulations, where nobody listens: the action
         is checked and applied all the same, but no event is built and the
@@ -947,7 +956,13 @@ class State:
                             mask = trumps & over or mask & under
                 card = action.card
                 if 0 <= card < 32 and mask & _BITS[card]:
-                    return self._play(action, events)
+                    # The belote word as legal_actions writes it: none
+                    # unless the card is the choice of a belote to say.
+                    if not self._belote_cards >> card & 1:
+                        if action.belote is None:
+                            return self._play(action, events)
+                    elif (action.belote is not None) == self._belote_choice(card):
+                        return self._play(action, events)
         elif type(action) is Bid and phase is _BIDDING and (seat is None or seat == self.current):
             assert self.auction is not None
             if action in self.auction.legal_bids():
@@ -957,17 +972,22 @@ class State:
         if seat is not None and seat != self.current:
             raise self._illegal(action, f"not {Seat(seat).letter}'s turn", self._why(action, seat))
         if isinstance(action, Play):
-            if self.phase is Phase.PLAYING and self.legal_play_mask() >> action.card & 1:
+            if self.is_legal(action):
                 return self._play(action, events)
         elif action in self.legal_actions():
             return self._apply(action, events)
+        why = self._why(action, seat)
+        if why.reason is IllegalReason.BELOTE_CHOICE_NEEDED:
+            raise self._ambiguous(action)
         kind = {
             Phase.PLAYING: "illegal card",
             Phase.BIDDING: "illegal bid",
         }.get(self.phase, "illegal action")
         if self.phase is Phase.PLAYING and self._must_declare():
             kind = "declare first"
-        raise self._illegal(action, kind, self._why(action, seat))
+        elif why.reason in _BELOTE_REASONS:
+            kind = why.code.replace("_", " ")
+        raise self._illegal(action, kind, why)
 
     def _play_out(self, choose: _Chooser) -> None:
         """Play the deal to its end, each action ``choose(legal)``, where
@@ -1339,6 +1359,15 @@ class State:
 
 BELOTE_FLAGS: tuple[bool | None, ...] = (None, True, False)
 """The values of :attr:`Play.belote`."""
+
+_BELOTE_REASONS = frozenset(
+    (
+        IllegalReason.BELOTE_AUTOMATIC,
+        IllegalReason.BELOTE_DECIDED,
+        IllegalReason.BELOTE_NOT_HELD,
+    )
+)
+"""The refusals of a belote word where there is no choice to make."""
 
 
 def _looks_like_card(word: str) -> bool:
