@@ -339,6 +339,51 @@ def test_invalid_texts(text: str) -> None:
     assert (state.phase, state.current, list(state.pack)) == before
 
 
+CUT_HELP = (
+    "(cut N: the number of cards lifted, in digits 0-9 without leading zeros, e.g. cut 12, "
+    "or cut 0 to decline)"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "cut " + "9" * 5000,
+            f"not a cut: {'cut ' + '9' * 36!r}… (5004 characters) {CUT_HELP}",
+        ),
+        ("cut 012", f"not a cut: 'cut 012' {CUT_HELP}"),
+        ("cut 00", f"not a cut: 'cut 00' {CUT_HELP}"),
+        ("cut 1000", f"not a cut: 'cut 1000' {CUT_HELP}"),
+        ("cut \u0661\u0662", f"not a cut: 'cut \u0661\u0662' {CUT_HELP}"),
+        ("cut \uff11\uff12", f"not a cut: 'cut \uff11\uff12' {CUT_HELP}"),
+        (
+            "x" * 5000,
+            f"not an action: {'x' * 40!r}… (5000 characters) (a card like JS or 'QH belote', "
+            "a bid like pass, take, H, TA, 80H, capotS, coinche, or 'cut 12', 'deal 3-2', "
+            "'declare tierce-KH')",
+        ),
+    ],
+)
+def test_unreadable_cuts_and_long_texts(text: str, message: str) -> None:
+    """A cut's packet is read as ``cut N`` writes it, ASCII digits with no
+    leading zero: any other (a number of 5000 digits, beyond Python's
+    int-string limit, among them) is no action, the core's own
+    :class:`InvalidActionError`, whose message quotes a long text's start
+    and length only."""
+    state, _ = new_deal("ffb", 1)
+    assert state.phase is Phase.CUT
+    with pytest.raises(InvalidActionError) as info:
+        state.parse_action(text)
+    assert str(info.value) == message
+    assert info.value.text == text
+    assert state.parse_action("cut 12") == Cut(12)
+    with pytest.raises(IllegalActionError) as illegal:
+        state.parse_action("cut 100")  # a number, out of range
+    assert illegal.value.reason is not None
+    assert illegal.value.reason.reason is IllegalReason.CUT_OUT_OF_RANGE
+
+
 def test_invalid_card_texts() -> None:
     """``Play.parse`` refuses a text that is no card, or a card with another
     word than ``belote`` / ``no-belote``."""

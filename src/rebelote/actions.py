@@ -38,6 +38,7 @@ __all__ = [
     "InvalidActionError",
     "Play",
     "parse_bid",
+    "shown",
 ]
 
 CAPOT_VALUE = 250
@@ -51,6 +52,19 @@ class ActionError(ValueError):
     :class:`InvalidActionError` and of
     :class:`~rebelote.state.IllegalActionError` and
     :class:`~rebelote.state.AmbiguousActionError`."""
+
+
+SHOWN_CHARS = 40
+"""The longest part of a text an error message quotes (:func:`shown`)."""
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for an error message: as it is up to
+    :data:`SHOWN_CHARS` characters, else its start and its length
+    (``'cut 99999…' (5004 characters)``)."""
+    if len(text) <= SHOWN_CHARS:
+        return repr(text)
+    return f"{text[:SHOWN_CHARS]!r}… ({len(text)} characters)"
 
 
 class InvalidActionError(ActionError):
@@ -149,7 +163,8 @@ def parse_bid(text: str) -> Bid:
         if 80 <= value <= 160 and value % 10 == 0:
             return Bid("contract", Strain[rest], value)
     raise ValueError(
-        f"not a bid: {text!r} (pass, take, S/H/D/C, TA, SA, 80H..160H, capotH, coinche, surcoinche)"
+        f"not a bid: {shown(text)} (pass, take, S/H/D/C, TA, SA, 80H..160H, capotH, coinche, "
+        "surcoinche)"
     )
 
 
@@ -205,7 +220,7 @@ class Play:
             card = None
         if card is None or len(words) > 2:
             raise InvalidActionError(
-                f"not a card: {text!r} (write rank then suit, e.g. 10H, JS; "
+                f"not a card: {shown(text)} (write rank then suit, e.g. 10H, JS; "
                 "then 'belote' or 'no-belote' where that is the choice)",
                 text=text,
             )
@@ -214,7 +229,7 @@ class Play:
         flag = BELOTE_WORDS.get(words[1].lower())
         if flag is None:
             raise InvalidActionError(
-                f"not a card: {text!r}: after the card, write 'belote' or 'no-belote'",
+                f"not a card: {shown(text)}: after the card, write 'belote' or 'no-belote'",
                 text=text,
             )
         return cls(card, flag)

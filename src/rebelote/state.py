@@ -31,6 +31,7 @@ Randomness never enters here: the pack is given.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import Enum
 from operator import itemgetter
@@ -46,6 +47,7 @@ from .actions import (
     InvalidActionError,
     Play,
     parse_bid,
+    shown,
 )
 from .auction import Auction, Contract
 from .cards import (
@@ -1380,18 +1382,32 @@ def _looks_like_card(word: str) -> bool:
 
 def _not_an_action(text: str) -> str:
     return (
-        f"not an action: {text!r} (a card like JS or 'QH belote', a bid like pass, take, "
+        f"not an action: {shown(text)} (a card like JS or 'QH belote', a bid like pass, take, "
         "H, TA, 80H, capotS, coinche, or 'cut 12', 'deal 3-2', 'declare tierce-KH')"
     )
 
 
+_PACKET = re.compile(r"0|[1-9][0-9]{0,2}")
+"""A cut's packet as :attr:`Cut.text` writes it: ASCII digits, no leading
+zero, at most three (``cut 40`` reads, and is refused as out of range)."""
+
+
 def _parse_setup(text: str, words: list[str]) -> Action:
-    """``cut N``, ``deal 3-2`` / ``deal 2-3``; ``declare`` alone is no action."""
+    """``cut N``, ``deal 3-2`` / ``deal 2-3``; ``declare`` alone is no action.
+    Raises :class:`InvalidActionError` for anything else, and for a cut
+    whose packet is not a number as ``cut N`` writes it (``cut 012``,
+    ``cut ١٢``, a number of thousands of digits)."""
     head = words[0].lower()
     if len(words) == 2:
         arg = words[1]
-        if head == "cut" and arg.isascii() and arg.isdigit():
-            return Cut(int(arg))
+        if head == "cut":
+            if _PACKET.fullmatch(arg):
+                return Cut(int(arg))
+            raise InvalidActionError(
+                f"not a cut: {shown(text)} (cut N: the number of cards lifted, in digits "
+                "0-9 without leading zeros, e.g. cut 12, or cut 0 to decline)",
+                text=text,
+            )
         if head == "deal" and arg in ("3-2", "2-3"):
             return ChoosePattern(arg)
     raise InvalidActionError(_not_an_action(text), text=text)
