@@ -42,6 +42,7 @@ from rebelote.actions import (
     Declare,
     InvalidActionError,
     Play,
+    parse_bid,
 )
 from rebelote.auction import COINCHE_VALUES
 from rebelote.cards import DECK_24, DECK_32, cards_of, parse_card
@@ -382,6 +383,47 @@ def test_unreadable_cuts_and_long_texts(text: str, message: str) -> None:
         state.parse_action("cut 100")  # a number, out of range
     assert illegal.value.reason is not None
     assert illegal.value.reason.reason is IllegalReason.CUT_OUT_OF_RANGE
+
+
+BID_HELP = "(pass, take, S/H/D/C, TA, SA, 80H..160H, capotH, coinche, surcoinche)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\u0668\u0660H", "080H", "0080H", "\uff18\uff10H", "80\u0660H", "1000H", "0100S", "\uff190TA"],
+)
+def test_contract_values_in_ascii_digits_only(text: str) -> None:
+    """A contract's value is read as ``Bid.text`` writes it, ASCII digits
+    with no leading zero: 80 in Arabic-Indic digits, ``080H`` (a leading
+    zero), full-width digits are no bid; ``parse_action`` in a
+    coinche auction refuses them as no action."""
+    with pytest.raises(ValueError) as info:
+        parse_bid(text)
+    assert str(info.value) == f"not a bid: {text!r} {BID_HELP}"
+    state, _ = new_deal("coinche", 3)
+    state.apply(state.legal_actions()[0])  # the cut
+    while state.phase is not Phase.BIDDING:
+        state.apply(state.legal_actions()[0])
+    assert state.parse_action("80H") == Bid("contract", Strain.H, 80)
+    with pytest.raises(InvalidActionError) as invalid:
+        state.parse_action(text)
+    assert invalid.value.text == text
+
+
+@pytest.mark.parametrize(
+    ("text", "bid"),
+    [
+        ("80H", Bid("contract", Strain.H, 80)),
+        ("100s", Bid("contract", Strain.S, 100)),
+        (" 160sa ", Bid("contract", Strain.SA, 160)),
+        ("90TA", Bid("contract", Strain.TA, 90)),
+        ("capotD", Bid("contract", Strain.D, CAPOT_VALUE)),
+    ],
+)
+def test_contract_values_read(text: str, bid: Bid) -> None:
+    """The canonical values read (case and spaces free), and write back."""
+    assert parse_bid(text) == bid
+    assert parse_bid(bid.text) == bid
 
 
 def test_invalid_card_texts() -> None:

@@ -19,6 +19,7 @@ and ignores extra spaces.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
@@ -132,12 +133,19 @@ class Bid:
         return self.text
 
 
+_CONTRACT = re.compile(r"([1-9][0-9]{1,2})(TA|SA|S|H|D|C)")
+"""A contract bid as :attr:`Bid.text` writes it (upper case): its value in
+ASCII digits with no leading zero (not ``080H``, nor 80 in Arabic-Indic
+or full-width digits), then its strain."""
+
 PASS = Bid("pass")
 TAKE = Bid("take")
 
 
 def parse_bid(text: str) -> Bid:
-    """Read a bid in record notation (case-insensitive).
+    """Read a bid in record notation (case-insensitive), a contract's
+    value as :attr:`Bid.text` writes it: ASCII digits, no leading zero
+    (``80H``, not ``080H`` nor 80 in other digits than 0-9).
 
     Raises ``ValueError`` when the text is no bid of any auction.
     """
@@ -151,17 +159,11 @@ def parse_bid(text: str) -> Bid:
     for amount_text, value in (("CAPOT", CAPOT_VALUE),):
         if up.startswith(amount_text) and up[len(amount_text) :] in Strain.__members__:
             return Bid("contract", Strain[up[len(amount_text) :]], value)
-    digits = ""
-    for ch in up:
-        if ch.isdigit():
-            digits += ch
-        else:
-            break
-    rest = up[len(digits) :]
-    if digits and rest in Strain.__members__:
-        value = int(digits)
+    contract = _CONTRACT.fullmatch(up)
+    if contract is not None:
+        value = int(contract[1])
         if 80 <= value <= 160 and value % 10 == 0:
-            return Bid("contract", Strain[rest], value)
+            return Bid("contract", Strain[contract[2]], value)
     raise ValueError(
         f"not a bid: {shown(text)} (pass, take, S/H/D/C, TA, SA, 80H..160H, capotH, coinche, "
         "surcoinche)"
