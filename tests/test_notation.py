@@ -261,6 +261,64 @@ def test_every_accepted_play_replays(name: str) -> None:
     assert words == {"ffb": 0, "seed001": 8, "seed000-tout-atout": 0}[name]
 
 
+def test_apply_parsed_trusts_only_what_parse_action_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``apply_parsed`` applies, unchecked, the action ``parse_action`` has
+    just read in the same position (or a candidate of its
+    ``AmbiguousActionError``); any other action, or the same once the deal
+    has moved, or for another seat, goes through the checked ``apply``."""
+    checked: list[Action] = []
+    real_apply = State.apply
+
+    def apply(self: State, action: Action, seat: Seat | None = None, **kw: bool) -> object:
+        checked.append(action)
+        return real_apply(self, action, seat, **kw)
+
+    monkeypatch.setattr(State, "apply", apply)
+    state, rng = new_deal("ffb", 5)
+    cutter = state.current
+    assert cutter is not None
+    cut = state.parse_action("cut 12", cutter)
+    assert [e.kind for e in state.apply_parsed(cut, cutter)] == ["cut"]
+    pattern = state.parse_action("deal 2-3", state.dealer)
+    assert [e.kind for e in state.apply_parsed(pattern, state.dealer)][:2] == ["pattern", "dealt"]
+    assert checked == []  # trusted: checked once, by parse_action
+    bidder = state.current
+    assert bidder is not None and state.phase is Phase.BIDDING
+    parsed = state.parse_action("pass", bidder)
+    state.apply(Bid("pass"), bidder)  # the deal moves on
+    assert checked == [Bid("pass")]
+    nxt = state.current
+    assert nxt is not None and nxt != bidder
+    with pytest.raises(IllegalActionError) as info:
+        state.apply_parsed(parsed, bidder)  # not trusted any more: checked, refused
+    assert info.value.reason is not None
+    assert info.value.reason.reason is IllegalReason.NOT_YOUR_TURN
+    assert checked == [Bid("pass"), Bid("pass")]
+    take = state.parse_action("take", nxt)
+    with pytest.raises(IllegalActionError):
+        state.apply_parsed(take, bidder)  # another seat: checked
+    assert len(checked) == 3
+    state.apply_parsed(Bid("pass"), nxt)  # not the action read: checked, legal
+    assert checked[3:] == [Bid("pass")]
+    # seed 001: the two candidates of an ambiguous card are checked already
+    for seed in range(200):
+        state, rng = new_deal("seed001", seed)
+        while not state.is_terminal:
+            choice = [a for a in state.legal_actions() if isinstance(a, Play) and a.belote]
+            if choice:
+                card = choice[0].text.split()[0]
+                with pytest.raises(AmbiguousActionError):
+                    state.parse_action(card)
+                checked.clear()
+                events = state.apply_parsed(Play(choice[0].card, False))
+                assert checked == [] and "belote_said" not in [e.kind for e in events]
+                return
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no belote choice in 200 deals")
+
+
 # ----------------------------------------------------------------- texts
 
 

@@ -324,6 +324,7 @@ class State:
     __slots__ = (
         "_belote_cards",
         "_belote_owner",
+        "_checked",
         "_next",
         "_partner_of",
         "_play_table",
@@ -400,6 +401,10 @@ class State:
         self.tricks: list[Trick] = []
         self.played: CardMask = 0
         self.result: DealResult | None = None
+        self._checked: tuple[tuple[object, ...], tuple[Action, ...]] | None = None
+        """The actions :meth:`parse_action` last found legal, with the
+        position it found them in (:meth:`_position`), for
+        :meth:`apply_parsed`."""
 
     # ----------------------------------------------------------------- set-up
 
@@ -840,10 +845,53 @@ class State:
             action = Play.parse(text)
         why = self.why_illegal(action, seat)
         if why is None:
+            self._checked = (self._position(), (action,))
             return action
         if why.reason is IllegalReason.BELOTE_CHOICE_NEEDED:
-            raise self._ambiguous(action, text)
+            ambiguous = self._ambiguous(action, text)
+            self._checked = (self._position(), tuple(ambiguous.candidates))
+            raise ambiguous
         raise self._illegal(action, why.reason.value.replace("_", " "), why, text)
+
+    def _position(self) -> tuple[object, ...]:
+        """What every action changes (the phase, who is to act, the cards
+        played, the bids made, the declarations due): a position that
+        :meth:`apply_parsed` finds equal is the one :meth:`parse_action`
+        checked the action in."""
+        auction = self.auction
+        return (
+            self.phase,
+            self.current,
+            self.played,
+            -1 if auction is None else len(auction.bids),
+            len(self.to_declare),
+        )
+
+    def apply_parsed(
+        self, action: Action, seat: Seat | None = None, *, events: bool = True
+    ) -> list[Event]:
+        """Apply an action that :meth:`parse_action` has just read, and so
+        checked, in this position (or one of the two candidates of its
+        :class:`AmbiguousActionError`): the one-parse-per-action path of the
+        server, where the action is checked once, by :meth:`parse_action`.
+
+        The action is trusted only if it is the one :meth:`parse_action`
+        last returned (or offered) and the deal has not moved since (the
+        phase, the player to act, the cards played, the bids and the
+        declarations due are as they were then), ``seat`` being that player;
+        any other action goes through :meth:`apply`, checked.  Returns the
+        events, and raises, as :meth:`apply` does.
+        """
+        checked = self._checked
+        if (
+            checked is not None
+            and (seat is None or seat == self.current)
+            and action in checked[1]
+            and checked[0] == self._position()
+        ):
+            self._checked = None
+            return self._apply(action, events)
+        return self.apply(action, seat, events=events)
 
     def _ambiguous(self, action: Action, text: str | None = None) -> AmbiguousActionError:
         """The refusal of a card without the belote choice its player must

@@ -225,14 +225,23 @@ def test_the_deal_over_refuses_cards() -> None:
 
 
 def test_a_legal_action_is_read_checked_and_applied_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's action: read once (``parse_action``, which checks it:
+    one ``is_legal``), then applied once through ``apply_parsed``, which
+    trusts it (no second check: the checked ``apply`` is never called).  A
+    computer player's action, never read, is checked once, by ``apply``."""
     game, _, follow, _ = _position()
     played = Play(parse_card(follow[0]))
-    calls: dict[str, list[Any]] = {"parse": [], "apply": [], "is_legal": []}
+    calls: dict[str, list[Any]] = {"parse": [], "apply_parsed": [], "apply": [], "is_legal": []}
     real_parse, real_apply, real_is_legal = State.parse_action, State.apply, State.is_legal
+    real_parsed = State.apply_parsed
 
     def parse_action(self: State, text: str, seat: Seat | None = None) -> Action:
         calls["parse"].append(text)
         return real_parse(self, text, seat)
+
+    def apply_parsed(self: State, action: Action, seat: Seat | None = None, **kw: Any) -> Any:
+        calls["apply_parsed"].append(action)
+        return real_parsed(self, action, seat, **kw)
 
     def apply(self: State, action: Action, seat: Seat | None = None, **kw: Any) -> Any:
         calls["apply"].append(action)
@@ -244,15 +253,23 @@ def test_a_legal_action_is_read_checked_and_applied_once(monkeypatch: pytest.Mon
         return real_is_legal(self, action, seat)
 
     monkeypatch.setattr(State, "parse_action", parse_action)
+    monkeypatch.setattr(State, "apply_parsed", apply_parsed)
     monkeypatch.setattr(State, "apply", apply)
     monkeypatch.setattr(State, "is_legal", is_legal)
     entries = game.request(Seat.S, follow[0], None)
-    assert calls == {"parse": [follow[0]], "apply": [], "is_legal": [played]}
+    assert calls == {"parse": [follow[0]], "apply_parsed": [], "apply": [], "is_legal": [played]}
     outs = game.apply(entries[0])
-    assert calls == {"parse": [follow[0]], "apply": [played], "is_legal": [played]}
+    # the legality check: once, inside parse_action; apply (checked) never
+    assert calls == {
+        "parse": [follow[0]],
+        "apply_parsed": [played],
+        "apply": [],
+        "is_legal": [played],
+    }
     kinds = [o.per_seat[Seat.S][1].data["kind"] for o in outs]
     assert kinds[0] == "card"
-    # a computer player's action: built from the action itself, never read
+    # a computer player's action: built from the action itself, never read,
+    # checked once by apply
     state = game.state
     assert state is not None and state.current is not None
     bot = state.current
@@ -260,7 +277,7 @@ def test_a_legal_action_is_read_checked_and_applied_once(monkeypatch: pytest.Mon
     for key in calls:
         calls[key].clear()
     game.apply(game.action_entry(bot, action, "bot"))
-    assert (calls["parse"], calls["apply"]) == ([], [action])
+    assert (calls["parse"], calls["apply_parsed"], calls["apply"]) == ([], [action], [action])
 
 
 def test_a_stored_action_is_read_once_on_replay(monkeypatch: pytest.MonkeyPatch) -> None:

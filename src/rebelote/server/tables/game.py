@@ -738,7 +738,10 @@ class TableGame:
         else:
             action = self._parse(entry.seat, text, belote)  # from the stored log
         try:
-            events = state.apply(action, entry.seat)
+            # Checked once: by parse_action when a player's text was read
+            # (the core trusts it then), else (a computer player's action,
+            # never read) by apply.
+            events = state.apply_parsed(action, entry.seat)
         except IllegalActionError as exc:  # a computer player's action that is not legal
             raise self._refusal(state, entry.seat, text, exc.reason) from None
         self.actions_in_deal += 1
