@@ -65,6 +65,7 @@ from pydantic import BaseModel
 
 from rebelote.actions import Action, ChoosePattern, Cut, InvalidActionError, Play
 from rebelote.cards import card_name, cards_of, parse_card
+from rebelote.events import Event, MatchEnded
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
@@ -785,7 +786,8 @@ class TableGame:
         match = self.match
         assert match is not None and state.result is not None
         dealer = match.dealer
-        entry = match.add(state.result)
+        ended: list[Event] = []
+        entry = match.add(state.result, ended)
         summary = deal_summary(state, entry.score)
         summary["released"] = entry.released
         summary["totals"] = self._side_dict(entry.totals)
@@ -816,14 +818,15 @@ class TableGame:
         data = WireData.of(end)
         check_wire(data, public, "everyone")
         out = [self._number(dict.fromkeys(self.keys, data))]
-        if match.winner is not None:
+        for event in ended:  # the core's MatchEnded: a side reached the target
+            assert isinstance(event, MatchEnded)
             out.append(
                 self._public(
                     MatchEndEvent(
                         match=self.match_number,
                         deal=self.deal_number,
-                        winner=self.sides[match.winner],
-                        totals=self._side_dict(match.totals),
+                        winner=self.sides[event.winner],
+                        totals=self._side_dict(event.totals),
                         sheet=list(self.sheet),
                     )
                 )
