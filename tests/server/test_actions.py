@@ -402,3 +402,12 @@ def test_every_card_of_the_hand_is_legal_or_has_a_reason(preset: str) -> None:
             game.apply(entry)
         steps += 1
     assert steps > 40
+
+
+def test_a_table_names_its_preset_as_a_player_understands_it() -> None:
+    """A table's rules carry the preset's key (as records write it) and its
+    ``title``, the name a player understands, which pages word."""
+    info = _game("seed001", seed=1, target=1).rules_info()
+    assert (info.preset, info.title) == ("seed001", "belote-said")
+    info = _game("ffb", seed=1, target=1).rules_info()
+    assert (info.preset, info.title) == ("ffb", "ffb")

@@ -170,6 +170,76 @@ def test_one_deal_with_the_keyboard_only(
     page.context.close()
 
 
+PRESET_NAMES_FR = [
+    "Belote classique (FFB)",
+    "Belote sans annonces",
+    "Belote avec tour d'annonces",
+    "Tout atout / Sans atout",
+    "Belote à annoncer",
+    "Le donneur entame, en 501",
+    "Annonces automatiques, en 501",
+    "Coinche",
+    "Belote à trois",
+]
+PRESET_NAMES_EN = [
+    "Classic belote (FFB)",
+    "Belote without declarations",
+    "Belote with a declaration turn",
+    "All trumps / No trump",
+    "Belote must be said",
+    "The dealer leads, to 501",
+    "Automatic declarations, to 501",
+    "Coinche",
+    "Three-player belote",
+]
+
+
+def test_preset_names_in_the_page_language(browser: Browser, web: LiveServer) -> None:
+    """The new-match dialog and the start page name each preset from the
+    server's ``title`` (the name a player understands), in the page's
+    language: never « règles 001 » nor a preset's key."""
+    page = open_page(browser, web, DESKTOP)
+    titles = [p["title"] for p in httpx.get(web.url + "/api/presets").json()]
+    assert titles[4] == "belote-said"
+    page.click("[data-action='new']")
+    page.wait_for_selector("#new-game[open]")
+    names = page.locator("#preset-choices .preset-text > b")
+    assert names.all_inner_texts() == PRESET_NAMES_FR
+    help_seed001 = page.locator("#preset-choices [data-help='seed001']")
+    assert help_seed001.get_attribute("aria-label") == "Règles : Belote à annoncer"
+    assert page.locator("#preset-list li b").all_inner_texts() == PRESET_NAMES_FR
+    page.click("#new-game [data-action='cancel-new']")
+    page.evaluate(
+        "async () => { const i18n = await import('/js/i18n.js'); await i18n.setLang('en'); }"
+    )
+    page.click("[data-action='new']")
+    page.wait_for_selector("#new-game[open]")
+    assert page.locator("#preset-choices .preset-text > b").all_inner_texts() == PRESET_NAMES_EN
+    # a table's rules as the server gives them (the lobby's and the history's
+    # rooms), and older data that names the preset by its key alone
+    names = page.evaluate(
+        """async () => {
+          const labels = await import('/js/labels.js');
+          return [
+            labels.presetName({preset: 'seed001', title: 'belote-said'}),
+            labels.presetName({preset: 'seed003', title: 'auto-declarations-501'}),
+            labels.presetName('seed002'),
+            labels.presetName({name: 'seed000'}),
+            labels.presetName({preset: 'house', title: 'house'}),
+          ];
+        }"""
+    )
+    assert names == [
+        "Belote must be said",
+        "Automatic declarations, to 501",
+        "The dealer leads, to 501",
+        "Belote with a declaration turn",
+        "house",
+    ]
+    no_errors(page)
+    page.context.close()
+
+
 def test_start_page_continue_and_rules_help(browser: Browser, web: LiveServer, shots: Path) -> None:
     page = open_page(browser, web, PHONE)
     assert page.locator("[data-action='continue']").is_hidden()

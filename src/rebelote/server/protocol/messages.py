@@ -474,15 +474,19 @@ class SeatInfo(_Strict):
 
 
 class RulesInfo(_Strict):
-    """A table's rules: the ``preset`` they come from, its one-line
-    ``description``, ``players`` (3 or 4), the match ``target`` and every
-    option (:meth:`rebelote.rules.Rules.options`)."""
+    """A table's rules: the ``preset`` they come from (its key, as records
+    write it: ``seed001``), its ``title`` (the name a player understands:
+    :func:`rebelote.rules.preset_name`, ``belote-said``; the key itself
+    where it is clear already, ``ffb``), its one-line ``description``,
+    ``players`` (3 or 4), the match ``target`` and every option
+    (:meth:`rebelote.rules.Rules.options`)."""
 
     preset: str
     description: str
     players: int
     target: int
     options: dict[str, Any]
+    title: str = ""
 
 
 class RuleHelp(_Strict):
@@ -495,9 +499,13 @@ class RuleHelp(_Strict):
 
 
 class PresetInfo(_Strict):
-    """One entry of ``GET /api/presets``."""
+    """One entry of ``GET /api/presets``: the preset's ``name`` (its key,
+    which ``POST /api/tables`` takes) and its ``title``, the name a player
+    understands (:func:`rebelote.rules.preset_name`: ``belote-said`` for
+    ``seed001``, ``ffb`` for ``ffb``), which a page words in its language."""
 
     name: str
+    title: str
     description: str
     players: int
     target: int

@@ -70,7 +70,7 @@ from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
 from rebelote.record import deal_summary
-from rebelote.rules import Rules
+from rebelote.rules import Rules, preset_name
 from rebelote.seats import SEATS_3, SEATS_4, Seat, previous_seat
 from rebelote.server.api.help import describe
 from rebelote.server.broker.hub import StreamKey
@@ -928,6 +928,7 @@ class TableGame:
         """The table's :class:`RulesInfo`."""
         return RulesInfo(
             preset=self.rules.preset,
+            title=preset_name(self.rules.preset),
             description=describe(self.rules),
             players=self.rules.players,
             target=self.rules.target,

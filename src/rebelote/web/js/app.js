@@ -153,8 +153,8 @@ function renderPresetList(list) {
     ...list.map((p) =>
       h('li', {},
         h('button', { type: 'button', class: 'link', 'data-help': p.name, onclick: () => showHelp(p.name) },
-          h('b', { text: presetName(p.name) }),
-          h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+          h('b', { text: presetName(p) }),
+          h('span', { class: 'desc', text: presetDescription(p, p.description) }))),
     ),
   );
 }
@@ -165,8 +165,8 @@ async function showHelp(name) {
   const list = await presets();
   const p = list.find((x) => x.name === name);
   if (!p) return;
-  $('#help-title').textContent = t('help.title', { name: presetName(p.name) });
-  $('#help-desc').textContent = presetDescription(p.name, p.description);
+  $('#help-title').textContent = t('help.title', { name: presetName(p) });
+  $('#help-desc').textContent = presetDescription(p, p.description);
   $('#help-lines').replaceChildren(...p.help.map((line) => h('li', { 'data-option': line.option, text: helpText(line.text) })));
   const dialog = $('#help');
   dialog.dataset.preset = name;
@@ -192,11 +192,11 @@ async function showNewGame() {
         h('label', {},
           h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === prefs.preset, 'data-preset': p.name }),
           h('span', { class: 'preset-text' },
-            h('b', { text: presetName(p.name) }),
-            h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+            h('b', { text: presetName(p) }),
+            h('span', { class: 'desc', text: presetDescription(p, p.description) }))),
         h('button', {
-          type: 'button', class: 'help-btn', 'data-help': p.name, 'aria-label': t('new.rulesOf', { name: presetName(p.name) }),
-          title: t('new.rulesOf', { name: presetName(p.name) }), text: '?', onclick: () => showHelp(p.name),
+          type: 'button', class: 'help-btn', 'data-help': p.name, 'aria-label': t('new.rulesOf', { name: presetName(p) }),
+          title: t('new.rulesOf', { name: presetName(p) }), text: '?', onclick: () => showHelp(p.name),
         })),
     ),
   );

@@ -27,41 +27,65 @@ const CARRE_KEYS = {
   7: 'decl.carre.7', 8: 'decl.carre.8', 9: 'decl.carre.9', 10: 'decl.carre.10',
   J: 'decl.carre.J', Q: 'decl.carre.Q', K: 'decl.carre.K', A: 'decl.carre.A',
 };
+// The presets' names and descriptions in the page's language, by the name
+// a player understands that the server gives each preset (`title` of
+// /api/presets and of a table's rules: rebelote.rules.preset_name); older
+// data, which names a preset by its key alone (`seed001`), finds the same.
 const PRESET_KEYS = {
   ffb: 'preset.ffb',
   'ffb-no-declarations': 'preset.ffb-no-declarations',
-  seed000: 'preset.seed000',
-  'seed000-tout-atout': 'preset.seed000-tout-atout',
-  seed001: 'preset.seed001',
-  seed002: 'preset.seed002',
-  seed003: 'preset.seed003',
+  'declaration-turn': 'preset.declaration-turn',
+  'tout-atout': 'preset.tout-atout',
+  'belote-said': 'preset.belote-said',
+  'dealer-leads-501': 'preset.dealer-leads-501',
+  'auto-declarations-501': 'preset.auto-declarations-501',
   coinche: 'preset.coinche',
   'three-players': 'preset.three-players',
 };
 const PRESET_DESC_KEYS = {
   ffb: 'presetdesc.ffb',
   'ffb-no-declarations': 'presetdesc.ffb-no-declarations',
-  seed000: 'presetdesc.seed000',
-  'seed000-tout-atout': 'presetdesc.seed000-tout-atout',
-  seed001: 'presetdesc.seed001',
-  seed002: 'presetdesc.seed002',
-  seed003: 'presetdesc.seed003',
+  'declaration-turn': 'presetdesc.declaration-turn',
+  'tout-atout': 'presetdesc.tout-atout',
+  'belote-said': 'presetdesc.belote-said',
+  'dealer-leads-501': 'presetdesc.dealer-leads-501',
+  'auto-declarations-501': 'presetdesc.auto-declarations-501',
   coinche: 'presetdesc.coinche',
   'three-players': 'presetdesc.three-players',
 };
+const PRESET_TITLES = {
+  seed000: 'declaration-turn',
+  'seed000-tout-atout': 'tout-atout',
+  seed001: 'belote-said',
+  seed002: 'dealer-leads-501',
+  seed003: 'auto-declarations-501',
+};
+
+/** The player's name of a preset given as the server gives it: a preset of
+ * /api/presets ({name, title}), a table's rules ({preset, title}), or a
+ * name alone. */
+function presetTitle(p) {
+  if (typeof p === 'string') return PRESET_TITLES[p] || p;
+  if (!p) return '';
+  return p.title || PRESET_TITLES[p.name || p.preset] || p.name || p.preset || '';
+}
 
 /** The rank as printed on the cards and in labels (V D R in French). */
 export function rankMap() {
   return { J: t('rank.J'), Q: t('rank.Q'), K: t('rank.K'), A: t('rank.A') };
 }
 
-/** The name of a preset, and its one-line description (the server's, if unknown). */
-export function presetName(name) {
-  return PRESET_KEYS[name] ? t(PRESET_KEYS[name]) : name;
+/** The name of a preset in the page's language (the server's `title`
+ * itself for a preset the page does not know), and its one-line
+ * description (the server's, if unknown); `p` as presetTitle takes it. */
+export function presetName(p) {
+  const title = presetTitle(p);
+  return PRESET_KEYS[title] ? t(PRESET_KEYS[title]) : title;
 }
 
-export function presetDescription(name, fallback, target) {
-  const text = PRESET_DESC_KEYS[name] ? t(PRESET_DESC_KEYS[name]) : fallback || '';
+export function presetDescription(p, fallback, target) {
+  const title = presetTitle(p);
+  const text = PRESET_DESC_KEYS[title] ? t(PRESET_DESC_KEYS[title]) : fallback || '';
   // A table's own target replaces the preset's ("1000 points." at a table to 200).
   if (target === undefined || target === null) return text;
   return text.replace(/\d+ points?\./, `${target} ${target === 1 ? 'point' : 'points'}.`);
