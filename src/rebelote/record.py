@@ -242,10 +242,12 @@ class _Replay:
         self.setup_events = tuple(setup_events)
 
     def apply(self, action: Action) -> RecordedAction:
-        """Apply the current player's legal ``action`` and keep it."""
+        """Apply the current player's legal ``action`` and keep it (checked
+        once: an action :meth:`State.parse_action` has just read is not
+        checked again, :meth:`State.apply_parsed`)."""
         seat = self.state.current
         assert seat is not None
-        done = RecordedAction(seat, action, tuple(self.state.apply(action, seat)))
+        done = RecordedAction(seat, action, tuple(self.state.apply_parsed(action, seat)))
         self.actions.append(done)
         return done
 
