@@ -829,8 +829,6 @@ def test_tests_servers_relax_only_the_throttles() -> None:
         "lobby_table_rate",
         "table_address_rate",
         "global_signup_rate",
-        "global_guest_rate",
-        "global_table_rate",
         "replay_rate",
         "login_pair_free",
         "login_address_free",

@@ -32,6 +32,7 @@ from rebelote.server.api.replays import Replays, encode
 from rebelote.server.api.throttle import MessageBudget, network_keys, scaled_rate
 from rebelote.server.logs import Repeats, log_config
 from rebelote.server.run import raise_open_files
+from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import StoredTable
 from rebelote.server.tables import history
 
@@ -576,38 +577,97 @@ def test_ipv6_guests_are_counted_by_their_56_and_48_too(tmp_path: Path) -> None:
         assert guest("2001:db8:6::1", next(n)) == 200  # another /48
 
 
-def test_creations_from_every_address_have_a_ceiling(tmp_path: Path) -> None:
-    """Each from an address of its own: 4 guests, 3 tables (solo and lobby
-    together) and 2 sign-ups in all, then 429."""
+def test_only_signups_have_a_ceiling_over_every_address(tmp_path: Path) -> None:
+    """Each from an address of its own: 2 sign-ups in all, then 429; but
+    guests and tables have no ceiling that many addresses could spend
+    together (review 3, finding 1): 12 guests and 12 tables from 12
+    addresses all pass, each address's own count aside."""
+    assert not hasattr(ServerSettings(), "global_guest_rate")
+    assert not hasattr(ServerSettings(), "global_table_rate")
     settings = TEST_SETTINGS.but(
-        global_guest_rate="4/hour", global_table_rate="3/hour", global_signup_rate="2/hour"
+        guest_rate="1/hour", table_address_rate="1/hour", global_signup_rate="2/hour"
     )
     with LiveServer(f"sqlite:///{tmp_path / 'global.db'}", settings=settings) as live:
-        host = Player(live)
-        host.http.headers["X-Forwarded-For"] = "198.51.100.40"
-        host.guest("Lobby Host")
         with live.http() as client:
 
             def post(path: str, body: Any, i: int) -> httpx.Response:
                 return client.post(path, json=body, headers={"X-Forwarded-For": f"198.51.100.{i}"})
 
-            guests = [post("/api/auth/guest", {"name": f"Guest {i}"}, i) for i in range(4)]
-            assert [r.status_code for r in guests] == [200] * 3 + [429]
-            assert _detail(guests[3]) == {
-                "code": "rate_limited",
-                "message": "too many (at most 4 per 1 hour): try again later",
-                "retry_after": _detail(guests[3])["retry_after"],
-            }
-            tables = [post("/api/tables", {}, 10 + i) for i in range(2)]
-            assert [r.status_code for r in tables] == [201, 201]
-            assert host.post("/api/lobby/tables", {"visibility": "private"}).status_code == 201
-            assert post("/api/tables", {}, 12).status_code == 429
-            r = host.post("/api/lobby/tables", {"visibility": "private"})
-            assert r.status_code == 429
-            assert _detail(r)["message"] == "too many (at most 3 per 1 hour): try again later"
+            guests = [post("/api/auth/guest", {"name": f"Guest {i}"}, i) for i in range(12)]
+            assert [r.status_code for r in guests] == [200] * 12
+            again = post("/api/auth/guest", {"name": "Guest again"}, 0)
+            assert again.status_code == 429  # the address's own count
+            tables = [post("/api/tables", {}, 30 + i) for i in range(12)]
+            assert [r.status_code for r in tables] == [201] * 12
+            assert post("/api/tables", {}, 30).status_code == 429
             body = {"password": "a fine passphrase"}
             signups = [
-                post("/api/auth/signup", {"name": f"Member {i}", **body}, 20 + i) for i in range(3)
+                post("/api/auth/signup", {"name": f"Member {i}", **body}, 60 + i) for i in range(3)
             ]
             assert [r.status_code for r in signups] == [201, 201, 429]
+            assert _detail(signups[2]) == {
+                "code": "rate_limited",
+                "message": "too many (at most 2 per 1 hour): try again later",
+                "retry_after": _detail(signups[2])["retry_after"],
+            }
+        hosts = []
+        for i in range(3):
+            host = Player(live)
+            host.http.headers["X-Forwarded-For"] = f"198.51.100.{90 + i}"
+            host.guest(f"Lobby Host {i}")
+            assert host.post("/api/lobby/tables", {"visibility": "private"}).status_code == 201
+            hosts.append(host)
+        for host in hosts:
+            host.close()
+
+
+PRESETS_TEXT = (
+    "ffb, ffb-no-declarations, seed000, seed000-tout-atout, seed001, seed002, seed003, "
+    "coinche, three-players"
+)
+
+
+def test_table_requests_are_checked_before_they_are_counted(tmp_path: Path) -> None:
+    """Requests refused for what they ask (an unknown preset, a level or a
+    seat the table does not have) get their error and spend no allowance
+    (review 3, finding 1): after 30 of each kind from one address, that
+    address still makes its 10 solo tables of the minute, and its lobby
+    tables, with the default limits."""
+    with LiveServer(f"sqlite:///{tmp_path / 'checked.db'}", settings=ServerSettings()) as live:
+        host = Player(live)
+        host.guest("Checked Host")
+        with live.http() as client:
+            for _ in range(30):
+                r = client.post("/api/tables", json={"preset": "nope"})
+                assert r.status_code == 400
+                assert _detail(r) == {
+                    "code": "bad_request",
+                    "message": f"unknown preset 'nope': use {PRESETS_TEXT}",
+                }
+                r = client.post(
+                    "/api/tables", json={"preset": "three-players", "levels": {"N": "expert"}}
+                )
+                assert r.status_code == 400
+                assert _detail(r) == {
+                    "code": "bad_request",
+                    "message": "no computer seat N at a 3-player table",
+                }
+                r = host.post("/api/lobby/tables", {"preset": "nope", "visibility": "private"})
+                assert r.status_code == 400
+                assert _detail(r)["message"] == f"unknown preset 'nope': use {PRESETS_TEXT}"
+                r = host.post(
+                    "/api/lobby/tables",
+                    {"preset": "three-players", "seat": "N", "visibility": "private"},
+                )
+                assert r.status_code == 400
+                assert _detail(r) == {
+                    "code": "bad_request",
+                    "message": "no seat N at a 3-player table",
+                }
+            solo = [client.post("/api/tables", json={}).status_code for _ in range(11)]
+            assert solo == [201] * 10 + [429]
+        lobby = [host.post("/api/lobby/tables", {"visibility": "private"}) for _ in range(6)]
+        assert [r.status_code for r in lobby] == [201] * 5 + [429]
+        assert _detail(lobby[5])["message"] == "too many (at most 5 per 1 minute): try again later"
+        assert len(live.manager.live_tables()) == 15
         host.close()

@@ -42,8 +42,6 @@ FAST = ServerSettings(
     lobby_table_rate="1000/minute",
     table_address_rate="1000/minute",
     global_signup_rate="1000/minute",
-    global_guest_rate="1000/minute",
-    global_table_rate="1000/minute",
     replay_rate="1000/minute",
 )
 """Short timeouts (the throttles out of the way)."""

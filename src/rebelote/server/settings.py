@@ -92,11 +92,15 @@ class ServerSettings:
       and its /48, under ``ipv6_56_factor`` and ``ipv6_48_factor`` times
       the rate (sign-ups, guests, tables, replays): one holder of a /48
       does not get 65,536 allowances;
-    - ``global_signup_rate``, ``global_guest_rate``, ``global_table_rate``:
-      ceilings over every address together (all tables, solo and lobby),
-      so that many addresses cannot fill the database (high enough for
-      ``rebelote bench server`` at its largest: 4,000 guests and 1,000
-      tables);
+    - ``global_signup_rate``: a ceiling on accounts over every address
+      together, so that many addresses cannot fill the table of accounts
+      (high enough for ``rebelote bench server``, which uses guests).
+      Guests and tables have no such ceiling: one that many addresses could
+      spend together would be a lever, every legitimate player refused for
+      an hour (their per-address counts bound them);
+    - every creation is checked before it is counted: a request refused
+      for what it asks (an unknown preset, a seat the table does not have,
+      a name taken, a weak password) spends no allowance;
     - ``replay_rate``: ``GET /api/tables/{id}/replay`` and ``/record``;
       the replays are built in a pool of ``replay_workers`` threads of
       their own (not the one the database's writes use), at most
@@ -192,8 +196,6 @@ class ServerSettings:
     ipv6_56_factor: int = 4
     ipv6_48_factor: int = 16
     global_signup_rate: str = "1000/hour"
-    global_guest_rate: str = "5000/hour"
-    global_table_rate: str = "5000/hour"
     replay_rate: str = "30/minute;300/hour"
     replay_workers: int = 2
     replay_queue: int = 32
