@@ -32,6 +32,7 @@ TEST_SETTINGS = ServerSettings(
     table_address_rate="1000/minute",
     global_signup_rate="1000/minute",
     replay_rate="1000/minute",
+    socket_connect_rate="100000/minute",
     login_pair_free=1000,
     login_address_free=1000,
     login_name_free=1000,

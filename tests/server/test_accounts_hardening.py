@@ -830,6 +830,7 @@ def test_tests_servers_relax_only_the_throttles() -> None:
         "table_address_rate",
         "global_signup_rate",
         "replay_rate",
+        "socket_connect_rate",
         "login_pair_free",
         "login_address_free",
         "login_name_free",

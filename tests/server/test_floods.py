@@ -33,7 +33,7 @@ from rebelote.server.api.throttle import MessageBudget, network_keys, scaled_rat
 from rebelote.server.logs import Repeats, log_config
 from rebelote.server.run import raise_open_files
 from rebelote.server.settings import ServerSettings
-from rebelote.server.storage.tables import StoredTable
+from rebelote.server.storage.tables import Store, StoredTable
 from rebelote.server.tables import history
 
 from .live import TEST_SETTINGS, Client, LiveServer, Message
@@ -671,3 +671,140 @@ def test_table_requests_are_checked_before_they_are_counted(tmp_path: Path) -> N
         assert _detail(lobby[5])["message"] == "too many (at most 5 per 1 minute): try again later"
         assert len(live.manager.live_tables()) == 15
         host.close()
+
+
+# ------------------------------------------------------------------ review 3, finding 2
+
+
+def _first(ws: Any, timeout: float = 10) -> tuple[str | None, int | None, str]:
+    """The type of the first message a socket gets, or ``None`` and the
+    close code and reason when it is closed before any."""
+    try:
+        return json.loads(ws.recv(timeout=timeout))["t"], None, ""
+    except ConnectionClosed as closed:
+        rcvd = closed.rcvd
+        return None, None if rcvd is None else rcvd.code, "" if rcvd is None else rcvd.reason
+    finally:
+        ws.close()
+
+
+def test_websocket_openings_per_address_are_rate_limited(tmp_path: Path) -> None:
+    """3 openings a minute per address (``socket_connect_rate``): the 4th
+    is closed at once with 4429 ``rate_limited``, before any work (the
+    table it names is not loaded); another address is not refused; an IPv6
+    /56 opens 4 times the rate, whatever its /64s."""
+    settings = TEST_SETTINGS.but(socket_connect_rate="3/minute", idle_table_seconds=3600)
+    url = f"sqlite:///{tmp_path / 'connects.db'}"
+    with LiveServer(url) as live:
+        stored = live.create()["table_id"]  # a table stored, to be loaded by a socket
+    with LiveServer(url, settings=settings) as live:
+        created = live.create()
+        seat = f"{live.ws_url}/ws/{created['table_id']}?token={created['token']}"
+
+        def opened(path: str, address: str = "198.51.100.50") -> tuple[str | None, int | None, str]:
+            headers = {"X-Forwarded-For": address}
+            return _first(connect(path, additional_headers=headers).__enter__())
+
+        lobby = f"{live.ws_url}/ws/lobby"
+        assert [opened(lobby)[0], opened(seat)[0], opened(lobby)[0]] == [
+            "lobby",
+            "snapshot",
+            "lobby",
+        ]
+        assert stored not in live.manager._tables
+        assert opened(f"{live.ws_url}/ws/{stored}?watch=1") == (None, 4429, "rate_limited")
+        assert stored not in live.manager._tables  # refused before any work
+        assert opened(lobby) == (None, 4429, "rate_limited")
+        assert opened(lobby, "198.51.100.51")[0] == "lobby"
+        # IPv6: 3 per /64, 12 per /56
+        got = [opened(lobby, f"2001:db8:9:{i:x}::1")[0] for i in range(4) for _ in range(3)]
+        assert got == ["lobby"] * 12
+        assert opened(lobby, "2001:db8:9:ff::1") == (None, 4429, "rate_limited")
+        assert opened(lobby, "2001:db8:9:100::1")[0] == "lobby"  # another /56
+
+
+def test_messages_before_hello_spend_the_socket_budget(tmp_path: Path) -> None:
+    """A socket that has not sent ``hello`` reads at most its budget (5
+    here): 5 messages get ``not_authenticated``, the 6th ``rate_limited``,
+    and 5 more over it close the socket with 1008 ``rate_limited``."""
+    with LiveServer(f"sqlite:///{tmp_path / 'prehello.db'}", settings=BUDGET) as live:
+        created = live.create()
+        client = live.connect(created["table_id"], None)
+        for _ in range(12):
+            client.send("ping")
+        got, code, reason = _closed(client)
+        assert [m["d"]["code"] for m in got] == ["not_authenticated"] * 5 + ["rate_limited"]
+        assert got[5]["d"] == {
+            "code": "rate_limited",
+            "message": "too many messages: slow down",
+            "legal": None,
+        }
+        assert (code, reason) == (1008, "rate_limited")
+
+
+def test_a_lobby_socket_over_its_budget_is_told_once_then_closed(tmp_path: Path) -> None:
+    with LiveServer(f"sqlite:///{tmp_path / 'lobbybudget.db'}", settings=BUDGET) as live:
+        ws = connect(f"{live.ws_url}/ws/lobby").__enter__()
+        assert json.loads(ws.recv(timeout=10))["t"] == "lobby"
+        for _ in range(12):
+            ws.send(json.dumps({"t": "ping"}))
+        got: list[Message] = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                got.append(json.loads(ws.recv(timeout=10)))
+        assert [m["t"] for m in got] == ["pong"] * 5 + ["error"]
+        assert got[5]["d"] == {
+            "code": "rate_limited",
+            "message": "too many messages: slow down",
+            "legal": None,
+        }
+        rcvd = closed.value.rcvd
+        assert rcvd is not None and (rcvd.code, rcvd.reason) == (1008, "rate_limited")
+
+
+def test_a_lobby_socket_looks_up_unknown_rooms_once_per_interval(tmp_path: Path) -> None:
+    """A ``watch_room`` of a table the lobby does not know looks it up in
+    the database once per ``lobby_lookup_seconds`` per socket (an hour
+    here): the first made-up id is looked up (``table_not_found``), a known
+    room is answered at once, the next made-up id waits its turn (no
+    lookup, no answer); another socket has a turn of its own."""
+    settings = TEST_SETTINGS.but(lobby_lookup_seconds=3600)
+    with LiveServer(f"sqlite:///{tmp_path / 'lookups.db'}", settings=settings) as live:
+        table_id, players = lobby_table(live, ["Room Host"], start=False)
+        store: Store = live.app.state.store
+        loads: list[str] = []
+        real_load = store.load
+
+        def counted(wanted: str) -> StoredTable | None:
+            loads.append(wanted)
+            return real_load(wanted)
+
+        store.load = counted  # type: ignore[method-assign,assignment]
+
+        def watch(ws: Any, table: str) -> None:
+            ws.send(json.dumps({"t": "watch_room", "d": {"table": table, "invite": None}}))
+
+        ws = connect(f"{live.ws_url}/ws/lobby").__enter__()
+        assert json.loads(ws.recv(timeout=10))["t"] == "lobby"
+        watch(ws, "madeUp000001")
+        assert json.loads(ws.recv(timeout=10)) == {
+            "t": "error",
+            "v": None,
+            "d": {"code": "table_not_found", "message": "no such lobby table", "legal": None},
+        }
+        assert loads == ["madeUp000001"]
+        watch(ws, table_id)
+        assert json.loads(ws.recv(timeout=10))["t"] == "waiting"
+        watch(ws, "madeUp000002")
+        with pytest.raises(TimeoutError):
+            ws.recv(timeout=1)
+        assert loads == ["madeUp000001"]
+        other = connect(f"{live.ws_url}/ws/lobby").__enter__()
+        assert json.loads(other.recv(timeout=10))["t"] == "lobby"
+        watch(other, "madeUp000003")
+        assert json.loads(other.recv(timeout=10))["d"]["code"] == "table_not_found"
+        assert loads == ["madeUp000001", "madeUp000003"]
+        other.close()
+        ws.close()
+        for p in players:
+            p.close()

@@ -43,6 +43,7 @@ FAST = ServerSettings(
     table_address_rate="1000/minute",
     global_signup_rate="1000/minute",
     replay_rate="1000/minute",
+    socket_connect_rate="100000/minute",
 )
 """Short timeouts (the throttles out of the way)."""
 

@@ -285,7 +285,12 @@ def create_app(
 
     api.install(app)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
-    app.add_middleware(Guard, settings=settings, sockets=sockets)
+    app.add_middleware(
+        Guard,
+        settings=settings,
+        sockets=sockets,
+        throttle=lambda: getattr(app.state, "throttle", None),
+    )
 
     folder = static_dir or WEB_DIR
     if folder.is_dir():

@@ -77,7 +77,17 @@ class ServerSettings:
       ``rate_limited``).  A ``sync`` while the snapshot of the last one is
       still waiting to be sent gets no second one (it would say the same);
       a socket holds at most one snapshot not yet sent (a newer one
-      replaces it).
+      replaces it).  The same budget counts the messages a socket sends
+      before its ``hello`` (each refused one gets an error), and each lobby
+      socket has one too;
+    - ``socket_connect_rate``: WebSockets (``/ws/*``) one client address
+      may open (a ``limits`` string, per address as the throttles below,
+      IPv6 by /64 with its /56 and /48): one more is accepted and closed at
+      once with 4429 ``rate_limited``, before any work, so that
+      reconnecting does not buy a new message budget;
+    - ``lobby_lookup_seconds``: a lobby socket asking to follow a room the
+      lobby does not know (``watch_room``) has the database looked up at
+      most once per that many seconds (a further one waits its turn).
 
     Throttles (per client address unless said):
 
@@ -187,6 +197,8 @@ class ServerSettings:
     socket_message_burst: int = 40
     socket_message_rate: float = 5.0
     socket_message_excess: int = 40
+    socket_connect_rate: str = "120/minute"
+    lobby_lookup_seconds: float = 2.0
 
     signup_rate: str = "5/hour"
     guest_rate: str = "10/hour"

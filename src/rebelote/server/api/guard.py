@@ -7,9 +7,11 @@ the headers every response carries.
   ``too_large`` before anything parses it (at most that many bytes are
   ever held); a body slower than ``body_timeout`` gets 408 ``timeout``; a
   JSON body nested deeper than ``max_json_depth`` gets 422 ``invalid``
-  (Python's parser would raise ``RecursionError``); an address holding
-  ``max_sockets_per_address`` WebSockets open has its next one accepted
-  and closed at once with 4429 ``too_many_sockets``.  Every HTTP response
+  (Python's parser would raise ``RecursionError``); an address opening
+  WebSockets faster than ``socket_connect_rate`` has the next one accepted
+  and closed at once with 4429 ``rate_limited``, before any work; an
+  address holding ``max_sockets_per_address`` WebSockets open has its next
+  one accepted and closed at once with 4429 ``too_many_sockets``.  Every HTTP response
   gets the security headers (:data:`SECURITY_HEADERS`, and the
   Content-Security-Policy of the settings).
 - :func:`guarded_h11`: uvicorn's h11 protocol with a header-read timeout
@@ -37,6 +39,7 @@ import contextlib
 import ipaddress
 import json
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import h11
@@ -46,7 +49,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from rebelote.server.api.throttle import (
     MemorySocketCount,
+    RateLimited,
     SocketCount,
+    Throttle,
+    ThrottleUnavailable,
     address_key,
     client_key,
 )
@@ -86,10 +92,16 @@ class _TooLarge(Exception):
 
 class Guard:
     """The ASGI middleware (see the module docstring); ``settings`` gives
-    the limits."""
+    the limits, ``sockets`` counts the WebSockets per address, and
+    ``throttle`` gives the app's :class:`Throttle` once it runs (``None``
+    before: nothing throttled), for ``socket_connect_rate``."""
 
     def __init__(
-        self, app: ASGIApp, settings: ServerSettings, sockets: SocketCount | None = None
+        self,
+        app: ASGIApp,
+        settings: ServerSettings,
+        sockets: SocketCount | None = None,
+        throttle: Callable[[], Throttle | None] | None = None,
     ) -> None:
         self.app = app
         self.settings = settings
@@ -98,6 +110,7 @@ class Guard:
             (b"content-security-policy", settings.content_security_policy.encode()),
         )
         self.sockets: SocketCount = sockets if sockets is not None else MemorySocketCount()
+        self.throttle = throttle
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -154,25 +167,44 @@ class Guard:
         await self.app(scope, _replay(body, receive), send)
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A WebSocket, counted against its address's
-        ``max_sockets_per_address`` while it is open (in every process
-        sharing the :class:`~rebelote.server.api.throttle.SocketCount`);
+        """A WebSocket: counted first against its address's
+        ``socket_connect_rate`` (over it: accepted and closed at once with
+        4429 ``rate_limited``, nothing else done), then against its
+        address's ``max_sockets_per_address`` while it is open (in every
+        process sharing the :class:`~rebelote.server.api.throttle.SocketCount`);
         one more is accepted and closed at once with 4429
         ``too_many_sockets``."""
-        address = client_key(HTTPConnection(scope))
+        conn = HTTPConnection(scope)
+        if not await self._may_connect(conn):
+            await _refuse_socket(receive, send, "rate_limited")
+            return
+        address = client_key(conn)
         ticket = await self.sockets.open(address, self.settings.max_sockets_per_address)
         if ticket is None:
-            with contextlib.suppress(Exception):
-                if (await receive())["type"] == "websocket.connect":
-                    await send({"type": "websocket.accept"})
-                    await send(
-                        {"type": "websocket.close", "code": 4429, "reason": "too_many_sockets"}
-                    )
+            await _refuse_socket(receive, send, "too_many_sockets")
             return
         try:
             await self.app(scope, receive, send)
         finally:
             await self.sockets.close(ticket)
+
+    async def _may_connect(self, conn: HTTPConnection) -> bool:
+        """Count one WebSocket opening of ``conn``'s address (and its IPv6
+        networks) under ``socket_connect_rate``: whether it is within it.
+        The throttles' storage out of reach lets it in (as the socket
+        count does: a warning is logged)."""
+        throttle = self.throttle() if self.throttle is not None else None
+        if throttle is None:
+            return True
+        try:
+            await throttle.hit_all(
+                *throttle.by_address("socket-connect", self.settings.socket_connect_rate, conn)
+            )
+        except RateLimited:
+            return False
+        except ThrottleUnavailable:
+            return True
+        return True
 
     def _with_headers(self, send: Send) -> Send:
         extra = self.headers
@@ -186,6 +218,15 @@ class Guard:
             await send(message)
 
         return sending
+
+
+async def _refuse_socket(receive: Receive, send: Send, reason: str) -> None:
+    """Accept the WebSocket and close it at once with 4429 ``reason``
+    (a close code the browser client reads: it tries again later)."""
+    with contextlib.suppress(Exception):
+        if (await receive())["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 4429, "reason": reason})
 
 
 def _too_large(limit: int) -> bytes:

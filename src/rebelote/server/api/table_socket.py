@@ -13,7 +13,8 @@ connection reads at most its budget of messages
 (:class:`~rebelote.server.api.throttle.MessageBudget`, the settings'
 ``socket_message_*``; an action applied gives its token back): beyond it a
 message is not read (the first of a run gets ``error`` ``rate_limited``),
-and a client that goes on is closed with 1008 ``rate_limited``.  A
+and a client that goes on is closed with 1008 ``rate_limited``; the
+messages sent before ``hello`` spend the same budget.  A
 ``sync`` while a snapshot waits to be sent gets no other (that one, and the
 events after it, bring the client up to date), and a connection holds at
 most one snapshot not sent yet: a newer one takes its place.  An ``act``
@@ -353,7 +354,11 @@ class _Connection:
             await self.ws.close(code=code, reason=exc.code)
 
     async def _wait_hello(self) -> tuple[str, int | None] | None:
-        """Read messages until a ``hello`` (errors for anything else)."""
+        """Read messages until a ``hello`` (errors for anything else), each
+        counted against the socket's budget as the messages after it: a
+        message over it is not read (the first of a run gets ``error``
+        ``rate_limited``), and a socket that keeps sending is closed with
+        :data:`FLOOD_CODE`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.hello_timeout
         while True:
@@ -366,6 +371,17 @@ class _Connection:
                 return None
             if raw is None:
                 return None
+            verdict = self.budget.take()
+            if verdict == "close":
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=FLOOD_CODE, reason="rate_limited")
+                return None
+            if verdict == "warn":
+                await self.ws.send_text(
+                    _error(ProtocolError("rate_limited", "too many messages: slow down"))
+                )
+            if verdict != "ok":
+                continue
             try:
                 msg = parse_client_message(raw)
             except ProtocolError as exc:
