@@ -60,14 +60,28 @@ class ServerSettings:
     - ``hello_timeout``: a WebSocket without a token in its URL (nor
       ``?watch=1``) must send ``hello`` within it (closed with 4401);
     - ``max_sockets_per_address``: WebSockets (lobby, seats, spectators)
-      one client address holds open at once; one more is accepted and
-      closed at once with 4429 ``too_many_sockets``;
+      one client address holds open at once.  One more makes room: the
+      address's socket whose holder is not known yet (waiting for
+      ``hello``) is closed with 4429 ``too_many_sockets``, the oldest
+      first, else the oldest socket of whoever holds the most there (a
+      logged-in player, a seat, or everyone anonymous together); only when
+      none can be closed (with several processes: none is served by this
+      one) is the new one accepted and closed at once with 4429
+      ``too_many_sockets``;
     - ``max_connections_per_address``: TCP connections one peer address
       holds open at once before they become WebSockets (idle, or reading
-      or sending a request); one more is answered 429
-      ``too_many_connections`` and closed at once.  A trusted proxy's
-      address (uvicorn's ``forwarded_allow_ips``, ``FORWARDED_ALLOW_IPS``)
-      is not capped: the proxy carries everyone's requests;
+      or sending a request).  One more makes room: the address's
+      connection carrying no request (idle, or still sending a request's
+      line and headers; one that never sent a whole request first, then
+      the one quiet for the longest) is closed; only when each carries a
+      request is the new one answered 429 ``too_many_connections`` and
+      closed at once.  A trusted proxy's address (uvicorn's
+      ``forwarded_allow_ips``, ``FORWARDED_ALLOW_IPS``) is not capped: the
+      proxy carries everyone's requests;
+    - ``socket_close_timeout``: how long a WebSocket the server closes
+      (refused, made room for, or any other close) waits for the client's
+      answer to the close frame before its connection is dropped, so that
+      a refused socket holds no file descriptor longer;
     - ``socket_message_burst``, ``socket_message_rate``: the messages a
       table's WebSocket may send, a token bucket: ``burst`` at once, then
       ``rate`` a second, an action applied giving its token back (the
@@ -191,9 +205,10 @@ class ServerSettings:
     header_timeout: float = 10.0
     keep_alive_timeout: int = 5
     body_timeout: float = 30.0
-    hello_timeout: float = 10.0
+    hello_timeout: float = 5.0
     max_sockets_per_address: int = 64
     max_connections_per_address: int = 128
+    socket_close_timeout: float = 1.0
     socket_message_burst: int = 40
     socket_message_rate: float = 5.0
     socket_message_excess: int = 40

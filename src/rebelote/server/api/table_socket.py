@@ -63,6 +63,7 @@ from typing import Any, Literal
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.seats import Seat
+from rebelote.server.api.guard import settle_socket
 from rebelote.server.api.throttle import MessageBudget
 from rebelote.server.broker.base import BrokerUnavailable, Subscription
 from rebelote.server.broker.hub import StreamKey
@@ -87,7 +88,7 @@ from rebelote.server.tables.room import LEFT_MARK, MUTES_MARK, NOTICE_MARK
 
 __all__ = ["AWAY_CODE", "HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
 
-HELLO_TIMEOUT = 10.0
+HELLO_TIMEOUT = 5.0
 """Seconds a connection without a token in its URL has to send ``hello``
 (the default of ``ServerSettings.hello_timeout``)."""
 
@@ -448,11 +449,15 @@ class _Connection:
                 ProtocolError("bad_token", "this token holds no seat at this table"), 4403
             )
             return
-        if table.seat_rows[seat].left:
+        row = table.seat_rows[seat]
+        if row.left:
             await self._refuse(
                 ProtocolError("left", "you left this match; a computer player has your seat"), 4403
             )
             return
+        # who holds the socket, for its address's fair share of sockets
+        who = f"user {row.user_id}" if row.user_id is not None else f"seat {table.id} {seat.letter}"
+        settle_socket(ws.scope, who)
         self.seat, self.token_hash = seat, hash_token(token)
         await self._serve(last_v)
 
@@ -464,6 +469,7 @@ class _Connection:
         if table.meta.visibility != "public":
             await self._refuse(ProtocolError("private", "only public tables may be watched"), 4403)
             return
+        settle_socket(self.ws.scope, "anonymous")
         self.spectator = True
         await self._serve(last_v)
 

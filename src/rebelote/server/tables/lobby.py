@@ -75,6 +75,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.seats import Seat
+from rebelote.server.api.guard import settle_socket
 from rebelote.server.api.throttle import MessageBudget
 from rebelote.server.broker.base import Broker, BrokerUnavailable, LobbySubscription
 from rebelote.server.broker.memory import MemoryBroker
@@ -867,6 +868,7 @@ async def serve_lobby(ws: WebSocket, manager: TableManager) -> None:
     sender: asyncio.Task[None] | None = None
     try:
         user_id = await _user_id(ws, manager)
+        settle_socket(ws.scope, "anonymous" if user_id is None else f"user {user_id}")
         await hub.start()
         await hub.refresh_list()
         limits = manager.settings
