@@ -27,6 +27,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from rebelote.rules import PRESETS
 from rebelote.server.api import table_socket
 from rebelote.server.api.guard import Guard, GuardedH11Protocol
 from rebelote.server.api.replays import Replays, encode
@@ -636,10 +637,8 @@ def test_only_signups_have_a_ceiling_over_every_address(tmp_path: Path) -> None:
             host.close()
 
 
-PRESETS_TEXT = (
-    "ffb, ffb-no-declarations, seed000, seed000-tout-atout, seed001, seed002, seed003, "
-    "coinche, three-players"
-)
+PRESETS_TEXT = ", ".join(PRESETS)
+"""The presets an unknown one's message names."""
 
 
 def test_table_requests_are_checked_before_they_are_counted(tmp_path: Path) -> None:
