@@ -146,6 +146,18 @@ export class TableModel {
     this.pending = false;
   }
 
+  /** Our turn is over once our card or bid is on the table: until the
+   * server's next turn (held back while a finished trick is shown), it
+   * offers nothing to play and gives no card a reason, the old ones being
+   * no longer true (the page never decides legality itself:
+   * docs/client.md).  Another seat's turn keeps its reasons (« not your
+   * turn ») until the server's next turn. */
+  spendTurn(seat) {
+    if (seat === this.you && this.turn && this.turn.seat === seat) {
+      this.turn = { ...this.turn, legal: [], belote_choice: [], why: new Map() };
+    }
+  }
+
   /**
    * Apply one event (in stream order).  Returns a list of effects for the
    * view: "deal_end", "match_end", "card", "new_deal", "notice".
@@ -188,6 +200,7 @@ export class TableModel {
         deal.turned = e.card;
         break;
       case 'bid':
+        this.spendTurn(e.seat);
         deal.bids.push({ seat: e.seat, bid: e.bid });
         this.say(e.seat, { type: 'bid', bid: e.bid, until: 'card' });
         break;
@@ -217,6 +230,7 @@ export class TableModel {
         this.say(e.seat, { type: 'belote', word: e.word, until: 'trick' });
         break;
       case 'card':
+        this.spendTurn(e.seat);
         if (deal.trickDone || deal.trick.length === 0) {
           if (deal.trickDone) {
             deal.trick = [];
