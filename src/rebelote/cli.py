@@ -379,7 +379,7 @@ def _three_player_seat_error(data: dict[str, Any], seat: Seat) -> str | None:
     are a three-player game and the seat is not at the table (``None``
     otherwise, or when the rules cannot be read: the replay says why)."""
     from .rules import Rules, RulesError
-    from .seats import SEATS_3
+    from .seats import seats_of
 
     if "rules" not in data:
         return None
@@ -387,10 +387,12 @@ def _three_player_seat_error(data: dict[str, Any], seat: Seat) -> str | None:
         rules = Rules.from_record(data["rules"])
     except RulesError:
         return None
-    if rules.players != 3 or seat in SEATS_3:
+    table = seats_of(rules.players)
+    if rules.players == 4 or seat in table:
         return None
-    seats = ", ".join(s.letter for s in SEATS_3[:-1]) + f" and {SEATS_3[-1].letter}"
-    return f"seat {seat.letter} does not play in a three-player deal: its seats are {seats}"
+    seats = ", ".join(s.letter for s in table[:-1]) + f" and {table[-1].letter}"
+    count = "three" if rules.players == 3 else "two"
+    return f"seat {seat.letter} does not play in a {count}-player deal: its seats are {seats}"
 
 
 @app.command()

@@ -73,7 +73,7 @@ from .events import Event
 from .match import Match
 from .rules import PATTERNS, Rules, RulesError
 from .scoring import DealResult
-from .seats import Seat
+from .seats import Seat, seats_of
 from .state import AmbiguousActionError, DealError, IllegalActionError, Phase, State
 from .trump import Strain
 
@@ -225,7 +225,7 @@ def _rules(value: object) -> Rules:
 
 
 def _seats(rules: Rules) -> tuple[Seat, ...]:
-    return (Seat.W, Seat.S, Seat.E) if rules.players == 3 else tuple(Seat)
+    return seats_of(rules.players)
 
 
 class _Replay:
@@ -738,7 +738,7 @@ def _replay_match(record: Mapping[str, Any]) -> tuple[list[ReplayedDeal], dict[s
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
         raise RecordError("deals must be a non-empty list of deal records")
-    match = Match(rules, Seat.W if rules.players == 3 else Seat.N)
+    match = Match(rules, Seat.N if rules.players == 4 else Seat.W)
     summaries = []
     replays: list[ReplayedDeal] = []
     expected_dealer: Seat | None = None
@@ -780,7 +780,7 @@ def _replay_match(record: Mapping[str, Any]) -> tuple[list[ReplayedDeal], dict[s
         summary["released"] = entry.released
         summary["totals"] = _per_side(state, entry.totals)
         summaries.append(summary)
-    names = ("W", "S", "E") if rules.players == 3 else ("NS", "EW")
+    names = ("NS", "EW") if rules.players == 4 else tuple(s.letter for s in seats_of(rules.players))
     return replays, {
         "rules": rules.to_record(),
         "deals": summaries,

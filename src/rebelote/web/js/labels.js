@@ -37,6 +37,7 @@ const PRESET_KEYS = {
   seed003: 'preset.seed003',
   coinche: 'preset.coinche',
   'three-players': 'preset.three-players',
+  'two-players': 'preset.two-players',
   'ffb-coinche': 'preset.ffb-coinche',
 };
 const PRESET_DESC_KEYS = {
@@ -49,6 +50,7 @@ const PRESET_DESC_KEYS = {
   seed003: 'presetdesc.seed003',
   coinche: 'presetdesc.coinche',
   'three-players': 'presetdesc.three-players',
+  'two-players': 'presetdesc.two-players',
   'ffb-coinche': 'presetdesc.ffb-coinche',
 };
 
