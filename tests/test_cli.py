@@ -280,7 +280,8 @@ def test_record_seed_7_is_deterministic_and_round_trips(tmp_path: Path) -> None:
 def test_rules_lists_every_preset() -> None:
     """RULES.md "Presets": ffb, ffb-no-declarations, seed000,
     seed000-tout-atout, seed001, seed002, seed003, coinche, the
-    three-player game and ffb-coinche (docs/rules/FFB.md)."""
+    three-player game, the two-player game (RULES.md "Two players") and
+    ffb-coinche (docs/rules/FFB.md)."""
     done, _ = rebelote("rules")
     assert done.returncode == 0, done.stderr
     listed = [
@@ -298,6 +299,7 @@ def test_rules_lists_every_preset() -> None:
         "seed003",
         "coinche",
         "three-players",
+        "two-players",
         "ffb-coinche",
     ]
     assert listed == list(PRESETS)
