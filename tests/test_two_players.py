@@ -171,7 +171,7 @@ def test_rollouts_refuse_the_two_player_game() -> None:
 
 
 def test_random_match_reaches_the_target() -> None:
-    match, states = random_match(TWO, random.Random(5))
+    match, _states = random_match(TWO, random.Random(5))
     assert match.is_over
     assert max(match.totals) >= 1000
     assert len(match.totals) == 2
