@@ -94,7 +94,7 @@ def format_deal(summary: dict[str, Any]) -> list[str]:
     mult = {2: " coinche", 4: " surcoinche"}.get(summary["multiplier"], "")
     lines.append(f"Contract: {contract}{mult} by {summary['taker']}")
     for number, trick in enumerate(summary["tricks"], start=1):
-        seats = "NWSE" if len(trick["cards"]) == 4 else "WSE"
+        seats = {4: "NWSE", 3: "WSE", 2: "WS"}[len(trick["cards"])]
         start = seats.index(trick["leader"])
         order = [seats[(start + i) % len(seats)] for i in range(len(trick["cards"]))]
         played = "  ".join(f"{s} {c:>3}" for s, c in zip(order, trick["cards"], strict=True))
