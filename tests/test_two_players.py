@@ -231,3 +231,33 @@ def test_match_record_replays_with_two_sides() -> None:
     summary = replay(record)
     assert set(summary["totals"]) == {"W", "S"}
     assert [summary["totals"]["W"], summary["totals"]["S"]] == match.totals
+
+
+def test_expert_samples_the_opponent_hand_and_leaves_the_stock_aside() -> None:
+    """The expert's worlds (bots/sampling.py) deal the unseen cards between
+    the opponent's hand and the 16-card stock: the opponent gets exactly its
+    hand size, N and E nothing, and every world's opponent hand is unseen
+    by the seat.  The solver seats 3 or 4 players: the expert solves no
+    world here and plays the intermediate's legal card."""
+    from rebelote.bots.base import Budget
+    from rebelote.bots.registry import make_bot
+    from rebelote.bots.sampling import sample_worlds
+
+    state = two_hands(
+        "JH 9H AH 10H AS 10S KS QS", "7H 8H KH QH AC 10C KC QC", "QH", dealer=Seat.W
+    )
+    state.apply(parse_bid("take"))
+    state.apply(Play(parse_card("AC")))  # S leads; W to play
+    view = observe(state, Seat.W)
+    worlds = sample_worlds(view, 20, 7)
+    assert len(worlds) == 20
+    unseen = DECK_32 & ~view.hand & ~view.played
+    for world in worlds:
+        assert world.hands[Seat.W] == view.hand
+        assert world.hands[Seat.S].bit_count() == 7
+        assert world.hands[Seat.S] & ~unseen == 0
+        assert world.hands[Seat.N] == world.hands[Seat.E] == 0
+    assert len({w.hands[Seat.S] for w in worlds}) > 1  # really sampled
+    action = make_bot("expert").act(view, view.legal, seed=1, budget=Budget(worlds=8))
+    assert action in view.legal
+    assert action == make_bot("intermediate").act(view, view.legal, seed=1, budget=Budget())

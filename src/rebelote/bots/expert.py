@@ -265,7 +265,13 @@ class ExpertBot:
         sampled worlds, and the number of worlds solved (0: none, the plan
         gives no world here).  Values are the deal's score for the seat's
         side minus the other side's (see :class:`_Utility`).  ``count``
-        overrides the plan of worlds."""
+        overrides the plan of worlds.  No world in the two-player game (the
+        solver seats three or four players)."""
+        if view.rules.players == 2:
+            # The double-dummy solver (rebelote.solver) plays the four- and
+            # three-player tables only: in the two-player game the expert
+            # plays the intermediate's cards (RULES.md "Two players").
+            return {}, 0
         worlds_budget = budget.worlds if budget.worlds is not None else DEFAULT_WORLDS
         tricks_left = view.hand.bit_count()
         if count is None:
