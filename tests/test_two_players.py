@@ -243,9 +243,7 @@ def test_expert_samples_the_opponent_hand_and_leaves_the_stock_aside() -> None:
     from rebelote.bots.registry import make_bot
     from rebelote.bots.sampling import sample_worlds
 
-    state = two_hands(
-        "JH 9H AH 10H AS 10S KS QS", "7H 8H KH QH AC 10C KC QC", "QH", dealer=Seat.W
-    )
+    state = two_hands("JH 9H AH 10H AS 10S KS QS", "7H 8H KH QH AC 10C KC QC", "QH", dealer=Seat.W)
     state.apply(parse_bid("take"))
     state.apply(Play(parse_card("AC")))  # S leads; W to play
     view = observe(state, Seat.W)
