@@ -304,7 +304,9 @@ def arena(
     boards: Annotated[
         int, typer.Option(help="Boards in all (a resumed run adds the missing ones).")
     ] = 1000,
-    rules: Annotated[str, typer.Option(help="Rule preset (a four-player one).")] = "ffb",
+    rules: Annotated[
+        str, typer.Option(help="Rule preset (a four-player one, or two-players).")
+    ] = "ffb",
     seed: Annotated[int, typer.Option(help="Seed of the boards and the bots.")] = 1,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     out: Annotated[
