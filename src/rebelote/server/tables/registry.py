@@ -44,7 +44,7 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from rebelote.rules import PRESETS, Rules
-from rebelote.seats import SEATS_3, SEATS_4, Seat
+from rebelote.seats import Seat, seats_of
 from rebelote.server.broker.base import (
     Broker,
     BrokerUnavailable,
@@ -277,7 +277,7 @@ class TableManager:
         host) at ``seat``; returns the table and the host's token.  Raises
         :class:`ProtocolError` ``bad_request``."""
         rules = self._rules(preset, target)
-        order = SEATS_3 if rules.players == 3 else SEATS_4
+        order = seats_of(rules.players)
         if seat not in {s.letter for s in order}:
             raise ProtocolError("bad_request", f"no seat {seat} at a {rules.players}-player table")
         token = secrets.token_urlsafe(24)
@@ -344,7 +344,7 @@ class TableManager:
         or a level for a seat that is not at the table.  ``user_id``: the
         logged-in player, if any (for his history)."""
         rules = self._rules(request.preset, request.target)
-        order = SEATS_3 if rules.players == 3 else SEATS_4
+        order = seats_of(rules.players)
         others = [s for s in order if s != HUMAN_SEAT]
         extra = set(request.levels) - {s.letter for s in others}
         if extra:
