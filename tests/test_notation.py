@@ -43,7 +43,7 @@ from rebelote.auction import COINCHE_VALUES
 from rebelote.cards import DECK_24, DECK_32, cards_of, parse_card
 from rebelote.legality import IllegalReason
 from rebelote.rules import PRESETS, preset
-from rebelote.seats import Seat
+from rebelote.seats import seats_of
 from rebelote.state import (
     AmbiguousActionError,
     IllegalActionError,
@@ -72,7 +72,7 @@ def new_deal(name: str, seed: int) -> tuple[State, random.Random]:
     rng = random.Random(seed)
     pack = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     rng.shuffle(pack)
-    seats = (Seat.W, Seat.S, Seat.E) if rules.players == 3 else tuple(Seat)
+    seats = seats_of(rules.players)
     return State.new(rules, rng.choice(seats), pack), rng
 
 
