@@ -28,6 +28,7 @@ from rebelote.bots.arena import (
 from rebelote.cli import app
 from rebelote.observation import PlayerView
 from rebelote.rules import preset
+from rebelote.seats import Seat
 
 
 def test_a_board_is_the_same_pack_for_both_deals_and_a_level_against_itself_scores_zero() -> None:
@@ -178,7 +179,7 @@ def test_a_single_board_has_a_collapsed_documented_interval() -> None:
 
 
 def test_three_players_and_unknown_levels_are_refused() -> None:
-    with pytest.raises(ArenaError, match="two teams of two"):
+    with pytest.raises(ArenaError, match="between two sides"):
         run_arena(ArenaSettings("intermediate", "random", "three-players", 1), 1)
     with pytest.raises(ArenaError, match="unknown bot level"):
         run_arena(ArenaSettings("grandmaster", "random", "ffb", 1), 1)
@@ -260,3 +261,17 @@ def test_arena_help_names_every_bot_level() -> None:
     assert levels == "random, beginner, intermediate, expert, expert-bidder"
     assert f"Bot level of team 1: {levels}. [required]" in result.output
     assert f"Bot level of team 2: {levels}. [required]" in result.output
+
+
+def test_two_player_boards_swap_the_two_seats() -> None:
+    """``--rules two-players`` (RULES.md "Two players"): one bot a side,
+    team 1 at W then at S; a level against itself scores exactly 0, and
+    each board's diff is team 1's W score minus S in deal A plus S minus W
+    in deal B."""
+    same = play_board(ArenaSettings("beginner", "beginner", "two-players", 1), 0)
+    assert same.diff == 0
+    for board in range(3):
+        r = play_board(ArenaSettings("beginner", "random", "two-players", 1), board)
+        assert r.diff == (r.score_a[0] - r.score_a[1]) + (r.score_b[1] - r.score_b[0])
+    assert board_setup(preset("two-players"), 1, 0)[1] == Seat.W
+    assert board_setup(preset("two-players"), 1, 1)[1] == Seat.S

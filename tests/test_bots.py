@@ -27,7 +27,7 @@ from rebelote.bots.knowledge import infer
 from rebelote.cards import DECK_24, DECK_32, SUIT_MASKS, CardSet, cards_of, parse_card
 from rebelote.observation import PlayerView, observe
 from rebelote.rules import PRESETS, preset
-from rebelote.seats import SEATS_3, SEATS_4, Seat
+from rebelote.seats import Seat, seats_of
 from rebelote.state import IllegalActionError, State
 from rebelote.trump import Strain
 
@@ -51,7 +51,7 @@ def play_seeded(
     pack, the dealer and the pattern."""
     rules = preset(rules_name)
     rng = random.Random(seed)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     pack = _pack(rules.players, rng)
     dealer = seats[rng.randrange(len(seats))]
     pattern = rules.patterns[rng.randrange(len(rules.patterns))]
@@ -72,7 +72,7 @@ def play_seeded(
 
 
 def _all(level: str, rules_name: str) -> dict[Seat, Bot]:
-    seats = SEATS_3 if preset(rules_name).players == 3 else SEATS_4
+    seats = seats_of(preset(rules_name).players)
     return {s: make_bot(level) for s in seats}
 
 
@@ -112,7 +112,7 @@ def test_every_level_plays_every_preset_legally(level: str, rules_name: str) -> 
 
 @pytest.mark.parametrize("rules_name", PRESET_NAMES)
 def test_mixed_tables_play_legally(rules_name: str) -> None:
-    seats = SEATS_3 if preset(rules_name).players == 3 else SEATS_4
+    seats = seats_of(preset(rules_name).players)
     for seed in range(8):
         levels = [BOT_LEVELS[(seed + i) % 3] for i in range(len(seats))]
         bots = {s: make_bot(lv) for s, lv in zip(seats, levels, strict=True)}
@@ -251,7 +251,7 @@ def test_no_peeking(level: str, rules_name: str) -> None:
 def test_same_bots_pack_and_seed_replay_the_same_deal(rules_name: str) -> None:
     for seed in range(5):
         levels = ["intermediate", "beginner", "random", "intermediate"]
-        seats = SEATS_3 if preset(rules_name).players == 3 else SEATS_4
+        seats = seats_of(preset(rules_name).players)
         first = play_seeded(
             rules_name, {s: make_bot(lv) for s, lv in zip(seats, levels, strict=False)}, seed
         )

@@ -301,7 +301,8 @@ def test_record_match_with_events_ends_with_match_ended() -> None:
 def test_rules_lists_every_preset() -> None:
     """RULES.md "Presets": ffb, ffb-no-declarations, seed000,
     seed000-tout-atout, seed001, seed002, seed003, coinche, the
-    three-player game and ffb-coinche (docs/rules/FFB.md)."""
+    three-player game, the two-player game (RULES.md "Two players") and
+    ffb-coinche (docs/rules/FFB.md)."""
     done, _ = rebelote("rules")
     assert done.returncode == 0, done.stderr
     listed = [
@@ -319,6 +320,7 @@ def test_rules_lists_every_preset() -> None:
         "seed003",
         "coinche",
         "three-players",
+        "two-players",
         "ffb-coinche",
     ]
     assert listed == list(PRESETS)
@@ -493,3 +495,19 @@ def test_records_on_stdin_are_read_as_files_are(command: str) -> None:
         error = json.loads(done.stdout)
         assert error["error"] == "malformed record"
         assert error["message"].startswith(message)
+
+
+def test_replay_prints_a_two_player_deal(tmp_path: Path) -> None:
+    """RULES.md "Two players": a record of the preset ``two-players`` replays
+    trick by trick with the seats W and S; seed 3 deals S a capot (8 tricks,
+    82 card points + the capot's 252)."""
+    done, _ = rebelote("record", "--rules", "two-players", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "two.json"
+    path.write_text(done.stdout)
+    shown, _ = rebelote("replay", str(path))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert "Trick 1: S  JC  W  AC  -> S (31 points)" in lines
+    assert "Card points: W 0, S 82; dix de der: S" in lines
+    assert "Result: capot; score: W 0, S 252" in lines

@@ -341,7 +341,7 @@ def test_every_event_reads_back(name: str, seed: int) -> None:
     rng = random.Random(seed)
     pack = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     rng.shuffle(pack)
-    dealer = W if rules.players == 3 else N
+    dealer = N if rules.players == 4 else W
     state = State.new(rules, dealer, pack)
     events: list[Event] = []
     while not state.is_terminal:

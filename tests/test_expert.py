@@ -24,7 +24,7 @@ from rebelote.bots.sampling import sample_worlds
 from rebelote.cards import DECK_24, DECK_32, cards_of
 from rebelote.observation import observe
 from rebelote.rules import PRESETS, preset
-from rebelote.seats import SEATS_3, SEATS_4, Seat
+from rebelote.seats import SEATS_4, Seat, seats_of
 from rebelote.state import Phase, State
 
 TINY = Budget(worlds=2, nodes=20_000)
@@ -34,7 +34,7 @@ def play(rules_name: str, bots: dict[Seat, Bot], seed: int, budget: Budget) -> l
     """A whole deal drawn from ``seed``; every action is checked legal."""
     rules = preset(rules_name)
     rng = random.Random(seed)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     pack = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     rng.shuffle(pack)
     state = State.from_deck(rules, seats[seed % len(seats)], pack, rules.patterns[0])
@@ -55,7 +55,7 @@ def play(rules_name: str, bots: dict[Seat, Bot], seed: int, budget: Budget) -> l
 
 @pytest.mark.parametrize("rules_name", sorted(PRESETS))
 def test_expert_plays_every_preset_legally(rules_name: str) -> None:
-    seats = SEATS_3 if preset(rules_name).players == 3 else SEATS_4
+    seats = seats_of(preset(rules_name).players)
     for seed in range(2):
         levels = ["expert", "intermediate"] * 2
         bots = {s: make_bot(lv) for s, lv in zip(seats, levels, strict=False)}
@@ -86,7 +86,7 @@ def test_plan_of_worlds() -> None:
 def test_worlds_agree_with_the_view(rules_name: str) -> None:
     rules = preset(rules_name)
     rng = random.Random(11)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     bot = make_bot("intermediate")
     checked = 0
     for seed in range(6):

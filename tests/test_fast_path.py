@@ -39,7 +39,7 @@ from rebelote.actions import Action, Declare, Play
 from rebelote.cards import DECK_24, DECK_32, cards_of
 from rebelote.declarations import find_declarations
 from rebelote.rules import PRESETS, Rules, RulesError
-from rebelote.seats import SEATS_3, SEATS_4
+from rebelote.seats import seats_of
 from rebelote.simulate import play_randomly
 from rebelote.state import Phase, State
 from rebelote.tricks import legal_play_mask
@@ -163,10 +163,16 @@ def check_tricks(state: State) -> None:
         sides[state.side_of[trick.winner]] += points
     assert state.result.card_points == tuple(sides)
     pack = DECK_24 if state.players == 3 else DECK_32
+    if state.players == 2:
+        # RULES.md "Two players": only the 16 cards dealt are played.
+        pack = 0
+        for trick in state.tricks:
+            for c in trick.cards:
+                pack |= 1 << c
     # 152 with a trump suit and the usual tables; ffb-coinche's Sans Atout
     # table (FFB coinche 2015, 11.2: "Valet 0 points") makes 144.
     assert sum(sides) == sum(ref.card_points(c, strain, state.rules) for c in cards_of(pack))
-    if strain < Strain.SA:
+    if strain < Strain.SA and state.players != 2:
         assert sum(sides) == 152
 
 
@@ -176,7 +182,7 @@ def deal_states(index: int) -> tuple[list[State], int]:
     actions."""
     rng = random.Random(15_000 + index)
     rules = deal_rules(index, rng)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     pack = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     rng.shuffle(pack)
     dealer = rng.choice(seats)

@@ -49,7 +49,7 @@ from rebelote.cards import DECK_24, DECK_32, cards_of, parse_card
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.record import new_deal_record, replay_deal
 from rebelote.rules import PRESETS, preset
-from rebelote.seats import Seat
+from rebelote.seats import Seat, seats_of
 from rebelote.state import (
     AmbiguousActionError,
     IllegalActionError,
@@ -78,7 +78,7 @@ def new_deal(name: str, seed: int) -> tuple[State, random.Random]:
     rng = random.Random(seed)
     pack = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     rng.shuffle(pack)
-    seats = (Seat.W, Seat.S, Seat.E) if rules.players == 3 else tuple(Seat)
+    seats = seats_of(rules.players)
     return State.new(rules, rng.choice(seats), pack), rng
 
 

@@ -932,7 +932,7 @@ def options_of(name: str) -> dict[str, Any]:
 def test_presets_are_the_table_columns() -> None:
     """RULES.md "Presets": ffb, ffb-no-declarations, seed000,
     seed000-tout-atout, seed001, seed002, seed003, coinche (and the
-    three-player game of RULES.md "Three players")."""
+    three- and two-player games of RULES.md "Three players", "Two players")."""
     assert sorted(PRESETS) == sorted(
         [
             "ffb",
@@ -944,6 +944,7 @@ def test_presets_are_the_table_columns() -> None:
             "seed003",
             "coinche",
             "three-players",
+            "two-players",
             "ffb-coinche",
         ]
     )

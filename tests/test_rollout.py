@@ -84,7 +84,7 @@ def _deals(rules: Rules, count: int, seed: int) -> dict[str, int]:
     return kinds
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(n for n in PRESETS if R.supports(preset(n))))
 def test_compiled_deals_agree_with_the_engine(name: str) -> None:
     kinds = _deals(preset(name), 150, 1)
     assert sum(kinds.values()) == 150
@@ -238,3 +238,11 @@ def test_bench_engine_gives_the_compiled_rates() -> None:
         assert result["colver"] == "not installed"
     else:  # pragma: no cover - colver is not a dependency
         assert result["colver_rollouts_per_s"] > 0
+
+
+def test_the_two_player_game_is_refused_with_a_clear_error() -> None:
+    """rollout.py compiles the four- and three-player games; the two-player
+    preset (RULES.md "Two players") is played by the engine."""
+    assert [n for n in sorted(PRESETS) if not R.supports(preset(n))] == ["two-players"]
+    with pytest.raises(R.RolloutError, match="two-player deal with the engine"):
+        R.random_deals(preset("two-players"), 1)

@@ -50,9 +50,14 @@ def test_random_deal_invariants_every_preset(name: str, seed: int) -> None:
         return
     assert len(state.tricks) == 8
     played = [c for t in state.tricks for c in t.cards]
-    assert len(played) == len(set(played)) == rules.cards_per_deal
-    assert sum(1 << c for c in played) == (DECK_24 if rules.players == 3 else DECK_32)
-    assert sum(result.card_points) + 10 == 162
+    assert len(played) == len(set(played)) == rules.cards_dealt
+    if rules.players == 2:
+        # RULES.md "Two players": 16 cards played, 16 set aside.
+        assert sum(1 << c for c in played) & ~DECK_32 == 0
+        assert sum(result.card_points) == sum(t.points for t in state.tricks)
+    else:
+        assert sum(1 << c for c in played) == (DECK_24 if rules.players == 3 else DECK_32)
+        assert sum(result.card_points) + 10 == 162
     assert all(h == 0 for h in state.hands)
 
 
@@ -61,8 +66,8 @@ def test_random_deal_invariants_every_preset(name: str, seed: int) -> None:
 def test_legal_set_never_empty_before_the_end(name: str, seed: int) -> None:
     rules = preset(name)
     rng = random.Random(seed)
-    dealer = Seat.W if rules.players == 3 else Seat.N
-    pack = list(range(32)) if rules.players == 4 else [c for c in range(32) if c & 7 >= 2]
+    dealer = Seat.N if rules.players == 4 else Seat.W
+    pack = list(range(32)) if rules.players != 3 else [c for c in range(32) if c & 7 >= 2]
     rng.shuffle(pack)
     state = State.new(rules, dealer, pack)
     while not state.is_terminal:
@@ -89,6 +94,24 @@ def test_records_round_trip(name: str, seed: int) -> None:
         if state.contract is not None and state.result is not None and state.tricks:
             assert summary["complete"] is False
             assert len(summary["tricks"]) == 13 // rules_players(name)
+
+
+def _swap_with_the_stock(state: State, seat: Seat, other: Seat) -> None:
+    """Two players (RULES.md "Two players"): a card of the opponent's hand
+    swapped with a card of the 16-card stock changes nothing ``seat`` sees."""
+    turned = 0 if state.turned is None else 1 << state.turned
+    held = state.hands[seat] | state.hands[other] | state.played | turned
+    stock = DECK_32 & ~held
+    for card in state.trick_cards:
+        stock &= ~(1 << card)
+    hand = state.hands[other] & ~turned
+    if not hand or not stock or state.found or state.phase == Phase.DECLARING:
+        return
+    card_a, card_b = hand & -hand, stock & -stock
+    swapped = state.copy()
+    swapped.hands = list(state.hands)
+    swapped.hands[other] = (state.hands[other] & ~card_a) | card_b
+    assert observe(state, seat) == observe(swapped, seat)
 
 
 def _is_card(text: str) -> bool:
@@ -127,8 +150,8 @@ def test_observe_hides_other_hands(name: str, seed: int, stop: int) -> None:
     rng = random.Random(seed)
     state = random_deal(rules, rng, None) if stop > 38 else None
     if state is None:
-        dealer = Seat.W if rules.players == 3 else Seat.N
-        pack = list(range(32)) if rules.players == 4 else [c for c in range(32) if c & 7 >= 2]
+        dealer = Seat.N if rules.players == 4 else Seat.W
+        pack = list(range(32)) if rules.players != 3 else [c for c in range(32) if c & 7 >= 2]
         rng.shuffle(pack)
         state = State.from_deck(rules, dealer, pack, rules.patterns[0])
         for _ in range(stop):
@@ -137,6 +160,9 @@ def test_observe_hides_other_hands(name: str, seed: int, stop: int) -> None:
             state.apply(rng.choice(state.legal_actions()))
     for seat in state.seats:
         others = [s for s in state.seats if s != seat]
+        if len(others) == 1:
+            _swap_with_the_stock(state, seat, others[0])
+            continue
         a, b = others[0], others[1]
         if not state.hands[a] or not state.hands[b]:
             continue

@@ -21,7 +21,7 @@ from rebelote.bots import Budget, decision_seed, make_bot
 from rebelote.cards import DECK_24, DECK_32, cards_of, parse_card
 from rebelote.observation import observe
 from rebelote.rules import PRESETS, Rules, preset
-from rebelote.seats import SEATS_3, SEATS_4, Seat
+from rebelote.seats import Seat, seats_of
 from rebelote.solver import Position, PositionError, capot_bonus, kernel_available, search
 from rebelote.state import Phase, State
 from rebelote.trump import Strain
@@ -47,7 +47,7 @@ def _final_value(state: State, first_trick: int, side: int) -> int:
     bonus = capot_bonus(rules)
     if winners == {side}:
         value += bonus
-    elif rules.players == 4 and side not in winners:
+    elif rules.players != 3 and side not in winners:  # one opponent side
         value -= bonus
     return value
 
@@ -85,7 +85,7 @@ def endgame(rules_name: str, seed: int, tricks_left: int, extra: int) -> State:
     intermediate bot from a pack drawn from ``seed``."""
     rules = preset(rules_name)
     rng = random.Random(seed)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     bot = make_bot("intermediate")
     for attempt in range(50):
         pack = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
@@ -123,7 +123,7 @@ def test_solver_equals_exhaustive_minimax_on_endgames(rules_name: str) -> None:
     checked = 0
     for seed in range(6):
         tricks_left = 2 + seed % 2
-        extra = seed % (3 if rules_name == "three-players" else 4)
+        extra = seed % preset(rules_name).players
         state = endgame(rules_name, 7000 + seed, tricks_left, extra)
         pos = Position.from_state(state)
         want = exhaustive_moves(state)
@@ -132,7 +132,7 @@ def test_solver_equals_exhaustive_minimax_on_endgames(rules_name: str) -> None:
         side = pos.side_of(pos.turn)
         assert search.solve_value(pos) == max(want.values())
         for other in range(3 if pos.rules.players == 3 else 2):
-            if other != side and pos.rules.players == 4:
+            if other != side and pos.rules.players != 3:
                 assert search.solve_value(pos, other) == -max(want.values())
         checked += 1
     assert checked == 6
@@ -201,7 +201,9 @@ def test_kernel_equals_pure_path(rules_name: str) -> None:
     from rebelote.solver import kernel
 
     for seed in range(5):
-        state = endgame(rules_name, 8000 + seed, 3 + seed % 3, seed % 3)
+        state = endgame(
+            rules_name, 8000 + seed, 3 + seed % 3, seed % min(3, preset(rules_name).players)
+        )
         pos = Position.from_state(state)
         want = search.solve_moves(pos)
         got = kernel.solve_moves(pos)

@@ -65,7 +65,7 @@ _CONTRACTS_ABOVE: dict[tuple[bool, int], tuple[Bid, ...]] = {
 """``_CONTRACTS_ABOVE[(coinche_tout_atout, value)]``: the coinche contracts
 above ``value`` (0: all), lowest first, the strains in order."""
 _NEXT: dict[int, tuple[Seat, ...]] = {
-    n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (3, 4)
+    n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (2, 3, 4)
 }
 """``_NEXT[players][seat]``: :func:`~rebelote.seats.next_seat`."""
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from .cards import DECK_24, DECK_32, cards_of
 from .rules import Rules
-from .seats import SEATS_3, SEATS_4
+from .seats import seats_of
 from .simulate import play_randomly
 from .state import Phase, State
 
@@ -49,7 +49,7 @@ def _deals(rules: Rules, deals: int, seed: int, *, checked: bool) -> tuple[float
     """Seconds to play ``deals`` random deals from ``seed``, and how many
     were played out (a contract was made)."""
     rng = random.Random(seed)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     base = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     played = 0
     start = time.perf_counter()
@@ -83,7 +83,7 @@ def _rollouts(rules: Rules, seed: int, count: int) -> dict[str, Any]:
     rollout.random_deals(rules, count, seed)
     deals_elapsed = time.process_time() - start
     rng = random.Random(seed)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     base = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     while True:
         pack = base[:]
@@ -153,7 +153,7 @@ def bench_engine(
 
     # Positions for the legal-move timing: replay some deals, keeping copies.
     rng = random.Random(seed)
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     base = list(cards_of(DECK_24 if rules.players == 3 else DECK_32))
     positions: list[State] = []
     while len(positions) < 2000:

@@ -94,7 +94,7 @@ def format_deal(summary: dict[str, Any]) -> list[str]:
     mult = {2: " coinche", 4: " surcoinche"}.get(summary["multiplier"], "")
     lines.append(f"Contract: {contract}{mult} by {summary['taker']}")
     for number, trick in enumerate(summary["tricks"], start=1):
-        seats = "NWSE" if len(trick["cards"]) == 4 else "WSE"
+        seats = {4: "NWSE", 3: "WSE", 2: "WS"}[len(trick["cards"])]
         start = seats.index(trick["leader"])
         order = [seats[(start + i) % len(seats)] for i in range(len(trick["cards"]))]
         played = "  ".join(f"{s} {c:>3}" for s, c in zip(order, trick["cards"], strict=True))
@@ -311,7 +311,9 @@ def arena(
     boards: Annotated[
         int, typer.Option(help="Boards in all (a resumed run adds the missing ones).")
     ] = 1000,
-    rules: Annotated[str, typer.Option(help="Rule preset (a four-player one).")] = "ffb",
+    rules: Annotated[
+        str, typer.Option(help="Rule preset (a four-player one, or two-players).")
+    ] = "ffb",
     seed: Annotated[int, typer.Option(help="Seed of the boards and the bots.")] = 1,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     out: Annotated[
@@ -386,7 +388,7 @@ def _three_player_seat_error(data: dict[str, Any], seat: Seat) -> str | None:
     are a three-player game and the seat is not at the table (``None``
     otherwise, or when the rules cannot be read: the replay says why)."""
     from .rules import Rules, RulesError
-    from .seats import SEATS_3
+    from .seats import seats_of
 
     if "rules" not in data:
         return None
@@ -394,10 +396,12 @@ def _three_player_seat_error(data: dict[str, Any], seat: Seat) -> str | None:
         rules = Rules.from_record(data["rules"])
     except RulesError:
         return None
-    if rules.players != 3 or seat in SEATS_3:
+    table = seats_of(rules.players)
+    if rules.players == 4 or seat in table:
         return None
-    seats = ", ".join(s.letter for s in SEATS_3[:-1]) + f" and {SEATS_3[-1].letter}"
-    return f"seat {seat.letter} does not play in a three-player deal: its seats are {seats}"
+    seats = ", ".join(s.letter for s in table[:-1]) + f" and {table[-1].letter}"
+    count = "three" if rules.players == 3 else "two"
+    return f"seat {seat.letter} does not play in a {count}-player deal: its seats are {seats}"
 
 
 @app.command()

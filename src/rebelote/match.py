@@ -27,7 +27,7 @@ from .cards import DECK_24, DECK_32, Card, cards_of
 from .events import Event, MatchEnded
 from .rules import Rules
 from .scoring import DealResult
-from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
+from .seats import Seat, next_seat, previous_seat, seats_of
 from .state import State
 from .trump import Strain
 
@@ -64,12 +64,12 @@ class Match:
 
     Use :meth:`deal` for the next deal's :class:`State` (from a pack you give
     or one shuffled with ``rng``), play it to the end, then :meth:`add` it.
-    ``totals`` are per side (NS, EW; or W, S, E); ``winner`` is the winning
+    ``totals`` are per side (NS, EW; or W, S, E; or W, S); ``winner`` is the winning
     side once :attr:`is_over`.
     """
 
     def __init__(self, rules: Rules, dealer: Seat = Seat.N) -> None:
-        seats = SEATS_3 if rules.players == 3 else SEATS_4
+        seats = seats_of(rules.players)
         if dealer not in seats:
             raise ValueError(f"seat {Seat(dealer).letter} is not at this table")
         self.rules = rules
@@ -171,7 +171,7 @@ class Match:
             else 1
         )
         taker = int(result.contract.taker)
-        takers = taker - 1 if rules.players == 3 else taker & 1  # State.side_of
+        takers = taker & 1 if rules.players == 4 else taker - 1  # State.side_of
         target = rules.target
         for side, points in enumerate(score):
             capot_against = capot is not None and capot != side

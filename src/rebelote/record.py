@@ -77,7 +77,7 @@ from .events import Event
 from .match import Match
 from .rules import PATTERNS, Rules, RulesError
 from .scoring import DealResult
-from .seats import Seat
+from .seats import Seat, seats_of
 from .state import AmbiguousActionError, DealError, IllegalActionError, Phase, State
 from .trump import Strain
 
@@ -229,7 +229,7 @@ def _rules(value: object) -> Rules:
 
 
 def _seats(rules: Rules) -> tuple[Seat, ...]:
-    return (Seat.W, Seat.S, Seat.E) if rules.players == 3 else tuple(Seat)
+    return seats_of(rules.players)
 
 
 class _Replay:
@@ -748,7 +748,7 @@ def _replay_match(
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
         raise RecordError("deals must be a non-empty list of deal records")
-    match = Match(rules, Seat.W if rules.players == 3 else Seat.N)
+    match = Match(rules, Seat.N if rules.players == 4 else Seat.W)
     match_events: list[Event] = []
     summaries = []
     replays: list[ReplayedDeal] = []
@@ -793,7 +793,7 @@ def _replay_match(
         summaries.append(summary)
     if "events" in record:
         _check_events(record["events"], match_events, "the match")
-    names = ("W", "S", "E") if rules.players == 3 else ("NS", "EW")
+    names = ("NS", "EW") if rules.players == 4 else tuple(s.letter for s in seats_of(rules.players))
     return (
         replays,
         {

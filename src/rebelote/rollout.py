@@ -65,6 +65,7 @@ __all__ = [
     "random_deals",
     "result_row",
     "rule_params",
+    "supports",
     "trace_deal",
     "trace_play_out",
 ]
@@ -1210,10 +1211,23 @@ def _need_numpy() -> Any:
     return _np
 
 
+def supports(rules: Rules) -> bool:
+    """Whether the compiled rollouts play ``rules``: the four- and
+    three-player games.  The two-player game (RULES.md "Two players") is not
+    compiled; callers play it with the engine (:mod:`rebelote.state`)."""
+    return rules.players in (3, 4)
+
+
 def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     """The rule set as the compiled code reads it (an int64 array, ``P_*``).
 
-    Raises :class:`RolloutError` for an unknown policy or without numba."""
+    Raises :class:`RolloutError` for an unknown policy, without numba, or
+    for the two-player game (:func:`supports`)."""
+    if not supports(rules):
+        raise RolloutError(
+            "the compiled rollouts play the four- and three-player games only: "
+            "play a two-player deal with the engine (rebelote.state)"
+        )
     np = _need_numpy()
     if policy not in POLICIES:
         raise RolloutError(f"unknown policy {policy!r}: use {' or '.join(POLICIES)}")

@@ -80,9 +80,12 @@ class Rules:
     preset: str = "ffb"
     """The preset this rule set was built from (for records and display)."""
 
-    players: Literal[3, 4] = 4
+    players: Literal[2, 3, 4] = 4
     """4: two sides of partners.  3: the 24-card game, each for himself
-    (seeds 000 and 003; RULES.md "Three players")."""
+    (seeds 000 and 003; RULES.md "Three players").  2: the 32-card game of
+    8 cards each, the 16 others set aside unseen, each for himself (seed 003
+    "modalités pour 2"; exoty.com "la belote à deux (presque) classique";
+    RULES.md "Two players")."""
 
     target: int = 1000
     """Match target: the match ends when a side reaches it (seed 000 and 001:
@@ -300,9 +303,9 @@ class Rules:
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))
-        if self.players not in (3, 4):
-            raise RulesError(f"players must be 3 or 4, not {self.players!r}")
-        if self.players == 3 and self.bidding == "coinche":
+        if self.players not in (2, 3, 4):
+            raise RulesError(f"players must be 2, 3 or 4, not {self.players!r}")
+        if self.players != 4 and self.bidding == "coinche":
             raise RulesError("the coinche auction is a four-player game")
         if self.sa_multiplier < 1 or self.ta_multiplier < 1:
             raise RulesError("sa_multiplier and ta_multiplier must be at least 1")
@@ -377,6 +380,12 @@ class Rules:
     def cards_per_deal(self) -> int:
         """Cards in the pack: 32, or 24 for the three-player game."""
         return 24 if self.players == 3 else 32
+
+    @property
+    def cards_dealt(self) -> int:
+        """Cards in the players' hands once dealt: 8 a seat (the two-player
+        game sets the other 16 of its 32 aside, RULES.md "Two players")."""
+        return 8 * self.players
 
     @property
     def turned_card(self) -> bool:
@@ -504,6 +513,9 @@ PRESETS: dict[str, Rules] = {
         ta_multiplier=1,
     ),
     "three-players": Rules(preset="three-players", players=3, tie="takers_fail"),
+    # RULES.md "Two players": exoty.com's "(presque) classique" form, "les
+    # règles sont les mêmes que pour la Belote classique": ffb, two seats.
+    "two-players": Rules(preset="two-players", players=2),
     # The Fédération Française de Belote's coinche rules (2015), read from
     # docs/rules/FFB.md, section by section; every other option as ffb.
     "ffb-coinche": Rules(
@@ -549,6 +561,7 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "seed003": "Seed 003: automatic declarations, no under-trumping, litige, 501 points.",
     "coinche": "Coinche (contrée): auction 80-160 and capot, coinche x2, surcoinche x4.",
     "three-players": "Three players, 24 cards, each for himself.",
+    "two-players": "Two players, 8 cards each, 16 set aside unseen, classic rules.",
     "ffb-coinche": (
         "Coinche by the FFB's 2015 rules: declarations, the whole deal coinched, "
         "scores rounded to tens."

@@ -10,7 +10,7 @@ import random
 
 from .match import Match
 from .rules import Rules
-from .seats import SEATS_3, SEATS_4, Seat
+from .seats import Seat, seats_of
 from .state import State
 
 __all__ = ["play_randomly", "random_deal", "random_match"]
@@ -35,7 +35,7 @@ def play_randomly(state: State, rng: random.Random) -> State:
 def random_deal(rules: Rules, rng: random.Random, dealer: Seat | None = None) -> State:
     """A whole deal (cut, pattern, bidding, declarations, play) with a pack
     shuffled by ``rng`` and random legal actions; ``dealer`` random if ``None``."""
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     if dealer is None:
         dealer = rng.choice(seats)
     match = Match(rules, dealer)
@@ -49,7 +49,7 @@ def random_match(
 
     Stops after ``max_deals`` deals even if no side has won.
     """
-    seats = SEATS_3 if rules.players == 3 else SEATS_4
+    seats = seats_of(rules.players)
     match = Match(rules, rng.choice(seats))
     states: list[State] = []
     while not match.is_over and len(states) < max_deals:

@@ -95,7 +95,7 @@ from .events import (
 from .legality import RULES_DIGEST, SEED000, SEED001, SEED002, SEED003, Illegality, IllegalReason
 from .rules import PATTERNS, Rules
 from .scoring import DealResult, score_deal, void_result
-from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
+from .seats import Seat, next_seat, previous_seat, seats_of
 from .tricks import PlayTable, Trick, card_illegality, play_table
 from .trump import Strain, StrainTables, strain_tables
 
@@ -187,20 +187,37 @@ _BIT_OF = _BITS.__getitem__
 _SUIT_OF: tuple[int, ...] = tuple(c >> 3 for c in range(32))
 """``_SUIT_OF[card]`` is ``card >> 3``."""
 
-_PARTNER_OF: dict[int, tuple[int, ...]] = {4: (2, 3, 0, 1), 3: (-1, -1, -1, -1)}
+_PARTNER_OF: dict[int, tuple[int, ...]] = {
+    4: (2, 3, 0, 1),
+    3: (-1, -1, -1, -1),
+    2: (-1, -1, -1, -1),
+}
 """``_PARTNER_OF[players][seat]``: the seat's partner, -1 in the
-three-player game."""
+three- and two-player games."""
 
 _STRAINS: tuple[Strain, ...] = tuple(Strain)
 """``_STRAINS[i]`` is ``Strain(i)``."""
 
 _NEXT: dict[int, tuple[Seat, ...]] = {
-    n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (3, 4)
+    n: tuple(next_seat(Seat(i), n) for i in range(4)) for n in (2, 3, 4)
 }
 """``_NEXT[players][seat]``: :func:`~rebelote.seats.next_seat`."""
 
 
 _T = TypeVar("_T")
+
+
+def _check_two_hands(cards: Sequence[Card]) -> None:
+    """The 16 cards of a two-player deal's hands: distinct cards of the
+    32-card pack (the other 16 were set aside, RULES.md "Two players").
+    Raises :class:`DealError` otherwise."""
+    mask = 0
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < 32:
+            raise DealError(f"the hands: not a card: {c!r}")
+        if mask >> c & 1:
+            raise DealError(f"the hands: {card_name(c)} appears twice")
+        mask |= 1 << c
 
 
 class _Chooser(Protocol):
@@ -365,7 +382,7 @@ class State:
     def __init__(self, rules: Rules, dealer: Seat) -> None:
         """An empty deal; use :meth:`new`, :meth:`from_deck` or :meth:`from_hands`."""
         self.rules = rules
-        self.seats: tuple[Seat, ...] = SEATS_3 if rules.players == 3 else SEATS_4
+        self.seats: tuple[Seat, ...] = seats_of(rules.players)
         if dealer not in self.seats:
             raise DealError(f"seat {Seat(dealer).letter} is not at a {rules.players}-player table")
         self.dealer = dealer if type(dealer) is Seat else Seat(dealer)
@@ -374,7 +391,14 @@ class State:
         self._size = rules.players
         self._play_table: PlayTable | None = None
         self._row: tuple[CardMask, CardMask, CardMask, CardMask, CardMask] = (0, 0, 0, 0, 0)
-        self.side_of: tuple[int, ...] = (0, 1, 0, 1) if rules.players == 4 else (-1, 0, 1, 2)
+        # Each for himself (3 and 2 players): a seat's side is ``seat - 1``.
+        self.side_of: tuple[int, ...] = (
+            (0, 1, 0, 1)
+            if rules.players == 4
+            else (-1, 0, 1, 2)
+            if rules.players == 3
+            else (-1, 0, 1, -1)
+        )
         self.phase = Phase.CUT
         self.pack: list[Card] = []
         self.deck: list[Card] = []
@@ -494,7 +518,10 @@ class State:
             if len(hands[seat]) != 8:
                 raise DealError(f"the hand of {seat.letter} has {len(hands[seat])} cards, not 8")
             cards.extend(hands[seat])
-        state._check_pack(cards, "the hands")
+        if rules.players == 2:
+            _check_two_hands(cards)
+        else:
+            state._check_pack(cards, "the hands")
         final = [0, 0, 0, 0]
         for seat in state.seats:
             for c in hands[seat]:
@@ -585,10 +612,10 @@ class State:
         return self.phase is _DONE
 
     def side_name(self, side: int) -> str:
-        """``NS`` / ``EW``, or the seat letter in the three-player game."""
+        """``NS`` / ``EW``, or the seat letter in the three- and two-player games."""
         if self.players == 4:
             return ("NS", "EW")[side]
-        return SEATS_3[side].letter
+        return self.seats[side].letter
 
     @property
     def side_names(self) -> tuple[str, ...]:

@@ -370,7 +370,9 @@ def test_turn_reasons_name_the_rule_option() -> None:
             )
 
 
-@pytest.mark.parametrize("preset", ["ffb", "seed001", "seed003", "coinche", "three-players"])
+@pytest.mark.parametrize(
+    "preset", ["ffb", "seed001", "seed003", "coinche", "three-players", "two-players"]
+)
 def test_every_card_of_the_hand_is_legal_or_has_a_reason(preset: str) -> None:
     """At every step of a match, for every seat: the cards of ``legal`` and
     those of the ``illegal`` groups are the seat's hand, each once; the

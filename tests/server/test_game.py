@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rebelote.rules import preset
-from rebelote.seats import SEATS_4, Seat
+from rebelote.seats import SEATS_4, Seat, seats_of
 from rebelote.server.protocol.messages import ProtocolError, TableOptions
 from rebelote.server.tables.game import AutoStep, Entry, SeatSpec, TableGame
 
@@ -22,7 +22,7 @@ def _game(
     **options: object,
 ) -> TableGame:
     rules = preset(name) if target is None else preset(name).replace(target=target)
-    seats = SEATS_4 if rules.players == 4 else (Seat.W, Seat.S, Seat.E)
+    seats = seats_of(rules.players)
     specs = {
         s: SeatSpec(s, "human", s.name) if s in humans else SeatSpec(s, "bot", s.name, "random")
         for s in seats

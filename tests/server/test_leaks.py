@@ -92,6 +92,7 @@ def _hidden_now(live: LiveServer, table_id: str) -> set[str]:
         ("seed003", 300),
         ("coinche", 300),
         ("three-players", 300),
+        ("two-players", 300),
     ],
 )
 def test_no_hidden_card_reaches_the_player(server: LiveServer, preset: str, target: int) -> None:

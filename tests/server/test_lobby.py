@@ -601,3 +601,26 @@ def test_openskill_ratings_with_computer_players() -> None:
     # beating stronger players is worth more
     weak = rate([[me, partner], [bot_rating("random"), bot_rating("random")]], [1, 2])
     assert won[1][0] > weak[1][0]
+
+
+def test_lobby_offers_two_player_tables(server: LiveServer) -> None:
+    """RULES.md "Two players": a lobby table of the preset ``two-players``
+    seats W and S only; a second person sits at W and the host starts it."""
+    host = Player(server).guest("Host")
+    guest = Player(server).guest("Guest")
+    table = host.open_table(preset="two-players", target=300, seat="S")
+    tid = table["table_id"]
+    lobby = guest.http.get("/api/lobby").json()
+    listed = [t for t in lobby if t["id"] == tid]
+    assert listed and listed[0]["rules"]["preset"] == "two-players"
+    room = guest.http.get(f"/api/lobby/tables/{tid}").json()
+    assert [s["seat"] for s in room["seats"]] == ["W", "S"]
+    r = guest.post(f"/api/lobby/tables/{tid}/join", {"seat": "N"})
+    assert r.status_code == 400 and _code(r) == "bad_request"
+    r = host.post(f"/api/lobby/tables/{tid}/bot", {"seat": "E", "level": "beginner"})
+    assert r.status_code == 400 and _code(r) == "bad_request"
+    guest.join(tid, "W")
+    room = host.ok(f"/api/lobby/tables/{tid}/start")
+    assert room["status"] == "playing"
+    host.close()
+    guest.close()

@@ -311,6 +311,44 @@ def test_three_players_layout(browser: Browser, web: LiveServer, shots: Path) ->
     page.context.close()
 
 
+@pytest.mark.parametrize(
+    "size", [pytest.param(PHONE, id="360x740"), pytest.param(DESKTOP, id="1280x800")]
+)
+def test_two_players_layout_and_a_whole_match(
+    browser: Browser, web: LiveServer, shots: Path, size: dict[str, int]
+) -> None:
+    """RULES.md "Two players": the opponent (W) faces the player at the top,
+    no side seats; a whole match to 100 played by clicking ends with a
+    winner, W or S."""
+    page = open_page(browser, web, size)
+    create_table(web, page, preset="two-players", target=100, options={"speed": "instant"})
+    driver = Driver(page)
+    page.wait_for_function("() => window.rebelote.model.deal.hand.length > 0")
+    assert page.locator(".seat[data-pos='top'][data-seat='W']").is_visible()
+    assert page.locator(".seat[data-pos='left']").is_hidden()
+    assert page.locator(".seat[data-pos='right']").is_hidden()
+    assert page.locator("[data-score]").count() == 2
+    assert page.locator("#table-page.two").count() == 1
+    tag = f"{size['width']}x{size['height']}"
+    shot = False
+    for _ in range(800):
+        if page.locator("#deal-end[data-over='true'][open]").count():
+            break
+        if page.locator("#deal-end[open]").count() == 0:
+            s = driver.state()
+            if not shot and s["phase"] == "playing" and len(s["hand"]) <= 6:
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(shots / f"two-players-{tag}.png"))
+                shot = True
+        driver.click_step()
+    else:
+        raise AssertionError("the match did not end")
+    winner = page.evaluate("() => window.rebelote.model.match.winner")
+    assert winner in ("W", "S")
+    no_errors(page)
+    page.context.close()
+
+
 def test_seed000_cut_pattern_and_declarations(browser: Browser, web: LiveServer) -> None:
     page = open_page(browser, web, DESKTOP)
     create_table(

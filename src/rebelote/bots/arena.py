@@ -27,7 +27,9 @@ a team is a level that uses the solver (:data:`SOLVER_LEVELS`), each process
 compiles it (:func:`rebelote.solver.warm_up`) before its first board.
 
 The three-player preset has no teams: the arena refuses it
-(:class:`ArenaError`).
+(:class:`ArenaError`).  The two-player preset (``--rules two-players``,
+RULES.md "Two players") is played the same way with one bot a side: team 1
+at W in deal A, at S in deal B; the dealer alternates W, S by board.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from ..cards import DECK_32, cards_of
 from ..observation import observe
 from ..rules import Rules, preset
 from ..scoring import DealResult
-from ..seats import Seat
+from ..seats import Seat, seats_of
 from ..state import State
 from .base import Bot, Budget, decision_seed
 from .registry import BOT_LEVELS, make_bot
@@ -89,7 +91,8 @@ class ArenaSettings:
 
     def check(self) -> Rules:
         """The rule set; raises :class:`ArenaError` for an unknown level or
-        preset, or a preset without two teams of two."""
+        preset, or a three-player preset (the arena plays two sides: two
+        teams of two, or the two players of ``two-players``)."""
         for level in (self.team1, self.team2):
             if level not in BOT_LEVELS:
                 raise ArenaError(f"unknown bot level {level!r}: use one of {', '.join(BOT_LEVELS)}")
@@ -97,9 +100,9 @@ class ArenaSettings:
             rules = preset(self.rules)
         except ValueError as exc:
             raise ArenaError(str(exc)) from None
-        if rules.players != 4:
+        if rules.players == 3:
             raise ArenaError(
-                f"the arena plays duplicate boards between two teams of two; the preset "
+                f"the arena plays duplicate boards between two sides; the preset "
                 f"{self.rules!r} is a {rules.players}-player game (each for himself)"
             )
         return rules
@@ -164,7 +167,8 @@ def board_setup(rules: Rules, seed: int, board: int) -> tuple[list[int], Seat, s
     rng = random.Random(board_seed(seed, board))
     pack = list(cards_of(DECK_32))
     rng.shuffle(pack)
-    dealer = Seat(board % 4)
+    seats = seats_of(rules.players)
+    dealer = seats[board % len(seats)]
     pattern = rules.patterns[rng.randrange(len(rules.patterns))]
     return pack, dealer, pattern
 
@@ -221,7 +225,9 @@ def play_board(settings: ArenaSettings, board: int) -> BoardResult:
     pack, dealer, pattern = board_setup(rules, settings.seed, board)
     deal_seed = board_seed(settings.seed, board)
     bot1, bot2 = make_bot(settings.team1), make_bot(settings.team2)
-    ns, ew = (Seat.N, Seat.S), (Seat.W, Seat.E)
+    # The seats of side 0 and side 1 (result.score's order): NS and EW, or
+    # W and S in the two-player game.
+    ns, ew = ((Seat.N, Seat.S), (Seat.W, Seat.E)) if rules.players == 4 else ((Seat.W,), (Seat.S,))
     ms1: list[float] = []
     ms2: list[float] = []
 

@@ -265,7 +265,10 @@ class ExpertBot:
         sampled worlds, and the number of worlds solved (0: none, the plan
         gives no world here).  Values are the deal's score for the seat's
         side minus the other side's (see :class:`_Utility`).  ``count``
-        overrides the plan of worlds."""
+        overrides the plan of worlds.  In the two-player game each world
+        deals the unseen cards between the opponent's hand and the 16-card
+        stock (:func:`~rebelote.bots.sampling.deal_hidden`'s ``aside``), and
+        the solver plays the two hands out."""
         worlds_budget = budget.worlds if budget.worlds is not None else DEFAULT_WORLDS
         tricks_left = view.hand.bit_count()
         if count is None:
@@ -289,6 +292,9 @@ class ExpertBot:
             side_tricks[s] += 1
             side_points[s] += t.points
         totals: dict[Card, float] = {c: 0.0 for c in cards_of(legal_cards)}
+        # Points still to win: in the two-player game they depend on which
+        # unseen cards the world puts in the opponent's hand, not the stock.
+        rest = pos_points(view) if players != 2 else -1
         solved = 0
         cache: dict[tuple[CardMask, ...], dict[Card, int]] = {}
         for world in worlds:
@@ -314,7 +320,9 @@ class ExpertBot:
                 except SearchLimitError:
                     continue
                 cache[key] = values
-            util = _Utility(view, world, side_points, pos_points(view))
+            util = _Utility(
+                view, world, side_points, rest if rest >= 0 else _world_rest(view, world)
+            )
             for c in totals:
                 totals[c] += util(values[c])
             solved += 1
@@ -473,6 +481,21 @@ def pos_points(view: PlayerView) -> int:
     return sum(t.points[c] for c in cards_of(deck & ~gone)) + 10
 
 
+def _world_rest(view: PlayerView, world: World) -> int:
+    """Card points of ``world``'s hands and the trick on the table, plus the
+    dix de der: what is left to win in the two-player game, whose 16 stock
+    cards are never played (RULES.md "Two players")."""
+    contract = view.contract
+    assert contract is not None
+    t = strain_tables(contract.strain, view.rules.ta_points, view.rules.sa_points)
+    cards = 0
+    for h in world.hands:
+        cards |= h
+    for _, c in view.trick:
+        cards |= 1 << c
+    return sum(t.points[c] for c in cards_of(cards)) + 10
+
+
 class _Utility:
     """Turns a solver value (points difference over the rest of the deal,
     for the seat's side) into the deal's score difference for that side in
@@ -487,7 +510,9 @@ class _Utility:
     as failed; rounding is left out.  Sans Atout and Tout Atout scores
     count the rule set's multipliers.  Three players:
     the solver searches the seat against the two others together, so their
-    future points are split evenly between them."""
+    future points are split evenly between them.  Two players: two sides,
+    scored as the four-player classic game; ``rest`` comes from the world
+    (:func:`_world_rest`), as the stock's cards are never played."""
 
     __slots__ = (
         "bel",
@@ -560,14 +585,14 @@ class _Utility:
         future_mine = (rest + value) / 2
         pts = [float(p) for p in self.won]
         pts[mine] += future_mine
-        if self.players == 4:
+        if self.players != 3:  # two sides: four players, or two
             pts[1 - mine] += rest - future_mine
         else:
             others = [s for s in range(3) if s != mine]
             for s in others:
                 pts[s] += (rest - future_mine) / 2
         tk = self.taker
-        classic4 = self.players == 4 and not self.coinche
+        classic4 = self.players != 3 and not self.coinche  # two sides
         # The capot bonus rides on the value: the takers' side then shows
         # negative points when the defenders take every trick.
         defenders_capot = classic4 and pts[tk] < 0
@@ -614,10 +639,10 @@ class _Utility:
                     if self.players == 3:
                         base = 81.0
                     score[s] = base + self.decl[s] + self.bel[s]
-            if self.players == 4:
+            if self.players != 3:
                 score[1 - tk] += self.decl[tk]
         k = self.strain_mult
-        if self.players == 4:
+        if self.players != 3:
             return k * (score[mine] - score[1 - mine])
         return k * (score[mine] - max(score[s] for s in range(3) if s != mine))
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ..cards import DECK_24, DECK_32, SUIT_MASKS, Card, CardMask, Rank, bit
 from ..observation import PlayerView
-from ..seats import Seat, next_seat
+from ..seats import Seat, next_seat, seats_of
 from ..tricks import beats
 from ..trump import StrainTables, strain_tables
 
@@ -168,7 +168,7 @@ def infer(view: PlayerView, *, counting: bool = True, voids: bool = True) -> Kno
                         excluded[s] |= bit(card + 1 if rank == Rank.QUEEN else card - 1)
 
     possible = [0, 0, 0, 0]
-    active = (Seat.W, Seat.S, Seat.E) if players == 3 else (Seat.N, Seat.W, Seat.S, Seat.E)
+    active = seats_of(players)
     others = [s for s in active if s != seat]
     all_known = 0
     for s in others:

@@ -91,6 +91,7 @@ def deal_hidden(
     *,
     tries: int = 200,
     accept: DealtCheck | None = None,
+    aside: int = 0,
 ) -> list[CardMask]:
     """Deal the cards of ``pool`` so that seat ``s`` ends with ``sizes[s]``
     cards, all of ``known[s]`` and only cards of ``possible[s]``; with
@@ -98,15 +99,36 @@ def deal_hidden(
 
     ``pool`` holds the cards to deal (the known ones included).  Raises
     :class:`NoWorldError` when no deal was found in ``tries`` attempts
-    (dead ends and refused deals alike)."""
-    seats = [s for s in range(4) if sizes[s] > 0]
+    (dead ends and refused deals alike).
+
+    ``aside``: cards of ``pool`` that no seat holds (the two-player game's
+    16-card stock, RULES.md "Two players"): a fifth holder that may take
+    any card, so each world deals the unseen cards uniformly between the
+    opponent's hand and the stock."""
+    if aside:
+        sizes = [*sizes[:4], aside]
+        known = [*known[:4], 0]
+        possible = [*possible[:4], pool]
+        inner = accept
+        hands5 = deal_hidden(
+            pool,
+            known,
+            possible,
+            sizes,
+            rng,
+            tries=tries,
+            accept=None if inner is None else (lambda h: inner(h[:4])),
+        )
+        return hands5[:4]
+    n = len(sizes)
+    seats = [s for s in range(n) if sizes[s] > 0]
     free = pool
     for s in seats:
         free &= ~known[s]
     cards = list(cards_of(free))
     for _ in range(tries):
-        hands = [known[s] if sizes[s] else 0 for s in range(4)]
-        room = [sizes[s] - known[s].bit_count() if sizes[s] else 0 for s in range(4)]
+        hands = [known[s] if sizes[s] else 0 for s in range(n)]
+        room = [sizes[s] - known[s].bit_count() if sizes[s] else 0 for s in range(n)]
         if any(r < 0 for r in room):
             raise NoWorldError("a seat is known to hold more cards than it has")
         rng.shuffle(cards)
@@ -381,8 +403,12 @@ def sample_worlds(
     weigh = use_bids and bool(view.bids) and oversample > 1
     n_cand = count * oversample if weigh else count
     cands: list[World] = []
+    # The two-player game's stock: unseen cards that no seat holds.
+    aside = pool.bit_count() - sum(sizes) if view.rules.players == 2 else 0
     for _ in range(n_cand):
-        hands = deal_hidden(pool, known, possible, sizes, rng, tries=tries, accept=check)
+        hands = deal_hidden(
+            pool, known, possible, sizes, rng, tries=tries, accept=check, aside=aside
+        )
         hands[view.seat] = view.hand
         full = list(hands)
         if weigh:

@@ -675,7 +675,7 @@ def _setup(pos: Position, side: int, max_nodes: int | None) -> tuple[Any, Any]:
         _exemption(rules),
         int(rules.must_undertrump),
         capot_bonus(rules),
-        1 if rules.players == 4 else 0,
+        1 if rules.players != 3 else 0,  # one opponent side: it can be capot
         ws.generation,
         0,
         max_nodes or 0,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..cards import CardMask, card_name, cards_of
 from ..rules import Rules
-from ..seats import SEATS_3, SEATS_4, Seat, next_seat
+from ..seats import Seat, next_seat, seats_of
 from ..state import Phase, State
 from ..tricks import beats, legal_play_mask
 from ..trump import Strain, StrainTables, strain_tables
@@ -79,8 +79,9 @@ class Position:
         seats = self.seats
         if len(self.hands) != 4:
             raise PositionError("hands must hold 4 masks, one per seat (N W S E)")
-        if players == 3 and self.hands[Seat.N]:
-            raise PositionError("seat N holds no cards in the three-player game")
+        if any(self.hands[s] for s in Seat if s not in seats):
+            away = " ".join(s.letter for s in Seat if s not in seats)
+            raise PositionError(f"seats {away} hold no cards in the {players}-player game")
         if self.turn not in seats:
             raise PositionError(f"seat {Seat(self.turn).letter} is not at the table")
         if len(self.trick) >= players:
@@ -184,7 +185,7 @@ class Position:
     @property
     def seats(self) -> tuple[Seat, ...]:
         """The seats at the table, in playing order."""
-        return SEATS_3 if self.rules.players == 3 else SEATS_4
+        return seats_of(self.rules.players)
 
     def side_of(self, seat: Seat) -> int:
         """The side of a seat (0 NS / 1 EW; W 0, S 1, E 2 with three players)."""

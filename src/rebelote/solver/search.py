@@ -180,7 +180,7 @@ class _Searcher:
         ranked = self.ranked
         nxt = self.nxt
         bonus = self.bonus
-        min_capot = players == 4
+        min_capot = players != 3  # one opponent side: it can be capot
         max_nodes = self.max_nodes if self.max_nodes is not None else -1
         lpm = legal_play_mask
         bts = beats

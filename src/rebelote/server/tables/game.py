@@ -86,7 +86,7 @@ from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
 from rebelote.record import deal_summary
 from rebelote.rules import Rules, preset_name
-from rebelote.seats import SEATS_3, SEATS_4, Seat, previous_seat
+from rebelote.seats import Seat, previous_seat, seats_of
 from rebelote.server.api.help import describe
 from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
@@ -251,7 +251,7 @@ class TableGame:
         *,
         timed: bool = False,
     ) -> None:
-        expected = SEATS_3 if rules.players == 3 else SEATS_4
+        expected = seats_of(rules.players)
         if set(seats) != set(expected):
             names = " ".join(s.letter for s in expected)
             raise ValueError(f"a {rules.players}-player table seats exactly {names}")
@@ -261,7 +261,9 @@ class TableGame:
         self.seed = seed
         self.seats: dict[Seat, SeatSpec] = dict(seats)
         self.order: tuple[Seat, ...] = expected
-        self.sides: tuple[str, ...] = ("W", "S", "E") if rules.players == 3 else ("NS", "EW")
+        self.sides: tuple[str, ...] = (
+            ("NS", "EW") if rules.players == 4 else tuple(s.letter for s in expected)
+        )
         self.match: Match | None = None
         self.match_number = 0
         self.deal_number = 0

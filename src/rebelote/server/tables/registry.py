@@ -44,7 +44,7 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from rebelote.rules import PRESETS, Rules
-from rebelote.seats import SEATS_3, SEATS_4, Seat
+from rebelote.seats import Seat, seats_of
 from rebelote.server.broker.base import (
     Broker,
     BrokerUnavailable,
@@ -268,7 +268,7 @@ class TableManager:
         :class:`ProtocolError` ``bad_request`` (an unknown preset, a seat
         the table does not have)."""
         rules = cls._rules(preset, target)
-        order = SEATS_3 if rules.players == 3 else SEATS_4
+        order = seats_of(rules.players)
         if seat not in {s.letter for s in order}:
             raise ProtocolError("bad_request", f"no seat {seat} at a {rules.players}-player table")
         return rules
@@ -280,7 +280,7 @@ class TableManager:
         :meth:`check_open`).  Raises :class:`ProtocolError` ``bad_request``
         (an unknown preset, a level for a seat the table does not have)."""
         rules = cls._rules(request.preset, request.target)
-        order = SEATS_3 if rules.players == 3 else SEATS_4
+        order = seats_of(rules.players)
         others = {s.letter for s in order if s != HUMAN_SEAT}
         extra = set(request.levels) - others
         if extra:
@@ -308,7 +308,7 @@ class TableManager:
         host) at ``seat``; returns the table and the host's token.  Raises
         :class:`ProtocolError` ``bad_request`` (:meth:`check_open`)."""
         rules = self.check_open(preset, target, seat)
-        order = SEATS_3 if rules.players == 3 else SEATS_4
+        order = seats_of(rules.players)
         token = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         meta = TableMeta(
@@ -373,7 +373,7 @@ class TableManager:
         or a level for a seat that is not at the table.  ``user_id``: the
         logged-in player, if any (for his history)."""
         rules = self.check_create(request)
-        order = SEATS_3 if rules.players == 3 else SEATS_4
+        order = seats_of(rules.players)
         others = [s for s in order if s != HUMAN_SEAT]
         token = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)

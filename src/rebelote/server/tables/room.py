@@ -1147,7 +1147,7 @@ class Room(Table):
     # --------------------------------------------------------------- results
 
     def _teams(self) -> list[list[Seat]]:
-        if self.game.rules.players == 3:
+        if self.game.rules.players != 4:  # each for himself (3 or 2 players)
             return [[s] for s in self.game.order]
         return [[Seat.N, Seat.S], [Seat.W, Seat.E]]
 

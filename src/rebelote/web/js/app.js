@@ -222,7 +222,7 @@ async function showNewGame() {
 }
 
 function renderLevelFields(players, levels) {
-  const seats = players === 3 ? ['W', 'E'] : ['W', 'N', 'E'];
+  const seats = players === 2 ? ['W'] : players === 3 ? ['W', 'E'] : ['W', 'N', 'E'];
   $('#level-fields').replaceChildren(
     ...seats.map((seat) =>
       h('label', { class: 'field' },

@@ -41,6 +41,7 @@ const PRESET_KEYS = {
   'auto-declarations-501': 'preset.auto-declarations-501',
   coinche: 'preset.coinche',
   'three-players': 'preset.three-players',
+  'two-players': 'preset.two-players',
   'ffb-coinche': 'preset.ffb-coinche',
 };
 const PRESET_DESC_KEYS = {
@@ -53,6 +54,7 @@ const PRESET_DESC_KEYS = {
   'auto-declarations-501': 'presetdesc.auto-declarations-501',
   coinche: 'presetdesc.coinche',
   'three-players': 'presetdesc.three-players',
+  'two-players': 'presetdesc.two-players',
   'ffb-coinche': 'presetdesc.ffb-coinche',
 };
 const PRESET_TITLES = {

@@ -54,8 +54,10 @@ export function sortHand(hand, strain) {
   return hand.slice().sort((a, b) => key(a) - key(b));
 }
 
-/** Where a seat sits on the screen, seen from `you` (counter-clockwise play). */
-export function position(seat, you) {
+/** Where a seat sits on the screen, seen from `you` (counter-clockwise play);
+ * with two players (W and S) the opponent faces you, at the top. */
+export function position(seat, you, players = 4) {
+  if (players === 2) return seat === you ? 'bottom' : 'top';
   const offset = (ORDER.indexOf(seat) - ORDER.indexOf(you) + 4) % 4;
   return ['bottom', 'right', 'top', 'left'][offset];
 }
@@ -201,6 +203,7 @@ export class TableView {
   render(model) {
     this.model = model;
     this.root.classList.toggle('three', model.players === 3);
+    this.root.classList.toggle('two', model.players === 2);
     this.renderScores(model);
     this.renderSeats(model);
     this.renderTrick(model);
@@ -256,7 +259,7 @@ export class TableView {
     const seats = model.seats;
     const turnSeat = model.turn && model.turn.waiting === 'action' ? model.turn.seat : null;
     for (const [pos, el] of Object.entries(this.seatEls)) {
-      const seat = seats.find((s) => position(s, model.viewpoint) === pos);
+      const seat = seats.find((s) => position(s, model.viewpoint, model.players) === pos);
       el.hidden = !seat;
       if (!seat) {
         el.removeAttribute('data-seat');
@@ -366,7 +369,7 @@ export class TableView {
     for (const { seat, card } of deal.trick) {
       let el = old.get(`${seat}${card}`);
       if (!el) {
-        const pos = position(seat, model.viewpoint);
+        const pos = position(seat, model.viewpoint, model.players);
         el = cardElement(card, { 'data-trick-seat': seat });
         el.classList.add('played', `from-${pos}`, 'landing');
         el.addEventListener('animationend', () => {
