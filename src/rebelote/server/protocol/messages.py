@@ -112,6 +112,7 @@ __all__ = [
     "DeclinedEvent",
     "ErrorData",
     "EventData",
+    "FairData",
     "HelloData",
     "HelloMessage",
     "IllegalCards",
@@ -627,6 +628,18 @@ class TrickData(_Strict):
     points: int
 
 
+class FairData(_Strict):
+    """A deal's fairness proof (``docs/fair-deals.md``): the ``commitment``
+    published before its first card, SHA-256 of its ``seed`` and ``salt``
+    (64 hex digits each), which are null until the deal is over (and, for a
+    deal thrown in or cancelled before its cards were played, until its
+    match is over)."""
+
+    commitment: str
+    seed: str | None = None
+    salt: str | None = None
+
+
 class _Event(_Strict):
     match: int
     deal: int
@@ -641,11 +654,14 @@ class MatchStartEvent(_Event):
 
 
 class DealStartEvent(_Event):
-    """A deal starts: its ``dealer`` and the ``cutter`` (dealer's left)."""
+    """A deal starts: its ``dealer``, the ``cutter`` (dealer's left) and the
+    ``commitment`` to its seed and salt (:class:`FairData`; null at a table
+    whose log was written before fair deals)."""
 
     kind: Literal["deal_start"] = "deal_start"
     dealer: SeatLetter
     cutter: SeatLetter
+    commitment: str | None = None
 
 
 class CutEvent(_Event):
@@ -772,12 +788,15 @@ class TrickEvent(_Event):
 class DealEndEvent(_Event):
     """The deal is over: ``summary`` (:func:`rebelote.record.deal_summary`:
     card points, dix de der, declarations, belote, capot, result, score), the
-    score sheet ``line`` and the match ``totals``."""
+    score sheet ``line``, the match ``totals`` and the deal's ``fair``
+    proof, its seed and salt revealed (kept null until the match is over
+    for a deal thrown in or cancelled before its cards were played)."""
 
     kind: Literal["deal_end"] = "deal_end"
     summary: dict[str, Any]
     line: SheetLine
     totals: dict[str, int]
+    fair: FairData | None = None
 
 
 class MatchEndEvent(_Event):
@@ -892,6 +911,8 @@ class Snapshot(_Strict):
     - ``last_trick``: the last finished trick of the deal, or null.
     - ``turn``: :class:`TurnData`; ``deal_summary``: the summary of the deal
       once it is over (as in :class:`DealEndEvent`), else null.
+    - ``fair``: the current deal's :class:`FairData` (its commitment; its
+      seed and salt once they may be told), or null.
     """
 
     table: SnapshotTable
@@ -900,6 +921,7 @@ class Snapshot(_Strict):
     last_trick: TrickData | None
     turn: TurnData
     deal_summary: dict[str, Any] | None
+    fair: FairData | None = None
 
 
 class SnapshotTable(_Strict):

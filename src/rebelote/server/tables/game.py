@@ -5,8 +5,11 @@ current :class:`~rebelote.state.State` of one table, and changes only by
 :meth:`TableGame.apply` of a log :class:`Entry`:
 
 - ``match`` ``{"dealer": "N"}``: a match starts (the first, or a rematch);
-- ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names]}``: a deal starts
-  from the shuffled pack (stored, so a replay needs no random generator);
+- ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names], "fair":
+  {"commitment", "seed", "salt"}}``: a deal starts from the shuffled pack
+  (stored, so a replay needs no random generator), the pack that ``seed``
+  gives (:mod:`rebelote.fairness`; ``fair`` is absent from logs written
+  before fair deals: :mod:`rebelote.server.tables.fair`);
 - ``act`` ``{"action": "QH belote", "by": "human" | "bot" | "auto" |
   "standin"}`` (and the client's ``id`` of the action, when it gave one)
   with the acting ``seat``: an action in the rules core's one notation
@@ -65,6 +68,7 @@ from pydantic import BaseModel
 
 from rebelote.actions import Action, ChoosePattern, Cut, InvalidActionError, Play
 from rebelote.cards import card_name, cards_of, parse_card
+from rebelote.fairness import FairProof, derive_pack
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
@@ -76,6 +80,7 @@ from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
     DealEndEvent,
     DealStartEvent,
+    FairData,
     IllegalCards,
     IllegalityData,
     MatchEndEvent,
@@ -106,6 +111,7 @@ from rebelote.server.protocol.redact import (
     view_json,
     wire_text,
 )
+from rebelote.server.tables.fair import deal_secrets, may_reveal, proof_of
 from rebelote.state import AmbiguousActionError, IllegalActionError, Phase, State
 
 __all__ = [
@@ -278,6 +284,13 @@ class TableGame:
         """The seats whose last action in the current match a stand-in made
         (``by: standin``; a ``by: human`` one takes the seat out): a table
         rebuilt from its log stands in for them again at once."""
+        self.proof: FairProof | None = None
+        """The current deal's fairness proof (its ``deal`` entry's ``fair``;
+        ``None`` in logs written before fair deals)."""
+        self.fresh_secrets = False
+        """Draw each deal's seed and salt at random (a server given no
+        seed), rather than from the table's seed
+        (:func:`~rebelote.server.tables.fair.deal_secrets`)."""
         self._entry_action: tuple[tuple[int, Seat, str], Action] | None = None
         """The action of the last ``act`` entry this game built
         (:meth:`action_entry`), keyed by the number of entries applied then,
@@ -402,10 +415,19 @@ class TableGame:
 
     def _deal_entry(self, match_number: int, deal_number: int, dealer: Seat) -> Entry:
         """The ``deal`` entry of deal ``deal_number`` of match ``match_number``:
-        its pack shuffled from the table's seed."""
-        rng = random.Random(derive_seed(self.seed, match_number, deal_number))
-        pack = Match(self.rules, dealer).shuffled_pack(rng)
-        return Entry("deal", None, {"dealer": dealer.letter, "pack": [card_name(c) for c in pack]})
+        its seed and salt (:func:`~rebelote.server.tables.fair.deal_secrets`),
+        the pack the seed gives and the proof."""
+        seed, salt = deal_secrets(self.seed, match_number, deal_number, fresh=self.fresh_secrets)
+        pack = derive_pack(seed, self.rules.players)
+        return Entry(
+            "deal",
+            None,
+            {
+                "dealer": dealer.letter,
+                "pack": [card_name(c) for c in pack],
+                "fair": FairProof.new(seed, salt).to_json(),
+            },
+        )
 
     def next_deal_entries(self) -> list[Entry]:
         """The entry that starts the next deal of the match."""
@@ -699,8 +721,10 @@ class TableGame:
         if dealer != match.dealer:
             raise ValueError(f"the log deals from {dealer.letter}, the match from {match.dealer}")
         pack = [parse_card(str(c)) for c in entry.payload["pack"]]
+        proof = proof_of(entry.payload)
         state = match.deal(pack)
         self.state = state
+        self.proof = proof
         self.deal_number += 1
         self.actions_in_deal = 0
         self.summary = None
@@ -711,6 +735,7 @@ class TableGame:
             deal=self.deal_number,
             dealer=dealer.letter,
             cutter=previous_seat(dealer, self.rules.players).letter,
+            commitment=None if proof is None else proof.commitment,
         )
         return [self._public(start), *self._turn()]
 
@@ -802,6 +827,7 @@ class TableGame:
             summary=summary,
             line=line,
             totals=self._side_dict(match.totals),
+            fair=self.fair_data(),
         )
         # what every seat and the spectators know: checked once
         data = WireData.of(end)
@@ -905,6 +931,17 @@ class TableGame:
 
     # ---------------------------------------------------------------- snapshots
 
+    def fair_data(self) -> FairData | None:
+        """The current deal's :class:`FairData` as anyone may know it now:
+        its commitment, with the seed and the salt once
+        :func:`~rebelote.server.tables.fair.may_reveal` says so."""
+        proof, state = self.proof, self.state
+        if proof is None or state is None:
+            return None
+        over = self.match is not None and self.match.is_over
+        shown = proof if may_reveal(state, over) else proof.sealed()
+        return FairData(commitment=shown.commitment, seed=shown.seed, salt=shown.salt)
+
     def rules_info(self) -> RulesInfo:
         """The table's :class:`RulesInfo`."""
         return RulesInfo(
@@ -975,6 +1012,7 @@ class TableGame:
             last_trick=last_trick(view),
             turn=self.turn(seat),
             deal_summary=self.summary,
+            fair=self.fair_data(),
         )
         check_visible(snap.model_dump(mode="json", exclude={"table"}), view)
         return snap

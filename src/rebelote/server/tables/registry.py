@@ -304,6 +304,7 @@ class TableManager:
             for r in seats
         }
         game = TableGame(table_id, rules, options, self._seed(), specs, timed=True)
+        game.fresh_secrets = self.seed is None
         lease = await self._lease(table_id)
         await asyncio.to_thread(
             self.store.create_table,
@@ -359,6 +360,7 @@ class TableManager:
         for s in others:
             specs[s] = SeatSpec(s, "bot", SEAT_NAMES[s], request.levels.get(s.letter, "beginner"))
         game = TableGame(table_id, rules, request.options, seed, specs)
+        game.fresh_secrets = self.seed is None
         lease = await self._lease(table_id)
         entries = game.start_entries()
         outs = []
@@ -557,6 +559,7 @@ class TableManager:
         if stored is None:
             return None
         game, outs = game_from_stored(stored)
+        game.fresh_secrets = self.seed is None
         meta = stored.meta
         if meta.host == "":
             meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)

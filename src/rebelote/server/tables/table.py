@@ -590,6 +590,7 @@ class Table:
         away = self.game.away
         game, outs = game_from_stored(stored)
         game.away = away
+        game.fresh_secrets = self.game.fresh_secrets
         self.game = game
         self.seat_rows = {Seat[s.seat]: s for s in stored.seats}
         host = stored.meta.host or None
