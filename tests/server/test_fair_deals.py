@@ -1,0 +1,181 @@
+"""Provably fair deals at the server (issue 18, point 5): every ``deal`` log
+entry holds the proof of its pack; the streams carry the commitment from the
+deal's start and the seed and salt only once the deal is over (a deal thrown
+in keeps them until its match is over); a server's record verifies with
+``rebelote verify`` (exit 0), and refuses a card swapped between two hands
+or a changed salt (exit 2, naming the deal and the check)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from rebelote.cards import card_name, cards_of, parse_cards
+from rebelote.fairness import commitment, dealt_hands, derive_pack
+from rebelote.rules import preset
+from rebelote.seats import SEATS_4, Seat
+from rebelote.server.protocol.messages import TableOptions, envelope
+from rebelote.server.tables.game import SPECTATORS, Entry, SeatSpec, TableGame
+
+from .live import LiveServer, play_match
+
+
+def _key(seat: Seat | None) -> str:
+    return "spectators" if seat is None else seat.letter
+
+
+def test_seed_and_salt_are_told_only_once_the_deal_is_over() -> None:
+    """Four humans play a whole match of seed001 to 300, passing often (the
+    player on the dealer's left cuts himself): before a deal's ``deal_end``, no message of any stream
+    and no snapshot holds its seed or salt; its ``deal_start`` and every
+    snapshot meanwhile hold its commitment; a deal played out reveals both
+    in its ``deal_end``, a deal thrown in never during its match."""
+    rules = preset("seed001").replace(target=300)
+    specs = {s: SeatSpec(s, "human", s.letter) for s in SEATS_4}
+    game = TableGame("t", rules, TableOptions(player_cuts=True), 7, specs)
+    rng = random.Random(7)
+    texts: dict[str, list[str]] = {_key(k): [] for k in game.keys}
+    secrets: list[tuple[str, str, str]] = []  # each deal's commitment, seed, salt
+    played = passed = 0
+
+    def apply(entries: list[Entry]) -> None:
+        for entry in entries:
+            if entry.kind == "deal":
+                fair = entry.payload["fair"]
+                assert fair["commitment"] == commitment(
+                    bytes.fromhex(fair["seed"]), bytes.fromhex(fair["salt"])
+                )
+                assert entry.payload["pack"] == [
+                    card_name(c) for c in derive_pack(bytes.fromhex(fair["seed"]))
+                ]
+                secrets.append((fair["commitment"], fair["seed"], fair["salt"]))
+            for out in game.apply(entry):
+                for key, (v, data) in out.per_seat.items():
+                    texts[_key(key)].append(envelope("event", data, v))
+
+    apply(game.start_entries())
+    while game.waiting in ("action", "next"):
+        state = game.state
+        assert state is not None
+        if game.waiting == "action":
+            _, seed, salt = secrets[-1]
+            for key in game.keys:
+                snap = game.snapshot(key).model_dump_json()
+                assert seed not in snap and salt not in snap
+                assert f'"fair":{{"commitment":"{secrets[-1][0]}","seed":null' in snap
+        if game.waiting == "next":
+            result = state.result
+            assert result is not None
+            ended = [json.loads(t)["d"] for t in texts["N"] if '"kind":"deal_end"' in t][-1]
+            fair = ended["fair"]
+            commit, seed, salt = secrets[-1]
+            if result.result == "passed":
+                passed += 1
+                assert fair == {"commitment": commit, "seed": None, "salt": None}
+            else:
+                played += 1
+                assert fair == {"commitment": commit, "seed": seed, "salt": salt}
+            for seat in game.humans:
+                apply(game.request(seat, "next", None))
+            continue
+        step = game.pending()
+        if step is not None:
+            apply(game.automatic_entry(step))
+            continue
+        seat = state.current
+        assert seat is not None
+        legal = game.turn(seat).legal
+        action = "pass" if "pass" in legal and rng.random() < 0.8 else rng.choice(legal)
+        apply(game.request(seat, action, rng.random() < 0.5))
+    assert game.status == "finished" and played >= 2 and passed >= 1
+    for key, stream in texts.items():
+        starts = [i for i, t in enumerate(stream) if '"kind":"deal_start"' in t]
+        ends = [i for i, t in enumerate(stream) if '"kind":"deal_end"' in t]
+        assert len(starts) == len(ends) == len(secrets), key
+        for (commit, seed, salt), start, end in zip(secrets, starts, ends, strict=True):
+            assert f'"commitment":"{commit}"' in stream[start]
+            before = "\n".join(stream[:end])
+            assert seed not in before and salt not in before, key
+            told = "\n".join(stream[end:])
+            revealed = json.loads(stream[end])["d"]["fair"]["seed"] is not None
+            assert (seed in told and salt in told) is revealed, key
+    assert SPECTATORS in game.keys
+
+
+def _verify(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rebelote", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_rebelote_verify_on_a_server_games_record(server: LiveServer, tmp_path: Path) -> None:
+    """A match played at a server: its record (``/record``) verifies; one
+    card swapped between two hands of its second deal, or a changed salt,
+    makes ``rebelote verify`` exit 2 naming the deal and the check."""
+    created = server.create(
+        preset="ffb",
+        target=301,
+        levels={"W": "random", "N": "random", "E": "random"},
+        options={"speed": "instant", "auto_play_forced": True},
+    )
+    table_id, token = created["table_id"], created["token"]
+    with server.connect(table_id, token) as client:
+        play_match(client, random.Random(5))
+        first = next(m["d"] for m in client.received if m["t"] == "snapshot")
+        starts = [e for e in client.events if e["kind"] == "deal_start"]
+        ends = [e for e in client.events if e["kind"] == "deal_end"]
+    # deal 1 had started when the client came: its snapshot holds the commitment
+    assert first["match"]["deal"] == 1 and first["fair"]["seed"] is None
+    starts.insert(0, {"commitment": first["fair"]["commitment"]})
+    with server.http() as http:
+        answer = http.get(f"/api/tables/{table_id}/record", params={"token": token, "match": 1})
+        assert answer.status_code == 200, answer.text
+        record: dict[str, Any] = answer.json()
+    deals = record["deals"]
+    assert len(deals) == len(starts) == len(ends) >= 2
+    for deal, start, end in zip(deals, starts, ends, strict=True):
+        assert deal["fair"]["commitment"] == start["commitment"]
+        assert end["fair"] == deal["fair"]  # a match over: every deal's revealed
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    done = _verify(path)
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[-1] == f"ok: {len(deals)} deals verified"
+    assert lines[0] == f"deal 1: commitment {deals[0]['fair']['commitment']} verified"
+
+    # one card swapped between North's and East's hands in deal 2
+    swapped = json.loads(json.dumps(record))
+    deal = swapped["deals"][1]
+    actions = [(Seat[a["seat"]], a["action"]) for a in deal["actions"]]
+    hands, _ = dealt_hands(preset("ffb"), Seat[deal["dealer"]], parse_cards(deal["pack"]), actions)
+    north = card_name(next(cards_of(hands[Seat.N])))
+    east = card_name(next(cards_of(hands[Seat.E])))
+    i, j = deal["pack"].index(north), deal["pack"].index(east)
+    deal["pack"][i], deal["pack"][j] = east, north
+    path.write_text(json.dumps(swapped))
+    done = _verify(path)
+    assert done.returncode == 2
+    payload = json.loads(done.stdout)
+    assert (payload["ok"], payload["deal"], payload["check"]) == (False, 2, "hands")
+    assert payload["message"].startswith("deal 2: the hands check failed")
+    assert f"({east} instead of {north})" in payload["message"]
+    assert done.stderr == f"error: {payload['message']}\n"
+
+    # a changed salt in deal 1
+    salted = json.loads(json.dumps(record))
+    salt = salted["deals"][0]["fair"]["salt"]
+    salted["deals"][0]["fair"]["salt"] = ("1" if salt[0] != "1" else "2") + salt[1:]
+    path.write_text(json.dumps(salted))
+    done = _verify(path)
+    assert done.returncode == 2
+    payload = json.loads(done.stdout)
+    assert (payload["deal"], payload["check"]) == (1, "commitment")
+    assert payload["message"].startswith("deal 1: the commitment check failed")
