@@ -30,10 +30,11 @@ def _key(seat: Seat | None) -> str:
 
 def test_seed_and_salt_are_told_only_once_the_deal_is_over() -> None:
     """Four humans play a whole match of seed001 to 300, passing often (the
-    player on the dealer's left cuts himself): before a deal's ``deal_end``, no message of any stream
-    and no snapshot holds its seed or salt; its ``deal_start`` and every
-    snapshot meanwhile hold its commitment; a deal played out reveals both
-    in its ``deal_end``, a deal thrown in never during its match."""
+    player on the dealer's left cuts himself): before a deal's
+    ``deal_end``, no message of any stream and no snapshot holds its seed
+    or salt; its ``deal_start`` and every snapshot meanwhile hold its
+    commitment; a deal played out reveals both in its ``deal_end``, a deal
+    thrown in never during its match."""
     rules = preset("seed001").replace(target=300)
     specs = {s: SeatSpec(s, "human", s.letter) for s in SEATS_4}
     game = TableGame("t", rules, TableOptions(player_cuts=True), 7, specs)
@@ -79,30 +80,30 @@ def test_seed_and_salt_are_told_only_once_the_deal_is_over() -> None:
             else:
                 played += 1
                 assert fair == {"commitment": commit, "seed": seed, "salt": salt}
-            for seat in game.humans:
-                apply(game.request(seat, "next", None))
+            for human in game.humans:
+                apply(game.request(human, "next", None))
             continue
         step = game.pending()
         if step is not None:
             apply(game.automatic_entry(step))
             continue
-        seat = state.current
-        assert seat is not None
-        legal = game.turn(seat).legal
+        current = state.current
+        assert current is not None
+        legal = game.turn(current).legal
         action = "pass" if "pass" in legal and rng.random() < 0.8 else rng.choice(legal)
-        apply(game.request(seat, action, rng.random() < 0.5))
+        apply(game.request(current, action, rng.random() < 0.5))
     assert game.status == "finished" and played >= 2 and passed >= 1
-    for key, stream in texts.items():
+    for name, stream in texts.items():
         starts = [i for i, t in enumerate(stream) if '"kind":"deal_start"' in t]
         ends = [i for i, t in enumerate(stream) if '"kind":"deal_end"' in t]
-        assert len(starts) == len(ends) == len(secrets), key
+        assert len(starts) == len(ends) == len(secrets), name
         for (commit, seed, salt), start, end in zip(secrets, starts, ends, strict=True):
             assert f'"commitment":"{commit}"' in stream[start]
             before = "\n".join(stream[:end])
-            assert seed not in before and salt not in before, key
+            assert seed not in before and salt not in before, name
             told = "\n".join(stream[end:])
             revealed = json.loads(stream[end])["d"]["fair"]["seed"] is not None
-            assert (seed in told and salt in told) is revealed, key
+            assert (seed in told and salt in told) is revealed, name
     assert SPECTATORS in game.keys
 
 
