@@ -12,7 +12,7 @@ vector, are in ``docs/fair-deals.md``; nothing here is specific to Python
 (HMAC-SHA256, big-endian integers, a Fisher-Yates shuffle).
 
 - Commitment: ``SHA-256(b"rebelote/commit/v1" || seed || salt)``, seed and
-  salt 32 bytes each (114 bytes hashed), written as 64 lowercase hex
+  salt 32 bytes each (82 bytes hashed), written as 64 lowercase hex
   digits.
 - Stream: block ``i`` (0, 1, 2, ...) is ``HMAC-SHA256(key=seed,
   msg=b"rebelote/shuffle/v1" || i as 8 bytes big-endian)``; the stream is
