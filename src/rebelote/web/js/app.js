@@ -11,6 +11,7 @@ import { connectionStatus, showCurrentGame } from './banners.js';
 import { TableModel, isCard, parseContract } from './model.js';
 import { TableView, cardElement, countdownText, h } from './render.js';
 import { dealSteps, replayModel, replayTotals } from './replay.js';
+import { openFair, renderFair } from './fair.js';
 import {
   LEVEL_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
   reasonText, resultLabel, seatName, sideName,
@@ -619,6 +620,7 @@ function render() {
   page.dataset.deal = String(model.match?.deal || 0);
   page.dataset.match = String(model.match?.number || 0);
   renderAway(model);
+  renderFair(model);
   if (app.keyboard && model.myDecision && !document.querySelector('dialog[open]')) {
     const active = document.activeElement;
     const lost = !active || active === document.body || !active.isConnected || active.disabled;
@@ -1121,6 +1123,9 @@ function onClick(e) {
   switch (action) {
     case 'new':
       showNewGame();
+      break;
+    case 'verify':
+      if (app.model?.table) openFair(app.model, load(TOKENS_KEY, {})[app.model.table.id] || null);
       break;
     case 'continue':
       location.hash = `#/table/${btn.dataset.table}`;
