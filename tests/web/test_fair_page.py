@@ -18,7 +18,7 @@ from .test_table import ERRORS, create_table, no_errors
 
 
 def test_commitment_then_verify(browser: Browser, web: LiveServer) -> None:
-    ctx = browser.new_context(viewport=DESKTOP)
+    ctx = browser.new_context(viewport={"width": DESKTOP["width"], "height": DESKTOP["height"]})
     page = ctx.new_page()
     errors = ERRORS.setdefault(id(page), [])
     page.on("pageerror", lambda e: errors.append(str(e)))
