@@ -216,6 +216,14 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _without_false(data: Any, key: str) -> Any:
+    """``data`` (a model's dump) without ``key`` where it is false: a field
+    shown only when it says something, so that the older shapes stay."""
+    if isinstance(data, dict) and data.get(key) is False:
+        data.pop(key)
+    return data
+
+
 # ------------------------------------------------------------------ client -> server
 
 
@@ -415,6 +423,9 @@ class TableOptions(_Strict):
     - ``leave_after``: seconds away (disconnected, or stood in for) after
       which the player has left the match (seed 003: nobody gains
       anything from it, nobody's rating changes).
+    - ``bots_rated``: a ranked table rates a match where an outside
+      program (the bot API) held a seat; by default such a match is
+      unrated (``unrated_reason`` ``bots``).
     """
 
     player_cuts: StrictBool = False
@@ -425,6 +436,7 @@ class TableOptions(_Strict):
     move_clock: StrictFloat | None = Field(default=None, ge=0.5, le=600)
     hold: StrictFloat = Field(default=30, ge=0, le=600)
     leave_after: StrictFloat = Field(default=600, ge=1, le=3600)
+    bots_rated: StrictBool = False
 
 
 class CreateTable(_Strict):
@@ -461,7 +473,10 @@ class SeatInfo(_Strict):
     plays as a guest (no account; the name is not reserved), so that a page
     can mark him.  ``left``: a computer player (``kind`` ``bot``, ``level``)
     plays for good for ``name``, the player who left the match (a page says
-    so in its language, e.g. "Bobby (computer)")."""
+    so in its language, e.g. "Bobby (computer)").  ``outside_bot``: an
+    outside program plays the seat for its account (the bot API,
+    ``docs/bot-api.md``; ``kind`` ``human``): present, and true, only
+    then."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
@@ -469,6 +484,11 @@ class SeatInfo(_Strict):
     level: str | None
     guest: bool = False
     left: bool = False
+    outside_bot: bool = False
+
+    @model_serializer(mode="wrap")
+    def _outside_bot_when_true(self, handler: Any) -> Any:
+        return _without_false(handler(self), "outside_bot")
 
 
 class RulesInfo(_Strict):
@@ -598,7 +618,10 @@ class ErrorData(_Strict):
     ``internal``; network play adds ``spectator`` (a spectator may only
     watch), ``rate_limited`` (chat too fast, or more messages than the
     socket's budget), ``left`` (the token's player
-    left the match), ``not_started`` (the table waits for its players).
+    left the match), ``not_started`` (the table waits for its players),
+    ``bad_bot_token`` (a bot token unknown or revoked), ``not_bot_seat``
+    (the bot token's account holds a seat here, taken without a bot
+    token).
     """
 
     code: str
@@ -961,7 +984,8 @@ class RoomSeat(_Strict):
     computer player stands in; ``away_reason`` says why: ``move`` his
     per-move clock ran out, ``hold`` he was disconnected longer than the
     table holds a seat; null when not away), has ``left`` the match, and its
-    running ``countdowns``; ``guest`` as in :class:`SeatInfo`."""
+    running ``countdowns``; ``guest`` and ``outside_bot`` (present when
+    true) as in :class:`SeatInfo`."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
@@ -973,6 +997,11 @@ class RoomSeat(_Strict):
     away_reason: Literal["move", "hold"] | None = None
     left: bool
     countdowns: list[Countdown]
+    outside_bot: bool = False
+
+    @model_serializer(mode="wrap")
+    def _outside_bot_when_true(self, handler: Any) -> Any:
+        return _without_false(handler(self), "outside_bot")
 
 
 class RoomData(_Strict):

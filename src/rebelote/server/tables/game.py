@@ -146,8 +146,9 @@ def derive_seed(*parts: object) -> int:
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
     """Who sits at ``seat``: a ``human`` named ``name`` (``guest``: without
-    an account), a ``bot`` of ``level``, or nobody yet (``open``, before the
-    first match)."""
+    an account; ``outside_bot``: an outside program plays for the account,
+    the bot API), a ``bot`` of ``level``, or nobody yet (``open``, before
+    the first match)."""
 
     seat: Seat
     kind: Literal["human", "bot", "open"]
@@ -155,6 +156,7 @@ class SeatSpec:
     level: str | None = None
     guest: bool = False
     left: bool = False
+    outside_bot: bool = False
 
     def info(self) -> SeatInfo:
         """The public :class:`SeatInfo`."""
@@ -165,6 +167,7 @@ class SeatSpec:
             level=self.level,
             guest=self.guest,
             left=self.left,
+            outside_bot=self.outside_bot,
         )
 
 

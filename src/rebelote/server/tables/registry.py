@@ -272,9 +272,11 @@ class TableManager:
         user_id: int,
         user_name: str,
         user_guest: bool = False,
+        outside_bot: bool = False,
     ) -> tuple[Room, str]:
         """A lobby table waiting for its players, with its creator (the
-        host) at ``seat``; returns the table and the host's token.  Raises
+        host) at ``seat`` (``outside_bot``: an outside program, with a bot
+        token); returns the table and the host's token.  Raises
         :class:`ProtocolError` ``bad_request``."""
         rules = self._rules(preset, target)
         order = SEATS_3 if rules.players == 3 else SEATS_4
@@ -291,7 +293,14 @@ class TableManager:
         )
         seats = tuple(
             StoredSeat(
-                s.letter, "human", user_name, None, hash_token(token), user_id, guest=user_guest
+                s.letter,
+                "human",
+                user_name,
+                None,
+                hash_token(token),
+                user_id,
+                guest=user_guest,
+                outside_bot=outside_bot,
             )
             if s.letter == seat
             else StoredSeat(s.letter, "open", "", None, None)
@@ -299,7 +308,11 @@ class TableManager:
         )
         specs = {
             Seat[r.seat]: SeatSpec(
-                Seat[r.seat], "human" if r.kind == "human" else "open", r.name, guest=r.guest
+                Seat[r.seat],
+                "human" if r.kind == "human" else "open",
+                r.name,
+                guest=r.guest,
+                outside_bot=r.outside_bot,
             )
             for r in seats
         }

@@ -136,7 +136,12 @@ def game_from_stored(
     options = TableOptions.model_validate(stored.options)
     seats = {
         Seat[s.seat]: SeatSpec(
-            Seat[s.seat], _KINDS.get(s.kind, "bot"), s.name, s.level, s.guest and s.kind == "human"
+            Seat[s.seat],
+            _KINDS.get(s.kind, "bot"),
+            s.name,
+            s.level,
+            s.guest and s.kind == "human",
+            outside_bot=s.outside_bot and s.kind == "human",
         )
         for s in stored.seats
     }
