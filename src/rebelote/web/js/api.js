@@ -128,6 +128,10 @@ const ERROR_KEYS = {
   spectator: 'error.spectator',
   left: 'error.left',
   not_started: 'error.not_started',
+  // the bot API (docs/bot-api.md)
+  bad_bot_token: 'error.bad_bot_token',
+  not_bot_seat: 'error.not_bot_seat',
+  too_many_tokens: 'error.too_many_tokens',
 };
 
 // Refusals that say why (`detail.reason`), each worded on its own.
