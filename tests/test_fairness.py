@@ -16,15 +16,19 @@ from typing import Any
 import pytest
 
 from rebelote import fairness
+from rebelote.actions import ChoosePattern, Cut
 from rebelote.cards import card_name, cards_of, parse_cards
 from rebelote.fairness import (
     FairnessError,
     FairProof,
     commitment,
     dealt_hands,
+    derive_cut,
     derive_pack,
     ordered_pack,
     random_words,
+    server_cut,
+    server_pattern,
     verify,
 )
 from rebelote.record import new_deal_record
@@ -117,6 +121,29 @@ def test_words_past_the_last_whole_multiple_are_skipped(monkeypatch: pytest.Monk
     words[:3] = [2**32 - 17]
     monkeypatch.setattr(fairness, "random_words", stream)
     assert derive_pack(SEED, 3)[23] == ordered_pack(3)[23]
+
+
+def test_the_server_cut_of_the_test_vector() -> None:
+    """The first word of the cut's stream (HMAC-SHA256 of
+    ``b"rebelote/cut/v1"`` and counter 0) is 172314290: index 172314290 %
+    29 = 2 among the 29 cuts of 2 to 30 cards (packets of at least 2),
+    the cut of 4; 172314290 % 31 = 15 among 1 to 31, 16."""
+    import hmac
+
+    block = hmac.new(SEED, b"rebelote/cut/v1" + bytes(8), hashlib.sha256).digest()
+    assert int.from_bytes(block[:4], "big") == 172314290
+    assert derive_cut(SEED, list(range(2, 31))) == 4
+    assert derive_cut(SEED, list(range(1, 32))) == 16
+    state = State.new(preset("ffb"), Seat.E, derive_pack(SEED))
+    assert server_cut(state, SEED) == Cut(4)
+    assert server_pattern(state) is None
+    state.apply(Cut(4), Seat.S)  # the dealer's left cuts
+    assert server_cut(state, SEED) is None
+    assert server_pattern(state) == ChoosePattern("3-2")
+    three = State.new(preset("three-players"), Seat.W, derive_pack(SEED, 3))
+    assert server_cut(three, SEED) == Cut(10)  # 21 cuts of 2 to 22: index 172314290 % 21 = 8
+    with pytest.raises(ValueError, match="no cut"):
+        derive_cut(SEED, [])
 
 
 def _played(rules: Rules, dealer: Seat, seed: bytes, rng: random.Random) -> list[tuple[Seat, str]]:
@@ -275,6 +302,47 @@ def test_a_record_without_proof_or_pack_is_not_verified() -> None:
     assert _refused(deck).check == "pack"
     match = {"format": 2, "rules": "ffb", "deals": [record, bare]}
     assert (_refused(match).deal, _refused(match).check) == (2, "fair")
+
+
+def test_the_servers_cut_and_pattern_are_the_seeds() -> None:
+    """``fair.cut`` / ``fair.pattern`` ``server``: the record's cut and the
+    dealer's pattern must be the seed's (a person's, ``player``, are not
+    checked)."""
+    rules = preset("ffb")
+    state = State.new(rules, Seat.E, derive_pack(SEED))
+    actions = []
+    for action in (Cut(4), ChoosePattern("3-2")):
+        seat = state.current
+        assert seat is not None
+        state.apply(action, seat)
+        actions.append((seat, action.text))
+    rng = random.Random(2)
+    while not state.is_terminal:
+        seat = state.current
+        assert seat is not None
+        action = rng.choice(state.legal_actions())
+        state.apply(action, seat)
+        actions.append((seat, action.text))
+    fair = {**FairProof.new(SEED, SALT).to_json(), "cut": "server", "pattern": "server"}
+    record = new_deal_record(rules, Seat.E, actions, pack=derive_pack(SEED), fair=fair)
+    assert [d.deal for d in verify(record)] == [1]
+    other = copy.deepcopy(record)
+    other["actions"][0]["action"] = "cut 5"
+    error = _refused(other)
+    assert (error.deal, error.check) == (1, "cut")
+    assert str(error) == (
+        "deal 1: the cut check failed: the server made the cut (action 1, 'cut 5'), "
+        "but the seed gives 'cut 4'"
+    )
+    other["fair"]["cut"] = "player"  # a person's cut: not the seed's to check
+    assert _refused(other).check != "cut"
+    pattern = copy.deepcopy(record)
+    pattern["actions"][1]["action"] = "deal 2-3"
+    error = _refused(pattern)
+    assert (error.deal, error.check) == (1, "pattern")
+    assert "but the seed gives 'deal 3-2'" in str(error)
+    pattern["fair"]["pattern"] = "robot"
+    assert str(_refused(pattern)) == 'deal 1: \'fair.pattern\' must be "server" or "player"'
 
 
 def test_an_illegal_action_is_refused_by_the_replay() -> None:

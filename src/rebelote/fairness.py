@@ -25,6 +25,10 @@ vector, are in ``docs/fair-deals.md``; nothing here is specific to Python
   and ``limit = 2**32 - 2**32 % bound``, words ``w >= limit`` are skipped
   and ``j = w % bound`` for the first word below ``limit``.  ``pack[0]``
   is the top card.
+- The server's cut (when no person cuts: :func:`derive_cut`): the legal
+  packets above 0 in increasing order, the one at an index uniform in
+  ``0..count - 1``, drawn as above from the stream of :data:`CUT_TAG`.
+  The server's pattern (when no person deals): the rules' first.
 
 This module does no I/O and draws no random numbers: the seed is given.
 """
@@ -37,7 +41,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import InvalidActionError
+from .actions import ChoosePattern, Cut, InvalidActionError
 from .cards import DECK_24, DECK_32, Card, CardMask, CardParseError, CardSet, card_name, cards_of
 from .cards import parse_card as _parse_card
 from .record import RecordError, replay
@@ -47,6 +51,7 @@ from .state import AmbiguousActionError, DealError, IllegalActionError, Phase, S
 
 __all__ = [
     "COMMIT_TAG",
+    "CUT_TAG",
     "SALT_BYTES",
     "SEED_BYTES",
     "STREAM_TAG",
@@ -55,9 +60,12 @@ __all__ = [
     "VerifiedDeal",
     "commitment",
     "dealt_hands",
+    "derive_cut",
     "derive_pack",
     "ordered_pack",
     "random_words",
+    "server_cut",
+    "server_pattern",
     "verify",
 ]
 
@@ -65,7 +73,10 @@ COMMIT_TAG = b"rebelote/commit/v1"
 """The 18 bytes hashed before the seed and the salt in a commitment."""
 
 STREAM_TAG = b"rebelote/shuffle/v1"
-"""The 19 bytes before the block counter in each HMAC of the random stream."""
+"""The 19 bytes before the block counter in each HMAC of the shuffle's stream."""
+
+CUT_TAG = b"rebelote/cut/v1"
+"""The 15 bytes before the block counter in each HMAC of the cut's stream."""
 
 SEED_BYTES = 32
 """The length of a deal's seed, in bytes."""
@@ -86,16 +97,27 @@ def commitment(seed: bytes, salt: bytes) -> str:
     return hashlib.sha256(COMMIT_TAG + seed + salt).hexdigest()
 
 
-def random_words(seed: bytes) -> Iterator[int]:
+def random_words(seed: bytes, tag: bytes = STREAM_TAG) -> Iterator[int]:
     """The endless stream of unsigned 32-bit words drawn from ``seed``: the
-    HMAC-SHA256 blocks of :data:`STREAM_TAG` and a big-endian 8-byte
-    counter (0, 1, ...), each cut into 8 big-endian words."""
+    HMAC-SHA256 blocks of ``tag`` (:data:`STREAM_TAG`, :data:`CUT_TAG`) and
+    a big-endian 8-byte counter (0, 1, ...), each cut into 8 big-endian
+    words."""
     counter = 0
     while True:
-        block = hmac.new(seed, STREAM_TAG + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        block = hmac.new(seed, tag + counter.to_bytes(8, "big"), hashlib.sha256).digest()
         for k in range(0, 32, 4):
             yield int.from_bytes(block[k : k + 4], "big")
         counter += 1
+
+
+def _uniform(words: Iterator[int], bound: int) -> int:
+    """A number uniform in ``0..bound - 1`` from ``words``, without modulo
+    bias: words at or above ``2**32 - 2**32 % bound`` are skipped."""
+    limit = (1 << 32) - (1 << 32) % bound
+    word = next(words)
+    while word >= limit:
+        word = next(words)
+    return word % bound
 
 
 def ordered_pack(players: int = 4) -> list[Card]:
@@ -117,21 +139,48 @@ def derive_pack(seed: bytes, players: int = 4) -> list[Card]:
     pack = ordered_pack(players)
     words = random_words(seed)
     for i in range(len(pack) - 1, 0, -1):
-        bound = i + 1
-        limit = (1 << 32) - (1 << 32) % bound
-        word = next(words)
-        while word >= limit:
-            word = next(words)
-        j = word % bound
+        j = _uniform(words, i + 1)
         pack[i], pack[j] = pack[j], pack[i]
     return pack
+
+
+def derive_cut(seed: bytes, packets: Sequence[int]) -> int:
+    """The cut the server makes when no person cuts (a computer player, a
+    stand-in, or the table cutting for a player): among ``packets`` (the
+    legal cuts above 0, in increasing order, as the rules core lists
+    them), the one at an index drawn uniformly from the stream of
+    :data:`CUT_TAG` (:func:`random_words`).  Raises ``ValueError`` for no
+    packets or a seed of the wrong length."""
+    if len(seed) != SEED_BYTES:
+        raise ValueError(f"a deal's seed is {SEED_BYTES} bytes, not {len(seed)}")
+    if not packets:
+        raise ValueError("no cut to choose from")
+    return packets[_uniform(random_words(seed, CUT_TAG), len(packets))]
+
+
+def server_cut(state: State, seed: bytes) -> Cut | None:
+    """The server's cut (:func:`derive_cut`) of ``state``, a deal at its
+    cut, or ``None`` when the deal is not at its cut."""
+    if state.phase != Phase.CUT:
+        return None
+    packets = sorted(a.packet for a in state.legal_actions() if isinstance(a, Cut) and a.packet)
+    return Cut(derive_cut(seed, packets)) if packets else None
+
+
+def server_pattern(state: State) -> ChoosePattern | None:
+    """The dealer's pattern the server chooses when no person deals: the
+    rules' first (``None`` when the deal does not wait for a pattern)."""
+    if state.phase != Phase.PATTERN:
+        return None
+    return ChoosePattern(state.rules.patterns[0])
 
 
 class FairnessError(ValueError):
     """A record that does not verify: ``deal`` (1-based; ``None`` for the
     record as a whole), ``check`` (``fair``: no or malformed commitment,
     seed and salt; ``commitment``; ``pack``; ``hands``; ``record``: the
-    record itself is malformed or illegal) and a plain ``message``.
+    record itself is malformed or illegal; ``cut`` and ``pattern``: the
+    server's cut or pattern is not the seed's) and a plain ``message``.
     :attr:`payload` is the JSON-ready form."""
 
     def __init__(self, deal: int | None, check: str, message: str) -> None:
@@ -323,9 +372,10 @@ def _verify_deal(record: Mapping[str, Any], rules: Rules, deal: int) -> Verified
     dealer = Seat[dealer_letter]
     pack = _pack(record, deal)
     derived = derive_pack(seed, rules.players)
-    if pack == derived:
-        return VerifiedDeal(deal, proof.commitment, proof.seed)
     actions = _actions(record, deal)
+    if pack == derived:
+        _check_server_choices(record["fair"], rules, dealer, pack, seed, actions, deal)
+        return VerifiedDeal(deal, proof.commitment, proof.seed)
     try:
         given, given_turned = dealt_hands(rules, dealer, pack, actions)
     except DealError as exc:
@@ -367,13 +417,55 @@ def _verify_deal(record: Mapping[str, Any], rules: Rules, deal: int) -> Verified
     )
 
 
+def _check_server_choices(
+    fair: Mapping[str, Any],
+    rules: Rules,
+    dealer: Seat,
+    pack: Sequence[Card],
+    seed: bytes,
+    actions: Sequence[tuple[Seat, str]],
+    deal: int,
+) -> None:
+    """The cut (``fair.cut`` ``server``) and the dealer's pattern
+    (``fair.pattern`` ``server``) the server made are the seed's
+    (:func:`server_cut`, :func:`server_pattern`); ``player`` (a person
+    chose) or absent: not checked."""
+    for key in ("cut", "pattern"):
+        if fair.get(key) not in (None, "server", "player"):
+            raise FairnessError(
+                deal, "fair", f'deal {deal}: \'fair.{key}\' must be "server" or "player"'
+            )
+    state = State.new(rules, dealer, pack)
+    for i, (seat, text) in enumerate(actions):
+        if state.phase not in (Phase.CUT, Phase.PATTERN):
+            break
+        at_cut = state.phase == Phase.CUT
+        key = "cut" if at_cut else "pattern"
+        expected = server_cut(state, seed) if at_cut else server_pattern(state)
+        try:
+            action = state.parse_action(text, seat)
+            state.apply(action, seat)
+        except (InvalidActionError, AmbiguousActionError, IllegalActionError, DealError):
+            return  # the record's replay reports it
+        if fair.get(key) == "server" and expected is not None and action != expected:
+            what = "cut" if at_cut else "dealer's pattern"
+            raise FairnessError(
+                deal,
+                key,
+                f"deal {deal}: the {key} check failed: the server made the {what} "
+                f"(action {i + 1}, {text!r}), but the seed gives {expected.text!r}",
+            )
+
+
 def verify(record: object) -> list[VerifiedDeal]:
     """Verify a deal or match record (format 2, as the server's
     ``/record`` export writes it): for every deal, its ``fair`` object
     (the commitment, the seed and the salt), the commitment of the seed
     and salt, the pack the seed gives against the record's ``pack`` and the
-    hands it deals (with the record's cut, pattern and bids); then the
-    whole record's replay (every action legal).  Returns each deal's
+    hands it deals (with the record's cut, pattern and bids), the cut and
+    the pattern the server made (``fair.cut`` / ``fair.pattern``
+    ``server``: the seed's); then the whole record's replay (every action
+    legal).  Returns each deal's
     :class:`VerifiedDeal`.  Raises :class:`FairnessError` naming the first
     deal and check that fail."""
     if not isinstance(record, Mapping):

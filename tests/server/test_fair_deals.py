@@ -2,8 +2,9 @@
 entry holds the proof of its pack; the streams carry the commitment from the
 deal's start and the seed and salt only once the deal is over (a deal thrown
 in keeps them until its match is over); a server's record verifies with
-``rebelote verify`` (exit 0), and refuses a card swapped between two hands
-or a changed salt (exit 2, naming the deal and the check)."""
+``rebelote verify`` (exit 0), and refuses a card swapped between two hands,
+a cut the server made that is not the seed's, or a changed salt (exit 2,
+naming the deal and the check)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rebelote.cards import card_name, cards_of, parse_cards
-from rebelote.fairness import commitment, dealt_hands, derive_pack
+from rebelote.fairness import commitment, dealt_hands, derive_cut, derive_pack
 from rebelote.rules import preset
 from rebelote.seats import SEATS_4, Seat
 from rebelote.server.protocol.messages import TableOptions, envelope
@@ -143,7 +144,11 @@ def test_rebelote_verify_on_a_server_games_record(server: LiveServer, tmp_path: 
     assert len(deals) == len(starts) == len(ends) >= 2
     for deal, start, end in zip(deals, starts, ends, strict=True):
         assert deal["fair"]["commitment"] == start["commitment"]
-        assert end["fair"] == deal["fair"]  # a match over: every deal's revealed
+        # a match over: every deal's revealed; no person cut nor chose the pattern
+        assert deal["fair"] == {**end["fair"], "cut": "server", "pattern": "server"}
+        seed = bytes.fromhex(deal["fair"]["seed"])
+        cut = derive_cut(seed, list(range(2, 31)))  # ffb: packets of at least 2 cards
+        assert deal["actions"][0]["action"] == f"cut {cut}"
     path = tmp_path / "match.json"
     path.write_text(json.dumps(record))
     done = _verify(path)
@@ -169,6 +174,17 @@ def test_rebelote_verify_on_a_server_games_record(server: LiveServer, tmp_path: 
     assert payload["message"].startswith("deal 2: the hands check failed")
     assert f"({east} instead of {north})" in payload["message"]
     assert done.stderr == f"error: {payload['message']}\n"
+
+    # another cut in deal 1
+    recut = json.loads(json.dumps(record))
+    first = recut["deals"][0]["actions"][0]
+    first["action"] = "cut 2" if first["action"] != "cut 2" else "cut 3"
+    path.write_text(json.dumps(recut))
+    done = _verify(path)
+    assert done.returncode == 2
+    payload = json.loads(done.stdout)
+    assert (payload["deal"], payload["check"]) == (1, "cut")
+    assert payload["message"].startswith("deal 1: the cut check failed: the server made the cut")
 
     # a changed salt in deal 1
     salted = json.loads(json.dumps(record))

@@ -68,7 +68,7 @@ from pydantic import BaseModel
 
 from rebelote.actions import Action, ChoosePattern, Cut, InvalidActionError, Play
 from rebelote.cards import card_name, cards_of, parse_card
-from rebelote.fairness import FairProof, derive_pack
+from rebelote.fairness import FairProof, derive_pack, server_cut, server_pattern
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
@@ -396,8 +396,11 @@ class TableGame:
         assert state is not None and step.seat is not None
         legal = state.legal_actions()
         action: Action
+        fair = self.fair_choice()
         if step.kind == "forced":
             action = legal[0]
+        elif fair is not None:
+            action = fair
         elif state.phase == Phase.CUT:
             cuts = [a for a in legal if isinstance(a, Cut) and a.packet > 0] or legal
             action = random.Random(self.decision_seed(step.seat)).choice(cuts)
@@ -405,6 +408,20 @@ class TableGame:
             patterns = [a for a in legal if isinstance(a, ChoosePattern)]
             action = patterns[0]
         return [self.action_entry(step.seat, action, "auto")]
+
+    def fair_choice(self) -> Action | None:
+        """The cut or the dealer's pattern the server makes now for whoever
+        does not choose (a computer player, a stand-in, the table cutting
+        for a player): the seed's (:func:`~rebelote.fairness.server_cut`,
+        :func:`~rebelote.fairness.server_pattern`), so that ``rebelote
+        verify`` can check it; ``None`` outside the cut and the pattern, or
+        in a log written before fair deals (then as before)."""
+        state, proof = self.state, self.proof
+        if state is None or proof is None or proof.seed is None:
+            return None
+        if state.phase == Phase.CUT:
+            return server_cut(state, bytes.fromhex(proof.seed))
+        return server_pattern(state)
 
     def action_entry(self, seat: Seat, action: Action, by: str) -> Entry:
         """The ``act`` entry of ``action`` by ``seat``.  Applying it next

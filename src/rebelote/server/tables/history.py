@@ -239,6 +239,21 @@ def _old_action(state: State, seat: Seat, payload: Mapping[str, Any]) -> Action:
     return action
 
 
+def _fair(log: DealLog) -> dict[str, Any] | None:
+    """The record's ``fair``: the deal entry's proof, and who made the cut
+    and the dealer's pattern (``server``: the seed's, which ``rebelote
+    verify`` checks; ``player``: a person)."""
+    if log.fair is None:
+        return None
+    fair = dict(log.fair)
+    for e in log.acts:
+        head = str(e.payload.get("action", "")).split(" ", 1)[0]
+        key = {"cut": "cut", "deal": "pattern"}.get(head)
+        if key is not None and key not in fair:
+            fair[key] = "player" if e.payload.get("by") == "human" else "server"
+    return fair
+
+
 def _record(rules: Rules, log: DealLog) -> dict[str, Any]:
     # only finished deals that may be read are exported (shown_deals): their
     # seed and salt may be told with their cards
@@ -247,7 +262,7 @@ def _record(rules: Rules, log: DealLog) -> dict[str, Any]:
         log.dealer,
         _action_texts(rules, log),
         pack=[parse_card(c) for c in log.pack],
-        fair=log.fair,
+        fair=_fair(log),
     )
 
 

@@ -707,7 +707,9 @@ class Table:
                 return True
             version = self.game.entries
             job = None
-            if step.kind == "bot":
+            # a computer's cut or pattern is the deal's seed's (fair deals)
+            action = self.game.fair_choice() if step.kind == "bot" else None
+            if step.kind == "bot" and action is None:
                 assert step.seat is not None
                 job = (
                     self.game.bot_level(step.seat),
@@ -715,7 +717,6 @@ class Table:
                     self.game.decision_seed(step.seat),
                 )
         await asyncio.sleep(self._delay(step))
-        action = None
         if job is not None:
             action = await asyncio.to_thread(choose_action, *job)
         async with self.lock:
