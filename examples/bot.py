@@ -172,6 +172,7 @@ def main() -> int:
     parser.add_argument("--target", type=int, default=500, help="the match target")
     parser.add_argument("--level", default="beginner", help="the computers' level")
     parser.add_argument("--public", action="store_true", help="open a public table")
+    parser.add_argument("--ranked", action="store_true", help="open a ranked table")
     parser.add_argument("--speed", default="fast", help="the computers' pace")
     parser.add_argument("--seed", type=int, help="seed of the bot's random choices")
     parser.add_argument("--drop-after", type=int, help="cut the connection once, after N messages")
@@ -192,6 +193,7 @@ def main() -> int:
                     "preset": args.preset,
                     "target": args.target,
                     "visibility": "public" if args.public else "private",
+                    "ranked": args.ranked,
                     "seat": args.seat,
                     "options": {"speed": args.speed},
                 },

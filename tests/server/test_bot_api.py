@@ -214,9 +214,11 @@ def test_a_match_with_an_outside_bot_is_unrated_unless_the_table_says_so() -> No
 
 
 def test_the_example_bot_plays_a_match(server: LiveServer) -> None:
-    """``examples/bot.py`` opens a (public) table with its bot token, fills it with
-    computers, starts it and plays the whole match, cutting its connection
-    once after 25 messages and resuming from its last version."""
+    """``examples/bot.py`` opens a (public, ranked) table with its bot
+    token, fills it with computers, starts it and plays the whole match,
+    cutting its connection once after 25 messages and resuming from its
+    last version; the match is unrated (``bots``: the table does not say
+    ``bots_rated``)."""
     ada = Player(server).signup("Ada")
     token = _token(ada)
     done = subprocess.run(
@@ -238,6 +240,7 @@ def test_the_example_bot_plays_a_match(server: LiveServer) -> None:
             "--drop-after",
             "25",
             "--public",
+            "--ranked",
         ],
         capture_output=True,
         text=True,
@@ -266,6 +269,7 @@ def test_the_example_bot_plays_a_match(server: LiveServer) -> None:
     assert (result["table_id"], result["ranked"], result["unrated_reason"]) == (
         table_id,
         False,
-        "friendly",
+        "bots",
     )
+    assert result["rating_after"] is None
     ada.close()
