@@ -8,6 +8,8 @@ naming the deal and the check)."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 import subprocess
@@ -20,6 +22,7 @@ from rebelote.fairness import commitment, dealt_hands, derive_cut, derive_pack
 from rebelote.rules import preset
 from rebelote.seats import SEATS_4, Seat
 from rebelote.server.protocol.messages import TableOptions, envelope
+from rebelote.server.tables.fair import deal_secrets
 from rebelote.server.tables.game import SPECTATORS, Entry, SeatSpec, TableGame
 
 from .live import LiveServer, play_match
@@ -196,3 +199,37 @@ def test_rebelote_verify_on_a_server_games_record(server: LiveServer, tmp_path: 
     payload = json.loads(done.stdout)
     assert (payload["deal"], payload["check"]) == (1, "commitment")
     assert payload["message"].startswith("deal 1: the commitment check failed")
+
+
+def test_deal_secrets_are_random_unless_the_server_has_a_seed(tmp_path: Path) -> None:
+    """With a seed (tests) a deal's seed and salt are HMAC-SHA256 of
+    ``seed/M/D`` and ``salt/M/D`` under SHA-256 of ``rebelote/table/`` and the
+    table's seed; a server given none draws them at random."""
+    key = hashlib.sha256(b"rebelote/table/7").digest()
+    assert deal_secrets(7, 1, 2, fresh=False) == (
+        hmac.new(key, b"seed/1/2", hashlib.sha256).digest(),
+        hmac.new(key, b"salt/1/2", hashlib.sha256).digest(),
+    )
+    one, two = deal_secrets(7, 1, 2, fresh=True), deal_secrets(7, 1, 2, fresh=True)
+    assert one != two and [len(b) for b in one + two] == [32, 32, 32, 32]
+    with LiveServer(f"sqlite:///{tmp_path / 'random.db'}", seed=None) as server:
+        created = server.create(preset="ffb")
+        (table,) = server.manager.live_tables()
+        assert table.game.fresh_secrets is True
+        stored = server.app.state.store.load(created["table_id"])
+        assert stored is not None
+        fair = next(e for e in stored.events if e.kind == "deal").payload["fair"]
+        seed, salt = deal_secrets(stored.seed, 1, 1, fresh=False)
+        assert (fair["seed"], fair["salt"]) != (seed.hex(), salt.hex())
+        assert fair["commitment"] == commitment(
+            bytes.fromhex(fair["seed"]), bytes.fromhex(fair["salt"])
+        )
+    with LiveServer(f"sqlite:///{tmp_path / 'seeded.db'}") as server:
+        created = server.create(preset="ffb")
+        (table,) = server.manager.live_tables()
+        assert table.game.fresh_secrets is False
+        stored = server.app.state.store.load(created["table_id"])
+        assert stored is not None
+        fair = next(e for e in stored.events if e.kind == "deal").payload["fair"]
+        seed, salt = deal_secrets(stored.seed, 1, 1, fresh=False)
+        assert (fair["seed"], fair["salt"]) == (seed.hex(), salt.hex())
