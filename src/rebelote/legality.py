@@ -7,22 +7,28 @@ carries one too.  The reason is a code (:class:`IllegalReason`, a stable
 string for the protocol and the pages' catalogs), ``option`` the field of
 :class:`~rebelote.rules.Rules` whose value makes the action illegal (``None``
 where every text agrees), and ``source`` the text that states the rule: a
-file under ``docs/rules/`` or ``FFB`` (the Fédération Française de Belote's
-rules, which the project follows where the texts are silent).
+file under ``docs/rules/`` (``docs/rules/FFB.md`` for the federation's
+coinche rules) or ``FFB`` (the Fédération Française de Belote's rules,
+which the project follows where the texts are silent).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 
+from .rules import PRESETS, Rules
+
 __all__ = [
     "FFB",
+    "FFB_COINCHE",
     "RULES_DIGEST",
     "SEED000",
     "SEED001",
     "SEED002",
     "SEED003",
+    "SUIT_REASONS",
     "IllegalReason",
     "Illegality",
 ]
@@ -42,6 +48,9 @@ RULES_DIGEST = "docs/rules/RULES.md"
 notation."""
 FFB = "FFB"
 """The rules of the Fédération Française de Belote for belote classique."""
+FFB_COINCHE = "docs/rules/FFB.md"
+"""The Fédération Française de Belote's rules of belote coinchée (2015), as
+``docs/rules/FFB.md`` cites and summarizes them."""
 
 
 class IllegalReason(Enum):
@@ -50,7 +59,7 @@ class IllegalReason(Enum):
     NO_SUCH_ACTION = "no_such_action"
     """Not an action of the game as the engine writes it (a card number out
     of 0..31, a bid of 85, a ``Bid("pass", S)``, a pattern other than
-    ``3-2`` and ``2-3``, declarations out of the order
+    ``3-2``, ``2-3`` and ``3-3-2``, declarations out of the order
     :meth:`~rebelote.state.State.legal_actions` lists them).  The dealer
     chooses a pattern only where ``Rules.patterns`` allows both, so no
     pattern is refused for the rules."""
@@ -83,7 +92,11 @@ class IllegalReason(Enum):
     TAKE_ONLY_IN_ROUND_ONE = "take_only_in_round_one"
     """``take`` in round two, where a suit is named (seed 002: "Si tout le monde
     passe au premier tour, le joueur à la droite du donneur peut choisir
-    n'importe quelle couleur")."""
+    n'importe quelle couleur").  The taker still gets the turned card in
+    round two: what is refused is the word, not the card.  ``suit``: the
+    turned suit where round two excludes it (``Rules.round_two_turned_suit``
+    off: "sauf la couleur de la carte sur la table"), ``None`` where it may
+    be named (seed 001)."""
 
     SUIT_ONLY_IN_ROUND_TWO = "suit_only_in_round_two"
     """A suit named in round one, where only the turned card's suit may be
@@ -93,7 +106,7 @@ class IllegalReason(Enum):
     TURNED_SUIT_IN_ROUND_TWO = "turned_suit_in_round_two"
     """The turned suit named in round two (``Rules.round_two_turned_suit``
     off; seed 002: "n'importe quelle couleur sauf la couleur de la carte sur
-    la table")."""
+    la table").  ``suit``: the turned suit."""
 
     BID_TOO_LOW = "bid_too_low"
     """A bid that does not beat the last one: coinche contracts (RULES.md: "A
@@ -118,8 +131,9 @@ class IllegalReason(Enum):
     coincher")."""
 
     SURCOINCHE_NOT_ALLOWED = "surcoinche_not_allowed"
-    """A surcoinche with no coinche to answer (RULES.md: "the bidding team may
-    then surcoincher")."""
+    """A surcoinche with no coinche to answer, or by the side that coinched
+    (RULES.md: "the bidding team may then surcoincher"; FFB coinche 2015,
+    4.1: "l'équipe adverse a la possibilité de surcoincher")."""
 
     DECLARATIONS_OFF = "declarations_off"
     """A declaration where ``Rules.declarations`` is ``off`` (seed 002, coinche)."""
@@ -176,6 +190,13 @@ class IllegalReason(Enum):
     ``option`` is ``partner_winning_exemption`` when the partner is
     winning."""
 
+    MAY_NOT_UNDERTRUMP_PARTNER = "may_not_undertrump_partner"
+    """Void in the plain suit led, the partner winning the trick with a
+    trump: a lower trump while holding a card that is no trump
+    (``Rules.lower_trump_under_partner``; FFB coinche 2015, 5.2: "C'est le
+    seul cas de figure, plutôt rare, où il est permis de jouer un atout
+    inférieur")."""
+
     BELOTE_NOT_HELD = "belote_not_held"
     """A belote word (``JS belote``) with a card that is no king or queen of
     trump of a pair the player holds (seed 001: "il y a belote si l'un des
@@ -204,18 +225,56 @@ class Illegality:
     ``reason``: the code; ``option``: the :class:`~rebelote.rules.Rules`
     field whose value makes it illegal, ``None`` where every text agrees;
     ``source``: the text stating the rule (:data:`SEED000` ..
-    :data:`SEED003`, :data:`RULES_DIGEST` or :data:`FFB`).
+    :data:`SEED003`, :data:`RULES_DIGEST`, :data:`FFB` or
+    :data:`FFB_COINCHE`); ``suit``: the
+    suit the reason is about, as a letter ``S`` ``H`` ``D`` ``C``, where it
+    names one (see :data:`SUIT_REASONS`), else ``None``; ``house_rule``:
+    whether ``option``'s value at this table differs from the FFB's (the
+    ``ffb`` preset): the rule is the table's own, not the standard one
+    (seed 003's partner with no exemption, seed 001's belote that must be
+    said, coinche's auction ...; set by :meth:`under`).
     """
 
     reason: IllegalReason
     option: str | None
     source: str
+    suit: str | None = None
+    house_rule: bool = False
+
+    def under(self, rules: Rules) -> Illegality:
+        """This reason at a table of ``rules``: :attr:`house_rule` set where
+        ``option``'s value differs from the FFB's."""
+        option = self.option
+        house = option is not None and getattr(rules, option) != getattr(_FFB_RULES, option)
+        return self if house == self.house_rule else dataclasses.replace(self, house_rule=house)
 
     @property
     def code(self) -> str:
         """The reason's code, e.g. ``must_follow_suit``."""
         return self.reason.value
 
-    def to_json(self) -> dict[str, str | None]:
-        """``{"reason": code, "option": name or null, "source": text}``."""
-        return {"reason": self.reason.value, "option": self.option, "source": self.source}
+    def to_json(self) -> dict[str, str | bool | None]:
+        """``{"reason": code, "option": name or null, "source": text,
+        "suit": letter or null, "house_rule": true or false}``."""
+        return {
+            "reason": self.reason.value,
+            "option": self.option,
+            "source": self.source,
+            "suit": self.suit,
+            "house_rule": self.house_rule,
+        }
+
+
+_FFB_RULES = PRESETS["ffb"]
+"""The standard the table's options are compared with (:attr:`Illegality.house_rule`)."""
+
+
+SUIT_REASONS: dict[IllegalReason, str] = {
+    IllegalReason.MUST_FOLLOW_SUIT: "the suit led, to follow",
+    IllegalReason.TAKE_ONLY_IN_ROUND_ONE: (
+        "the turned card's suit where round two excludes it "
+        "(``Rules.round_two_turned_suit`` off); none where any suit may be named"
+    ),
+    IllegalReason.TURNED_SUIT_IN_ROUND_TWO: "the turned card's suit, excluded in round two",
+}
+"""The reasons whose :attr:`Illegality.suit` names a suit, and which suit."""

@@ -21,6 +21,18 @@ def test_presets_with_descriptions_options_and_help(server: LiveServer) -> None:
     with server.http() as http:
         presets = http.get("/api/presets").json()
     assert [p["name"] for p in presets] == list(PRESETS)
+    # each preset's name a player understands (rules.preset_name)
+    assert [p["title"] for p in presets] == [
+        "ffb",
+        "ffb-no-declarations",
+        "declaration-turn",
+        "tout-atout",
+        "belote-said",
+        "dealer-leads-501",
+        "auto-declarations-501",
+        "coinche",
+        "three-players",
+    ]
     for p in presets:
         rules = PRESETS[p["name"]]
         assert p["description"] == PRESET_DESCRIPTIONS[p["name"]]
@@ -178,6 +190,7 @@ def test_protocol_schema(server: LiveServer) -> None:
         "chat_history",
         "muted",
         "notice",
+        "hint",
         "lobby_client",
         "lobby",
         "table",
@@ -197,6 +210,9 @@ def test_protocol_schema(server: LiveServer) -> None:
     text = str(schema["event"])
     for kind in ("card", "trick", "deal_end", "match_end", "turn", "declared", "belote"):
         assert f"'{kind}'" in text
+    for kind in ("help", "takeback"):  # issue 16
+        assert f"'{kind}'" in text
+    assert {"hint", "takeback"} <= set(schema["client"]["discriminator"]["mapping"])
 
 
 def test_static_client_served(tmp_path: Path) -> None:

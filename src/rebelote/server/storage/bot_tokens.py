@@ -1,5 +1,5 @@
 """Storage of bot tokens (the bot API, ``docs/bot-api.md``): one table,
-``bot_tokens`` (migration ``r0009``):
+``bot_tokens`` (migration ``r0010``):
 
 - ``id``, ``user_id`` (the account the token plays for), ``token_hash``
   (SHA-256 of the token, unique: the token itself is never stored),

@@ -8,7 +8,7 @@ Three tables (schema managed by Alembic, :mod:`rebelote.server.storage.migration
 - ``seats``: ``table_id``, ``seat`` (``N W S E``), ``kind`` (``human`` /
   ``bot``), ``name``, ``level``, ``token_hash`` (SHA-256 of the seat's token;
   the token itself is never stored), ``user_id``, ``left``, ``guest``,
-  ``outside_bot`` (taken with a bot token, migration ``r0009``);
+  ``outside_bot`` (taken with a bot token, migration ``r0010``);
 - ``events``: ``table_id``, ``seq`` (0, 1, 2, ...), ``deal`` (the deal
   number in its match, 0 before the first deal), ``kind`` (``match``,
   ``deal``, ``act``), ``seat``, ``payload`` (JSON: the action text, or the
@@ -67,6 +67,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from rebelote.server.settings import ServerSettings
+from rebelote.server.storage.analyses import AnalysisStore
 from rebelote.server.storage.bot_tokens import BotTokenStore
 from rebelote.server.storage.orm import Base, now
 from rebelote.server.storage.people import (
@@ -281,11 +282,13 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(PeopleStore, BotTokenStore):
+class Store(AnalysisStore, PeopleStore, BotTokenStore):
     """The server's database (tables here; people, chat and results from
-    :class:`~rebelote.server.storage.people.PeopleStore`).  ``url``: any SQLAlchemy URL.  Call
-    :meth:`migrate` before use (``rebelote play`` does it on start).
-    ``settings``: the statement, lock and connection timeouts
+    :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
+    finished games from
+    :class:`~rebelote.server.storage.analyses.AnalysisStore`).  ``url``:
+    any SQLAlchemy URL.  Call :meth:`migrate` before use (``rebelote
+    play`` does it on start).  ``settings``: the statement, lock and connection timeouts
     (``db_*`` of :class:`~rebelote.server.settings.ServerSettings`).
 
     Errors never show the values of a statement (``hide_parameters``).

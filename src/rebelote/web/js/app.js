@@ -11,6 +11,8 @@ import { connectionStatus, showCurrentGame } from './banners.js';
 import { TableModel, isCard, parseContract } from './model.js';
 import { TableView, cardElement, countdownText, h } from './render.js';
 import { dealSteps, replayModel, replayTotals } from './replay.js';
+import { askHint, askTakeback, assistError, assistEvent, assistHint, assistSnapshot, renderAssist } from './hint.js';
+import { closeAnalysis, drawReplayHelp, openAnalysis } from './analysis.js';
 import { openFair, renderFair } from './fair.js';
 import {
   LEVEL_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
@@ -154,8 +156,8 @@ function renderPresetList(list) {
     ...list.map((p) =>
       h('li', {},
         h('button', { type: 'button', class: 'link', 'data-help': p.name, onclick: () => showHelp(p.name) },
-          h('b', { text: presetName(p.name) }),
-          h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+          h('b', { text: presetName(p) }),
+          h('span', { class: 'desc', text: presetDescription(p, p.description) }))),
     ),
   );
 }
@@ -166,8 +168,8 @@ async function showHelp(name) {
   const list = await presets();
   const p = list.find((x) => x.name === name);
   if (!p) return;
-  $('#help-title').textContent = t('help.title', { name: presetName(p.name) });
-  $('#help-desc').textContent = presetDescription(p.name, p.description);
+  $('#help-title').textContent = t('help.title', { name: presetName(p) });
+  $('#help-desc').textContent = presetDescription(p, p.description);
   $('#help-lines').replaceChildren(...p.help.map((line) => h('li', { 'data-option': line.option, text: helpText(line.text) })));
   const dialog = $('#help');
   dialog.dataset.preset = name;
@@ -193,11 +195,11 @@ async function showNewGame() {
         h('label', {},
           h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === prefs.preset, 'data-preset': p.name }),
           h('span', { class: 'preset-text' },
-            h('b', { text: presetName(p.name) }),
-            h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+            h('b', { text: presetName(p) }),
+            h('span', { class: 'desc', text: presetDescription(p, p.description) }))),
         h('button', {
-          type: 'button', class: 'help-btn', 'data-help': p.name, 'aria-label': t('new.rulesOf', { name: presetName(p.name) }),
-          title: t('new.rulesOf', { name: presetName(p.name) }), text: '?', onclick: () => showHelp(p.name),
+          type: 'button', class: 'help-btn', 'data-help': p.name, 'aria-label': t('new.rulesOf', { name: presetName(p) }),
+          title: t('new.rulesOf', { name: presetName(p) }), text: '?', onclick: () => showHelp(p.name),
         })),
     ),
   );
@@ -340,6 +342,7 @@ async function lobbyToken(tableId) {
 
 function closeTable() {
   app.opening += 1;
+  closeAnalysis();
   if (app.conn) app.conn.close();
   const chat = $('#table-chat');
   if (chat) {
@@ -438,6 +441,11 @@ function onStatus(status, detail) {
 // computer players are: the events after it wait in a queue (in order).
 function onMessage(msg) {
   if (!app.model) return;
+  if (msg.t === 'hint') {
+    assistHint(app, msg.d); // the expert's values, to us alone (js/hint.js)
+    render();
+    return;
+  }
   if (msg.t !== 'snapshot' && msg.t !== 'event' && msg.t !== 'error') {
     outsideStream(msg);
     return;
@@ -552,6 +560,7 @@ function handle(msg) {
   if (msg.t !== 'error') app.appliedV = msg.v;
   if (msg.t === 'snapshot') {
     model.applySnapshot(msg.d);
+    assistSnapshot(msg.d);
     attachChat(msg.d.table.you);
     app.view.ui.beloteAsk = null;
     render();
@@ -573,12 +582,24 @@ function handle(msg) {
     model.pending = false;
     app.inflight = null;
     clearTimeout(app.pendingTimer);
+    assistError(msg.d);
     // a refusal that closes the connection is said by the page that follows
     // an action the rules refuse: why, in words (the server's `why`)
-    if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why, model.ledCard));
+    if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why));
     else if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
     if ($('#deal-end').open) renderDealEnd();
+    return;
+  }
+  const taken = assistEvent(msg.d);
+  if (taken) {
+    // a takeback: the table as it was before our last card or bid (js/hint.js)
+    model.applySnapshot(taken);
+    app.view.ui.beloteAsk = null;
+    app.inflight = null;
+    clearTimeout(app.pendingTimer);
+    if ($('#deal-end').open) $('#deal-end').close();
+    render();
     return;
   }
   const effects = model.applyEvent(msg.d);
@@ -620,6 +641,7 @@ function render() {
   page.dataset.deal = String(model.match?.deal || 0);
   page.dataset.match = String(model.match?.number || 0);
   renderAway(model);
+  renderAssist(app);
   renderFair(model);
   if (app.keyboard && model.myDecision && !document.querySelector('dialog[open]')) {
     const active = document.activeElement;
@@ -641,11 +663,21 @@ function renderAway(model) {
   $('#away-text').textContent = reason === 'move' ? t('table.timedOut') : t('table.awayYou');
 }
 
+/** Whether `action` is one the server offers now: a text of `turn.legal`,
+ * or a card of `turn.belote_choice` with the word of the choice, in the
+ * core's notation (`QH belote`, `QH no-belote`). */
+function offered(turn, action) {
+  if (turn.legal.includes(action)) return true;
+  const m = /^(\S+) (belote|no-belote)$/.exec(action);
+  return Boolean(m) && turn.belote_choice.includes(m[1]);
+}
+
 function act(action, belote) {
   const model = app.model;
   if (!model || model.pending) return;
-  if (!model.turn || !model.turn.legal.includes(action)) return; // only what the server offers
-  if (isCard(action)) performance.mark(`rb:click:${action}`);
+  if (!model.turn || !offered(model.turn, action)) return; // only what the server offers
+  const card = action.split(' ')[0];
+  if (isCard(card)) performance.mark(`rb:click:${card}`);
   // the action's id (a resend after a drop is not applied twice) and the
   // version it was chosen at (a click on a table that has changed since is
   // refused as stale): docs/protocol.md
@@ -659,6 +691,7 @@ function act(action, belote) {
   app.timedOut = false; // acting is being back
   model.pending = true;
   app.view.ui.beloteAsk = null;
+  app.view.ui.refused = null; // a reason shown is over once the player acts
   clearTimeout(app.pendingTimer);
   app.pendingTimer = setTimeout(() => {
     if (app.model === model && model.pending) {
@@ -672,6 +705,10 @@ function act(action, belote) {
 function clickCard(card) {
   const model = app.model;
   const turn = model?.turn;
+  if (app.view.ui.refused && app.view.ui.refused.card !== card) {
+    app.view.ui.refused = null; // another card clicked: the reason shown is over
+    render();
+  }
   if (!turn || model.pending || turn.seat !== model.you || !turn.legal.includes(card)) return;
   if (turn.belote_choice.includes(card)) {
     app.view.ui.beloteAsk = card;
@@ -789,6 +826,7 @@ function drawReplay() {
   const steps = dealSteps(d);
   const model = replayModel(r);
   app.model = model;
+  drawReplayHelp(app);
   const last = model.deal.trickDone && model.deal.trickWinner ? model.lastTrick : null;
   if (r.step === steps) model.replayStatus = resultLabel(d.result);
   else if (r.step === 0) model.replayStatus = t('replay.auction');
@@ -1170,6 +1208,21 @@ function onClick(e) {
       dialog?.close();
       leaveTable();
       break;
+    case 'hint':
+      if (!askHint(app)) toast(t('conn.offline'));
+      render();
+      break;
+    case 'takeback':
+      if (!askTakeback(app)) toast(t('conn.offline'));
+      break;
+    case 'analysis':
+      openAnalysis(app);
+      break;
+    case 'analysis-prev':
+    case 'analysis-next':
+      stepReplay(0, action === 'analysis-prev' ? -1 : 1);
+      openAnalysis(app); // the deal's match may be another one
+      break;
     case 'back':
       app.conn?.send({ t: 'back' });
       app.timedOut = false;
@@ -1246,6 +1299,7 @@ async function main() {
   document.addEventListener('keydown', onKey);
   document.addEventListener('pointerdown', () => (app.keyboard = false));
   $('#new-game-form').addEventListener('submit', startNewGame);
+  $('#analysis').addEventListener('close', closeAnalysis);
   $('#deal-end').addEventListener('close', () => {
     if (app.model?.summary) app.endShown = `${app.model.match.number}:${app.model.match.deal}:${app.model.match.winner || ''}`;
   });

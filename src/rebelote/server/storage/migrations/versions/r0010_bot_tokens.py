@@ -1,7 +1,7 @@
 """Bot tokens, and the seats their bots hold.
 
-Revision ID: r0009
-Revises: r0008
+Revision ID: r0010
+Revises: r0009
 Create Date: 2027-01-10
 
 - ``bot_tokens``: ``id``, ``user_id`` (the account, deleted with it),
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "r0009"
-down_revision: str | None = "r0008"
+revision: str = "r0010"
+down_revision: str | None = "r0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
