@@ -16,7 +16,8 @@ one text form of :attr:`rebelote.actions.Action.text` (the notation that
                  {"seat": "S", "action": "QH belote"}, ...],  # "declare none",
                                                     # cards
      "events": [...],                               # optional, see below
-     "fair": {"commitment": hex, "seed": hex, "salt": hex}}  # optional
+     "fair": {"commitment": hex, "seed": hex, "salt": hex,  # optional
+              "cut": "server" | "player", "pattern": ...}}
 
 ``fair``: a server's deal, dealt from ``seed`` (:mod:`rebelote.fairness`,
 ``rebelote verify``); the replay does not read it.
