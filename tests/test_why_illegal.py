@@ -227,11 +227,26 @@ def test_bid_not_in_auction() -> None:
     why(classic, parse_bid("80H"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
     why(classic, Bid("coinche"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
     why(classic, Bid("strain", Strain.TA), R.BID_NOT_IN_AUCTION, "bidding", SEED000)
-    # coinche's auction is the table's own (not the FFB's): a house rule
+    # a coinche table is compared with the federation's coinche rules, whose
+    # auction it is: not a house rule; coinche's club sequence after a
+    # coinche is one (the FFB's lets the three next players speak)
     coinche = State.from_deck(COINCHE, Seat.N, PACK, "3-2")
-    why(coinche, Bid("take"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST, house_rule=True)
+    why(coinche, Bid("take"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
     strain = Bid("strain", Strain.H)
-    why(coinche, strain, R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST, house_rule=True)
+    why(coinche, strain, R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
+    # a classic table with the federation's coinche under-trump rule: its own
+    assert (
+        Illegality(R.MAY_NOT_UNDERTRUMP_PARTNER, "lower_trump_under_partner", FFB_COINCHE)
+        .under(COINCHE.replace(lower_trump_under_partner="all_trumps_only"))
+        .house_rule
+        is False
+    )
+    assert (
+        Illegality(R.MAY_NOT_UNDERTRUMP_PARTNER, "lower_trump_under_partner", FFB_COINCHE)
+        .under(FFB_RULES.replace(lower_trump_under_partner="all_trumps_only"))
+        .house_rule
+        is True
+    )
 
 
 def test_tout_atout_overbids_seed000() -> None:
@@ -413,6 +428,7 @@ def test_lower_trump_under_partner_only_with_trumps_alone_ffb_coinche() -> None:
             R.MAY_NOT_UNDERTRUMP_PARTNER,
             "lower_trump_under_partner",
             FFB_COINCHE,
+            house_rule=True,
         )
     assert [a.text for a in state.legal_actions()] == ["JH", "7D", "QC", "KC", "AC"]
 

@@ -230,9 +230,10 @@ class Illegality:
     suit the reason is about, as a letter ``S`` ``H`` ``D`` ``C``, where it
     names one (see :data:`SUIT_REASONS`), else ``None``; ``house_rule``:
     whether ``option``'s value at this table differs from the FFB's (the
-    ``ffb`` preset): the rule is the table's own, not the standard one
-    (seed 003's partner with no exemption, seed 001's belote that must be
-    said, coinche's auction ...; set by :meth:`under`).
+    ``ffb`` preset, or ``ffb-coinche`` at a coinche table): the rule is the
+    table's own, not the standard one (seed 003's partner with no
+    exemption, seed 001's belote that must be said, the club coinche
+    sequence after a coinche ...; set by :meth:`under`).
     """
 
     reason: IllegalReason
@@ -243,9 +244,11 @@ class Illegality:
 
     def under(self, rules: Rules) -> Illegality:
         """This reason at a table of ``rules``: :attr:`house_rule` set where
-        ``option``'s value differs from the FFB's."""
+        ``option``'s value differs from the FFB's (the ``ffb`` preset, or
+        ``ffb-coinche`` at a coinche table: docs/rules/FFB.md)."""
         option = self.option
-        house = option is not None and getattr(rules, option) != getattr(_FFB_RULES, option)
+        standard = _FFB_COINCHE_RULES if rules.bidding == "coinche" else _FFB_RULES
+        house = option is not None and getattr(rules, option) != getattr(standard, option)
         return self if house == self.house_rule else dataclasses.replace(self, house_rule=house)
 
     @property
@@ -267,6 +270,9 @@ class Illegality:
 
 _FFB_RULES = PRESETS["ffb"]
 """The standard the table's options are compared with (:attr:`Illegality.house_rule`)."""
+
+_FFB_COINCHE_RULES = PRESETS["ffb-coinche"]
+"""The standard a coinche table's options are compared with (:attr:`Illegality.house_rule`)."""
 
 
 SUIT_REASONS: dict[IllegalReason, str] = {

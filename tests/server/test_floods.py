@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import socket
 import subprocess
@@ -26,13 +27,16 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from rebelote.rules import PRESETS
 from rebelote.server.api import table_socket
-from rebelote.server.api.guard import GuardedH11Protocol
+from rebelote.server.api.guard import Guard, GuardedH11Protocol
 from rebelote.server.api.replays import Replays, encode
 from rebelote.server.api.throttle import MessageBudget, network_keys, scaled_rate
+from rebelote.server.app import WEB_DIR
 from rebelote.server.logs import Repeats, log_config
 from rebelote.server.run import raise_open_files
-from rebelote.server.storage.tables import StoredTable
+from rebelote.server.settings import ServerSettings
+from rebelote.server.storage.tables import Store, StoredTable
 from rebelote.server.tables import history
 
 from .live import TEST_SETTINGS, Client, LiveServer, Message
@@ -437,17 +441,29 @@ def _get(sock: socket.socket) -> bytes:
     return _answer(sock)
 
 
+def _busy(live: LiveServer, address: str) -> socket.socket:
+    """A connection from ``address`` carrying a request: its line and
+    headers sent, its body not (it waits for it)."""
+    sock = _from(live, address)
+    sock.sendall(
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 20\r\n\r\n"
+    )
+    return sock
+
+
 def test_connections_per_address_are_capped(tmp_path: Path) -> None:
-    """Three connections at once per address: a fourth idle one is
-    answered 429 at once; another address, and the trusted proxy
-    (127.0.0.1), are not refused; a connection upgraded to a WebSocket is
-    counted out (the WebSockets have their own cap)."""
+    """Three connections at once per address: while each carries a
+    request, a fourth is answered 429 at once; another address, and the
+    trusted proxy (127.0.0.1), are not refused; a connection upgraded to a
+    WebSocket is counted out (the WebSockets have their own cap)."""
     settings = TEST_SETTINGS.but(max_connections_per_address=3)
     with LiveServer(f"sqlite:///{tmp_path / 'conns.db'}", settings=settings) as live:
         protocol = live.server.config.http
         assert isinstance(protocol, type) and issubclass(protocol, GuardedH11Protocol)
-        held = [_from(live, "127.0.0.2") for _ in range(3)]
+        held = [_busy(live, "127.0.0.2") for _ in range(3)]
         _wait(lambda: protocol.open_connections.get("127.0.0.2") == 3)
+        _wait(lambda: all(not p._idle() for p in protocol.by_address["127.0.0.2"]))
         refused = _from(live, "127.0.0.2")
         answer = _answer(refused)
         refused.close()
@@ -460,6 +476,7 @@ def test_connections_per_address_are_capped(tmp_path: Path) -> None:
             }
         }
         assert protocol.refused_connections == [1]
+        assert protocol.evicted_connections == [0]
         assert _get(_from(live, "127.0.0.3")).startswith(b"HTTP/1.1 200 ")
         proxied = [_from(live, "127.0.0.1") for _ in range(5)]
         assert all(_get(s).startswith(b"HTTP/1.1 200 ") for s in proxied)
@@ -576,38 +593,470 @@ def test_ipv6_guests_are_counted_by_their_56_and_48_too(tmp_path: Path) -> None:
         assert guest("2001:db8:6::1", next(n)) == 200  # another /48
 
 
-def test_creations_from_every_address_have_a_ceiling(tmp_path: Path) -> None:
-    """Each from an address of its own: 4 guests, 3 tables (solo and lobby
-    together) and 2 sign-ups in all, then 429."""
+def test_only_signups_have_a_ceiling_over_every_address(tmp_path: Path) -> None:
+    """Each from an address of its own: 2 sign-ups in all, then 429; but
+    guests and tables have no ceiling that many addresses could spend
+    together (review 3, finding 1): 12 guests and 12 tables from 12
+    addresses all pass, each address's own count aside."""
+    assert not hasattr(ServerSettings(), "global_guest_rate")
+    assert not hasattr(ServerSettings(), "global_table_rate")
     settings = TEST_SETTINGS.but(
-        global_guest_rate="4/hour", global_table_rate="3/hour", global_signup_rate="2/hour"
+        guest_rate="1/hour", table_address_rate="1/hour", global_signup_rate="2/hour"
     )
     with LiveServer(f"sqlite:///{tmp_path / 'global.db'}", settings=settings) as live:
-        host = Player(live)
-        host.http.headers["X-Forwarded-For"] = "198.51.100.40"
-        host.guest("Lobby Host")
         with live.http() as client:
 
             def post(path: str, body: Any, i: int) -> httpx.Response:
                 return client.post(path, json=body, headers={"X-Forwarded-For": f"198.51.100.{i}"})
 
-            guests = [post("/api/auth/guest", {"name": f"Guest {i}"}, i) for i in range(4)]
-            assert [r.status_code for r in guests] == [200] * 3 + [429]
-            assert _detail(guests[3]) == {
-                "code": "rate_limited",
-                "message": "too many (at most 4 per 1 hour): try again later",
-                "retry_after": _detail(guests[3])["retry_after"],
-            }
-            tables = [post("/api/tables", {}, 10 + i) for i in range(2)]
-            assert [r.status_code for r in tables] == [201, 201]
-            assert host.post("/api/lobby/tables", {"visibility": "private"}).status_code == 201
-            assert post("/api/tables", {}, 12).status_code == 429
-            r = host.post("/api/lobby/tables", {"visibility": "private"})
-            assert r.status_code == 429
-            assert _detail(r)["message"] == "too many (at most 3 per 1 hour): try again later"
+            guests = [post("/api/auth/guest", {"name": f"Guest {i}"}, i) for i in range(12)]
+            assert [r.status_code for r in guests] == [200] * 12
+            again = post("/api/auth/guest", {"name": "Guest again"}, 0)
+            assert again.status_code == 429  # the address's own count
+            tables = [post("/api/tables", {}, 30 + i) for i in range(12)]
+            assert [r.status_code for r in tables] == [201] * 12
+            assert post("/api/tables", {}, 30).status_code == 429
             body = {"password": "a fine passphrase"}
             signups = [
-                post("/api/auth/signup", {"name": f"Member {i}", **body}, 20 + i) for i in range(3)
+                post("/api/auth/signup", {"name": f"Member {i}", **body}, 60 + i) for i in range(3)
             ]
             assert [r.status_code for r in signups] == [201, 201, 429]
+            assert _detail(signups[2]) == {
+                "code": "rate_limited",
+                "message": "too many (at most 2 per 1 hour): try again later",
+                "retry_after": _detail(signups[2])["retry_after"],
+            }
+        hosts = []
+        for i in range(3):
+            host = Player(live)
+            host.http.headers["X-Forwarded-For"] = f"198.51.100.{90 + i}"
+            host.guest(f"Lobby Host {i}")
+            assert host.post("/api/lobby/tables", {"visibility": "private"}).status_code == 201
+            hosts.append(host)
+        for host in hosts:
+            host.close()
+
+
+PRESETS_TEXT = ", ".join(PRESETS)
+"""The presets an unknown one's message names."""
+
+
+def test_table_requests_are_checked_before_they_are_counted(tmp_path: Path) -> None:
+    """Requests refused for what they ask (an unknown preset, a level or a
+    seat the table does not have) get their error and spend no allowance
+    (review 3, finding 1): after 30 of each kind from one address, that
+    address still makes its 10 solo tables of the minute, and its lobby
+    tables, with the default limits."""
+    with LiveServer(f"sqlite:///{tmp_path / 'checked.db'}", settings=ServerSettings()) as live:
+        host = Player(live)
+        host.guest("Checked Host")
+        with live.http() as client:
+            for _ in range(30):
+                r = client.post("/api/tables", json={"preset": "nope"})
+                assert r.status_code == 400
+                assert _detail(r) == {
+                    "code": "bad_request",
+                    "message": f"unknown preset 'nope': use {PRESETS_TEXT}",
+                }
+                r = client.post(
+                    "/api/tables", json={"preset": "three-players", "levels": {"N": "expert"}}
+                )
+                assert r.status_code == 400
+                assert _detail(r) == {
+                    "code": "bad_request",
+                    "message": "no computer seat N at a 3-player table",
+                }
+                r = host.post("/api/lobby/tables", {"preset": "nope", "visibility": "private"})
+                assert r.status_code == 400
+                assert _detail(r)["message"] == f"unknown preset 'nope': use {PRESETS_TEXT}"
+                r = host.post(
+                    "/api/lobby/tables",
+                    {"preset": "three-players", "seat": "N", "visibility": "private"},
+                )
+                assert r.status_code == 400
+                assert _detail(r) == {
+                    "code": "bad_request",
+                    "message": "no seat N at a 3-player table",
+                }
+            solo = [client.post("/api/tables", json={}).status_code for _ in range(11)]
+            assert solo == [201] * 10 + [429]
+        lobby = [host.post("/api/lobby/tables", {"visibility": "private"}) for _ in range(6)]
+        assert [r.status_code for r in lobby] == [201] * 5 + [429]
+        assert _detail(lobby[5])["message"] == "too many (at most 5 per 1 minute): try again later"
+        assert len(live.manager.live_tables()) == 15
         host.close()
+
+
+# ------------------------------------------------------------------ review 3, finding 2
+
+
+def _first(ws: Any, timeout: float = 10) -> tuple[str | None, int | None, str]:
+    """The type of the first message a socket gets, or ``None`` and the
+    close code and reason when it is closed before any."""
+    try:
+        return json.loads(ws.recv(timeout=timeout))["t"], None, ""
+    except ConnectionClosed as closed:
+        rcvd = closed.rcvd
+        return None, None if rcvd is None else rcvd.code, "" if rcvd is None else rcvd.reason
+    finally:
+        ws.close()
+
+
+def test_websocket_openings_per_address_are_rate_limited(tmp_path: Path) -> None:
+    """3 openings a minute per address (``socket_connect_rate``): the 4th
+    is closed at once with 4429 ``rate_limited``, before any work (the
+    table it names is not loaded); another address is not refused; an IPv6
+    /56 opens 4 times the rate, whatever its /64s."""
+    settings = TEST_SETTINGS.but(socket_connect_rate="3/minute", idle_table_seconds=3600)
+    url = f"sqlite:///{tmp_path / 'connects.db'}"
+    with LiveServer(url) as live:
+        stored = live.create()["table_id"]  # a table stored, to be loaded by a socket
+    with LiveServer(url, settings=settings) as live:
+        created = live.create()
+        seat = f"{live.ws_url}/ws/{created['table_id']}?token={created['token']}"
+
+        def opened(path: str, address: str = "198.51.100.50") -> tuple[str | None, int | None, str]:
+            headers = {"X-Forwarded-For": address}
+            return _first(connect(path, additional_headers=headers).__enter__())
+
+        lobby = f"{live.ws_url}/ws/lobby"
+        assert [opened(lobby)[0], opened(seat)[0], opened(lobby)[0]] == [
+            "lobby",
+            "snapshot",
+            "lobby",
+        ]
+        assert stored not in live.manager._tables
+        assert opened(f"{live.ws_url}/ws/{stored}?watch=1") == (None, 4429, "rate_limited")
+        assert stored not in live.manager._tables  # refused before any work
+        assert opened(lobby) == (None, 4429, "rate_limited")
+        assert opened(lobby, "198.51.100.51")[0] == "lobby"
+        # IPv6: 3 per /64, 12 per /56
+        got = [opened(lobby, f"2001:db8:9:{i:x}::1")[0] for i in range(4) for _ in range(3)]
+        assert got == ["lobby"] * 12
+        assert opened(lobby, "2001:db8:9:ff::1") == (None, 4429, "rate_limited")
+        assert opened(lobby, "2001:db8:9:100::1")[0] == "lobby"  # another /56
+
+
+def test_messages_before_hello_spend_the_socket_budget(tmp_path: Path) -> None:
+    """A socket that has not sent ``hello`` reads at most its budget (5
+    here): 5 messages get ``not_authenticated``, the 6th ``rate_limited``,
+    and 5 more over it close the socket with 1008 ``rate_limited``."""
+    with LiveServer(f"sqlite:///{tmp_path / 'prehello.db'}", settings=BUDGET) as live:
+        created = live.create()
+        client = live.connect(created["table_id"], None)
+        for _ in range(12):
+            client.send("ping")
+        got, code, reason = _closed(client)
+        assert [m["d"]["code"] for m in got] == ["not_authenticated"] * 5 + ["rate_limited"]
+        assert got[5]["d"] == {
+            "code": "rate_limited",
+            "message": "too many messages: slow down",
+            "legal": None,
+        }
+        assert (code, reason) == (1008, "rate_limited")
+
+
+def test_a_lobby_socket_over_its_budget_is_told_once_then_closed(tmp_path: Path) -> None:
+    with LiveServer(f"sqlite:///{tmp_path / 'lobbybudget.db'}", settings=BUDGET) as live:
+        ws = connect(f"{live.ws_url}/ws/lobby").__enter__()
+        assert json.loads(ws.recv(timeout=10))["t"] == "lobby"
+        for _ in range(12):
+            ws.send(json.dumps({"t": "ping"}))
+        got: list[Message] = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                got.append(json.loads(ws.recv(timeout=10)))
+        assert [m["t"] for m in got] == ["pong"] * 5 + ["error"]
+        assert got[5]["d"] == {
+            "code": "rate_limited",
+            "message": "too many messages: slow down",
+            "legal": None,
+        }
+        rcvd = closed.value.rcvd
+        assert rcvd is not None and (rcvd.code, rcvd.reason) == (1008, "rate_limited")
+
+
+def test_a_lobby_socket_looks_up_unknown_rooms_once_per_interval(tmp_path: Path) -> None:
+    """A ``watch_room`` of a table the lobby does not know looks it up in
+    the database once per ``lobby_lookup_seconds`` per socket (an hour
+    here): the first made-up id is looked up (``table_not_found``), a known
+    room is answered at once, the next made-up id waits its turn (no
+    lookup, no answer); another socket has a turn of its own."""
+    settings = TEST_SETTINGS.but(lobby_lookup_seconds=3600)
+    with LiveServer(f"sqlite:///{tmp_path / 'lookups.db'}", settings=settings) as live:
+        table_id, players = lobby_table(live, ["Room Host"], start=False)
+        store: Store = live.app.state.store
+        loads: list[str] = []
+        real_load = store.load
+
+        def counted(wanted: str) -> StoredTable | None:
+            loads.append(wanted)
+            return real_load(wanted)
+
+        store.load = counted  # type: ignore[method-assign,assignment]
+
+        def watch(ws: Any, table: str) -> None:
+            ws.send(json.dumps({"t": "watch_room", "d": {"table": table, "invite": None}}))
+
+        ws = connect(f"{live.ws_url}/ws/lobby").__enter__()
+        assert json.loads(ws.recv(timeout=10))["t"] == "lobby"
+        watch(ws, "madeUp000001")
+        assert json.loads(ws.recv(timeout=10)) == {
+            "t": "error",
+            "v": None,
+            "d": {"code": "table_not_found", "message": "no such lobby table", "legal": None},
+        }
+        assert loads == ["madeUp000001"]
+        watch(ws, table_id)
+        assert json.loads(ws.recv(timeout=10))["t"] == "waiting"
+        watch(ws, "madeUp000002")
+        with pytest.raises(TimeoutError):
+            ws.recv(timeout=1)
+        assert loads == ["madeUp000001"]
+        other = connect(f"{live.ws_url}/ws/lobby").__enter__()
+        assert json.loads(other.recv(timeout=10))["t"] == "lobby"
+        watch(other, "madeUp000003")
+        assert json.loads(other.recv(timeout=10))["d"]["code"] == "table_not_found"
+        assert loads == ["madeUp000001", "madeUp000003"]
+        other.close()
+        ws.close()
+        for p in players:
+            p.close()
+
+
+# ------------------------------------------------------------------ review 3, findings 3 and 4
+
+
+def _guard(live: LiveServer) -> Guard:
+    """The app's :class:`Guard` (its middleware stack is built by the first
+    request)."""
+    app: Any = live.app.middleware_stack
+    while not isinstance(app, Guard):
+        app = app.app
+    return app
+
+
+def test_idle_connections_make_room_for_a_real_client_of_their_address(tmp_path: Path) -> None:
+    """An address's connections cap (4) filled by connections carrying no
+    request (one served and idle since, one that sent nothing, one that
+    sent half a request line) and one carrying a request: a real client
+    from that same address gets its page, a connection carrying no
+    request being closed to make room: one that never sent a whole
+    request, the quietest first, before one that did (however older);
+    the one carrying a request is never closed for it."""
+    settings = TEST_SETTINGS.but(
+        max_connections_per_address=4, keep_alive_timeout=60, header_timeout=60
+    )
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    with LiveServer(url, settings=settings, static_dir=WEB_DIR) as live:
+        protocol = live.server.config.http
+        assert isinstance(protocol, type) and issubclass(protocol, GuardedH11Protocol)
+
+        def held(count: int) -> None:
+            _wait(lambda: protocol.open_connections.get("127.0.0.2", 0) == count)
+
+        served = _from(live, "127.0.0.2")  # a whole request, then idle (keep-alive)
+        served.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert _one_answer(served).startswith(b"HTTP/1.1 200 ")
+        busy = _busy(live, "127.0.0.2")
+        silent = _from(live, "127.0.0.2")
+        held(3)
+        partial = _from(live, "127.0.0.2")
+        partial.sendall(b"GET /api/pres")
+        held(4)
+        page = _get_page(_from(live, "127.0.0.2"))
+        assert page.startswith(b"HTTP/1.1 200 ")
+        assert b'<html lang="fr">' in page
+        assert _answer(silent) == b""  # closed without a word
+        assert protocol.evicted_connections == [1]
+        held(3)
+        later = _from(live, "127.0.0.2")
+        held(4)
+        assert _get(_from(live, "127.0.0.2")).startswith(b"HTTP/1.1 200 ")
+        assert _answer(partial) == b""  # quieter than the later one
+        held(3)
+        latest = _from(live, "127.0.0.2")
+        held(4)
+        assert _get(_from(live, "127.0.0.2")).startswith(b"HTTP/1.1 200 ")
+        assert _answer(later) == b""  # never sent a whole request: before the served one
+        assert protocol.evicted_connections == [3]
+        served.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert _answer(served).startswith(b"HTTP/1.1 200 ")  # still open
+        busy.sendall(b'{"name": "Busy One"}')  # the body: its request goes on
+        assert _answer(busy).startswith(b"HTTP/1.1 201 ")
+        assert protocol.refused_connections == [0]
+        latest.close()
+
+
+def _one_answer(sock: socket.socket) -> bytes:
+    """One whole answer (head and ``Content-Length`` bytes of body), the
+    connection left open."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
+def _get_page(sock: socket.socket) -> bytes:
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    return _answer(sock)
+
+
+def _ws_from(live: LiveServer, path: str, address: str, **headers: str) -> Any:
+    """A WebSocket to ``path`` from ``address`` (as the trusted proxy
+    tells it)."""
+    return connect(
+        f"{live.ws_url}{path}", additional_headers={"X-Forwarded-For": address, **headers}
+    ).__enter__()
+
+
+def _closed_with(ws: Any, timeout: float = 10) -> tuple[int | None, str]:
+    try:
+        while True:
+            ws.recv(timeout=timeout)
+    except ConnectionClosed as closed:
+        rcvd = closed.rcvd
+        return (None, "") if rcvd is None else (rcvd.code, rcvd.reason)
+
+
+def _pong(ws: Any) -> bool:
+    ws.send(json.dumps({"t": "ping"}))
+    while True:
+        if json.loads(ws.recv(timeout=10))["t"] == "pong":
+            return True
+
+
+def test_sockets_waiting_for_hello_make_room_for_a_real_client(tmp_path: Path) -> None:
+    """An address's sockets cap (4) filled by table sockets that never send
+    ``hello``: a real client from that address gets its socket, the
+    oldest of them being closed with 4429 ``too_many_sockets``; those left
+    are closed after ``hello_timeout`` (4401)."""
+    settings = TEST_SETTINGS.but(max_sockets_per_address=4, hello_timeout=5)
+    with LiveServer(f"sqlite:///{tmp_path / 'hello.db'}", settings=settings) as live:
+        created = live.create()
+        table_id, token = created["table_id"], created["token"]
+        guard = _guard(live)
+        waiting = [_ws_from(live, f"/ws/{table_id}", "198.51.100.60") for _ in range(4)]
+        _wait(lambda: len(guard.held_sockets("198.51.100.60")) == 4)
+        real = _ws_from(live, f"/ws/{table_id}?token={token}", "198.51.100.60")
+        assert json.loads(real.recv(timeout=10))["t"] == "snapshot"
+        assert _closed_with(waiting[0]) == (4429, "too_many_sockets")
+        assert guard.evicted_sockets == 1
+        lobby = _ws_from(live, "/ws/lobby", "198.51.100.60")
+        assert json.loads(lobby.recv(timeout=10))["t"] == "lobby"
+        assert _closed_with(waiting[1]) == (4429, "too_many_sockets")
+        assert [_closed_with(ws) for ws in waiting[2:]] == [(4401, "not_authenticated")] * 2
+        assert _pong(real) and _pong(lobby)
+        holders = sorted(str(slot.holder) for slot in guard.held_sockets("198.51.100.60"))
+        assert holders == ["anonymous", f"seat {table_id} S"]
+        real.close()
+        lobby.close()
+
+
+def test_a_full_address_closes_the_socket_of_whoever_holds_the_most(tmp_path: Path) -> None:
+    """4 sockets per address: a guest's 3 lobby sockets and an anonymous
+    player's seat.  Each newcomer closes the oldest socket of whoever holds
+    the most there (the guest's, twice; then the anonymous ones'), never
+    the seat's only socket; another address is not touched."""
+    settings = TEST_SETTINGS.but(max_sockets_per_address=4)
+    with LiveServer(f"sqlite:///{tmp_path / 'share.db'}", settings=settings) as live:
+        address = "198.51.100.61"
+        guest = Player(live)
+        guest.http.headers["X-Forwarded-For"] = address
+        guest.guest("Many Tabs")
+        cookie = f"rebelote_session={guest.http.cookies['rebelote_session']}"
+        guard = _guard(live)
+        tabs = [_ws_from(live, "/ws/lobby", address, Cookie=cookie) for _ in range(3)]
+        assert [json.loads(ws.recv(timeout=10))["t"] for ws in tabs] == ["lobby"] * 3
+        created = live.create()
+        seat = _ws_from(live, f"/ws/{created['table_id']}?token={created['token']}", address)
+        assert json.loads(seat.recv(timeout=10))["t"] == "snapshot"
+        other = _ws_from(live, "/ws/lobby", "198.51.100.62")
+        assert json.loads(other.recv(timeout=10))["t"] == "lobby"
+        newcomers = []
+        for _ in range(2):
+            newcomers.append(_ws_from(live, "/ws/lobby", address))
+            assert json.loads(newcomers[-1].recv(timeout=10))["t"] == "lobby"
+        assert [_closed_with(ws) for ws in tabs[:2]] == [(4429, "too_many_sockets")] * 2
+        # now: the guest 1, the seat 1, anonymous 2: the oldest anonymous one goes
+        newcomers.append(_ws_from(live, "/ws/lobby", address))
+        assert json.loads(newcomers[-1].recv(timeout=10))["t"] == "lobby"
+        assert _closed_with(newcomers[0]) == (4429, "too_many_sockets")
+        assert _pong(tabs[2]) and _pong(seat) and _pong(other)
+        assert _pong(newcomers[1]) and _pong(newcomers[2])
+        assert guard.evicted_sockets == 3
+        user = guest.user
+        assert user is not None
+        assert [slot.holder for slot in guard.held_sockets(address)] == [
+            f"user {user['id']}",
+            f"seat {created['table_id']} S",
+            "anonymous",
+            "anonymous",
+        ]
+        for ws in (tabs[2], seat, other, *newcomers[1:]):
+            ws.close()
+        guest.close()
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_refused_socket_holds_no_descriptor(tmp_path: Path) -> None:
+    """A WebSocket refused (4429, over the connect rate or the sockets
+    cap) whose client never answers the close frame: the server drops the
+    connection ``socket_close_timeout`` after it (uvicorn waited 10 s), so
+    that its descriptor is not held outside both caps: the client reads
+    the end of the stream, and the server's connections and the process's
+    descriptors are back to what they were."""
+    settings = TEST_SETTINGS.but(socket_connect_rate="1/minute", socket_close_timeout=0.2)
+    with LiveServer(f"sqlite:///{tmp_path / 'refused.db'}", settings=settings) as live:
+        first = _ws_from(live, "/ws/lobby", "198.51.100.63")
+        assert json.loads(first.recv(timeout=10))["t"] == "lobby"
+        first.close()
+        state = live.server.server_state
+        _wait(lambda: len(state.connections) == 0)
+        fds = _open_fds()
+        sock = socket.create_connection(("127.0.0.1", live.port), timeout=10)
+        sock.sendall(
+            b"GET /ws/lobby HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\nX-Forwarded-For: 198.51.100.63\r\n\r\n"
+        )
+        started = time.monotonic()
+        received = _answer(sock)  # until the server ends the stream (10 s at most)
+        waited = time.monotonic() - started
+        head, _, frames = received.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101 ")
+        # the close frame: FIN + close opcode, 2 bytes of code, the reason
+        assert frames == b"\x88\x0e" + (4429).to_bytes(2, "big") + b"rate_limited"
+        assert waited < 5, "the server held the refused connection for its whole close wait"
+        assert len(state.connections) == 0
+        assert _open_fds() == fds + 1  # the client's end alone, still open
+        sock.close()
+        assert _open_fds() == fds
+    settings = TEST_SETTINGS.but(max_sockets_per_address=0, socket_close_timeout=0.2)
+    with LiveServer(f"sqlite:///{tmp_path / 'capped.db'}", settings=settings) as live:
+        sock = socket.create_connection(("127.0.0.1", live.port), timeout=10)
+        sock.sendall(
+            b"GET /ws/lobby HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        started = time.monotonic()
+        received = _answer(sock)
+        waited = time.monotonic() - started
+        assert received.partition(b"\r\n\r\n")[2] == (
+            b"\x88\x12" + (4429).to_bytes(2, "big") + b"too_many_sockets"
+        )
+        assert waited < 5
+        assert len(live.server.server_state.connections) == 0
+        sock.close()

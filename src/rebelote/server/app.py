@@ -201,17 +201,21 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request, response: Response) -> CreatedTable:
         """Open a new table; the player sits at South (linked to the
-        logged-in user, if any, for his history).  Throttled per user, or
-        per address when anonymous, and per address in any case (429
-        ``rate_limited``)."""
+        logged-in user, if any, for his history).  Checked first (400
+        ``bad_request``: an unknown preset, a level for a seat the table
+        does not have; such a request counts against no limit), then
+        throttled per user, or per address when anonymous, and per address
+        in any case (429 ``rate_limited``)."""
+        try:
+            TableManager.check_create(body)
+        except ProtocolError as exc:
+            raise HTTPException(400, {"code": exc.code, "message": exc.message}) from None
         session = await api.optional_session(request)
         throttle: Throttle = app.state.throttle
         who = client_key(request) if session is None else f"user {session.user.id}"
         await throttle.hit_all(
             ("table", settings.solo_table_rate, who),
-            *throttle.creation(
-                "table-address", settings.table_address_rate, settings.global_table_rate, request
-            ),
+            *throttle.by_address("table-address", settings.table_address_rate, request),
         )
         try:
             created = await manager_of(app).create(
@@ -284,7 +288,12 @@ def create_app(
 
     api.install(app)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
-    app.add_middleware(Guard, settings=settings, sockets=sockets)
+    app.add_middleware(
+        Guard,
+        settings=settings,
+        sockets=sockets,
+        throttle=lambda: getattr(app.state, "throttle", None),
+    )
 
     folder = static_dir or WEB_DIR
     if folder.is_dir():

@@ -113,20 +113,23 @@ def uvicorn_config(
 ) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` under ``settings``: the guarded
     h11 protocol (:func:`~rebelote.server.api.guard.guarded_h11`: header-read
-    timeout, URL limit on WebSocket upgrades), the keep-alive timeout, the
+    timeout, URL limit on WebSocket upgrades, connections per address),
+    the guarded WebSocket protocol (:func:`~rebelote.server.api.guard.guarded_ws`:
+    a short close handshake), the keep-alive timeout, the
     header size limit, the WebSocket frame limit; logging at ``log_level``
     (:func:`~rebelote.server.logs.log_config`, JSON lines with
     ``log_json``), left alone when not ``configure_logging`` (tests).
     Raises ``ValueError`` for an unknown level."""
     import uvicorn
 
-    from rebelote.server.api.guard import guarded_h11
+    from rebelote.server.api.guard import guarded_h11, guarded_ws
     from rebelote.server.logs import log_config
 
     logging_config = log_config(log_level, as_json=log_json) if configure_logging else None
     return uvicorn.Config(
         app,
         http=guarded_h11(settings),
+        ws=guarded_ws(settings),
         log_config=logging_config,
         log_level=log_level if configure_logging else None,
         lifespan="on",

@@ -60,14 +60,28 @@ class ServerSettings:
     - ``hello_timeout``: a WebSocket without a token in its URL (nor
       ``?watch=1``) must send ``hello`` within it (closed with 4401);
     - ``max_sockets_per_address``: WebSockets (lobby, seats, spectators)
-      one client address holds open at once; one more is accepted and
-      closed at once with 4429 ``too_many_sockets``;
+      one client address holds open at once.  One more makes room: the
+      address's socket whose holder is not known yet (waiting for
+      ``hello``) is closed with 4429 ``too_many_sockets``, the oldest
+      first, else the oldest socket of whoever holds the most there (a
+      logged-in player, a seat, or everyone anonymous together); only when
+      none can be closed (with several processes: none is served by this
+      one) is the new one accepted and closed at once with 4429
+      ``too_many_sockets``;
     - ``max_connections_per_address``: TCP connections one peer address
       holds open at once before they become WebSockets (idle, or reading
-      or sending a request); one more is answered 429
-      ``too_many_connections`` and closed at once.  A trusted proxy's
-      address (uvicorn's ``forwarded_allow_ips``, ``FORWARDED_ALLOW_IPS``)
-      is not capped: the proxy carries everyone's requests;
+      or sending a request).  One more makes room: the address's
+      connection carrying no request (idle, or still sending a request's
+      line and headers; one that never sent a whole request first, then
+      the one quiet for the longest) is closed; only when each carries a
+      request is the new one answered 429 ``too_many_connections`` and
+      closed at once.  A trusted proxy's address (uvicorn's
+      ``forwarded_allow_ips``, ``FORWARDED_ALLOW_IPS``) is not capped: the
+      proxy carries everyone's requests;
+    - ``socket_close_timeout``: how long a WebSocket the server closes
+      (refused, made room for, or any other close) waits for the client's
+      answer to the close frame before its connection is dropped, so that
+      a refused socket holds no file descriptor longer;
     - ``socket_message_burst``, ``socket_message_rate``: the messages a
       table's WebSocket may send, a token bucket: ``burst`` at once, then
       ``rate`` a second, an action applied giving its token back (the
@@ -77,7 +91,17 @@ class ServerSettings:
       ``rate_limited``).  A ``sync`` while the snapshot of the last one is
       still waiting to be sent gets no second one (it would say the same);
       a socket holds at most one snapshot not yet sent (a newer one
-      replaces it).
+      replaces it).  The same budget counts the messages a socket sends
+      before its ``hello`` (each refused one gets an error), and each lobby
+      socket has one too;
+    - ``socket_connect_rate``: WebSockets (``/ws/*``) one client address
+      may open (a ``limits`` string, per address as the throttles below,
+      IPv6 by /64 with its /56 and /48): one more is accepted and closed at
+      once with 4429 ``rate_limited``, before any work, so that
+      reconnecting does not buy a new message budget;
+    - ``lobby_lookup_seconds``: a lobby socket asking to follow a room the
+      lobby does not know (``watch_room``) has the database looked up at
+      most once per that many seconds (a further one waits its turn).
 
     Throttles (per client address unless said):
 
@@ -92,11 +116,15 @@ class ServerSettings:
       and its /48, under ``ipv6_56_factor`` and ``ipv6_48_factor`` times
       the rate (sign-ups, guests, tables, replays): one holder of a /48
       does not get 65,536 allowances;
-    - ``global_signup_rate``, ``global_guest_rate``, ``global_table_rate``:
-      ceilings over every address together (all tables, solo and lobby),
-      so that many addresses cannot fill the database (high enough for
-      ``rebelote bench server`` at its largest: 4,000 guests and 1,000
-      tables);
+    - ``global_signup_rate``: a ceiling on accounts over every address
+      together, so that many addresses cannot fill the table of accounts
+      (high enough for ``rebelote bench server``, which uses guests).
+      Guests and tables have no such ceiling: one that many addresses could
+      spend together would be a lever, every legitimate player refused for
+      an hour (their per-address counts bound them);
+    - every creation is checked before it is counted: a request refused
+      for what it asks (an unknown preset, a seat the table does not have,
+      a name taken, a weak password) spends no allowance;
     - ``replay_rate``: ``GET /api/tables/{id}/replay`` and ``/record``;
       the replays are built in a pool of ``replay_workers`` threads of
       their own (not the one the database's writes use), at most
@@ -182,12 +210,15 @@ class ServerSettings:
     header_timeout: float = 10.0
     keep_alive_timeout: int = 5
     body_timeout: float = 30.0
-    hello_timeout: float = 10.0
+    hello_timeout: float = 5.0
     max_sockets_per_address: int = 64
     max_connections_per_address: int = 128
+    socket_close_timeout: float = 1.0
     socket_message_burst: int = 40
     socket_message_rate: float = 5.0
     socket_message_excess: int = 40
+    socket_connect_rate: str = "120/minute"
+    lobby_lookup_seconds: float = 2.0
 
     signup_rate: str = "5/hour"
     guest_rate: str = "10/hour"
@@ -197,8 +228,6 @@ class ServerSettings:
     ipv6_56_factor: int = 4
     ipv6_48_factor: int = 16
     global_signup_rate: str = "1000/hour"
-    global_guest_rate: str = "5000/hour"
-    global_table_rate: str = "5000/hour"
     replay_rate: str = "30/minute;300/hour"
     replay_workers: int = 2
     replay_queue: int = 32

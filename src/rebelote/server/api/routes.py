@@ -568,9 +568,7 @@ async def guest(body: GuestBody, request: Request, response: Response) -> Me:
             f"{name!r} is the name of an account: log in, or choose another name",
         )
     settings, throttle = _settings(request), _throttle(request)
-    await throttle.hit_all(
-        *throttle.creation("guest", settings.guest_rate, settings.global_guest_rate, request)
-    )
+    await throttle.hit_all(*throttle.by_address("guest", settings.guest_rate, request))
     user = await asyncio.to_thread(store.create_user, name, None, guest=True)
     return _login(request, response, await asyncio.to_thread(new_session, store, user))
 
@@ -670,16 +668,21 @@ async def lobby(request: Request) -> list[RoomData]:
 
 @router.post("/lobby/tables", status_code=201)
 async def open_table(body: CreateLobbyTable, session: Playing, request: Request) -> SeatToken:
-    """Open a table; the creator hosts it and sits at ``seat``.  Throttled
-    per user and per address (429 ``rate_limited``)."""
+    """Open a table; the creator hosts it and sits at ``seat``.  Checked
+    first (403 ``account_required``, 400 ``bad_request``: an unknown
+    preset, a seat the table does not have; such a request counts against
+    no limit), then throttled per user and per address (429
+    ``rate_limited``)."""
     if body.ranked and session.user.guest:
         raise _err(403, "account_required", "a ranked table needs an account")
+    try:
+        TableManager.check_open(body.preset, body.target, body.seat)
+    except ProtocolError as exc:
+        raise _refused(exc) from None
     settings, throttle = _settings(request), _throttle(request)
     await throttle.hit_all(
         ("lobby-table", settings.lobby_table_rate, f"user {session.user.id}"),
-        *throttle.creation(
-            "table-address", settings.table_address_rate, settings.global_table_rate, request
-        ),
+        *throttle.by_address("table-address", settings.table_address_rate, request),
     )
     options = body.options
     if body.ranked and "move_clock" not in options.model_fields_set:

@@ -17,7 +17,8 @@ connection reads at most its budget of messages
 (:class:`~rebelote.server.api.throttle.MessageBudget`, the settings'
 ``socket_message_*``; an action applied gives its token back): beyond it a
 message is not read (the first of a run gets ``error`` ``rate_limited``),
-and a client that goes on is closed with 1008 ``rate_limited``.  A
+and a client that goes on is closed with 1008 ``rate_limited``; the
+messages sent before ``hello`` spend the same budget.  A
 ``sync`` while a snapshot waits to be sent gets no other (that one, and the
 events after it, bring the client up to date), and a connection holds at
 most one snapshot not sent yet: a newer one takes its place.  An ``act``
@@ -68,6 +69,7 @@ from typing import Any, Literal
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.seats import Seat
+from rebelote.server.api.guard import settle_socket
 from rebelote.server.api.throttle import MessageBudget
 from rebelote.server.broker.base import BrokerUnavailable, Subscription
 from rebelote.server.broker.hub import StreamKey
@@ -96,7 +98,7 @@ from rebelote.server.tables.room import LEFT_MARK, MUTES_MARK, NOTICE_MARK
 
 __all__ = ["AWAY_CODE", "HELLO_TIMEOUT", "LEFT_CODE", "LEFT_REASON", "QUEUE_LIMIT", "serve_socket"]
 
-HELLO_TIMEOUT = 10.0
+HELLO_TIMEOUT = 5.0
 """Seconds a connection without a token in its URL has to send ``hello``
 (the default of ``ServerSettings.hello_timeout``)."""
 
@@ -394,7 +396,11 @@ class _Connection:
             await self.ws.close(code=code, reason=exc.code)
 
     async def _wait_hello(self) -> tuple[str, int | None] | None:
-        """Read messages until a ``hello`` (errors for anything else)."""
+        """Read messages until a ``hello`` (errors for anything else), each
+        counted against the socket's budget as the messages after it: a
+        message over it is not read (the first of a run gets ``error``
+        ``rate_limited``), and a socket that keeps sending is closed with
+        :data:`FLOOD_CODE`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.hello_timeout
         while True:
@@ -407,6 +413,17 @@ class _Connection:
                 return None
             if raw is None:
                 return None
+            verdict = self.budget.take()
+            if verdict == "close":
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=FLOOD_CODE, reason="rate_limited")
+                return None
+            if verdict == "warn":
+                await self.ws.send_text(
+                    _error(ProtocolError("rate_limited", "too many messages: slow down"))
+                )
+            if verdict != "ok":
+                continue
             try:
                 msg = parse_client_message(raw)
             except ProtocolError as exc:
@@ -523,11 +540,15 @@ class _Connection:
                 ProtocolError("bad_token", "this token holds no seat at this table"), 4403
             )
             return
-        if table.seat_rows[seat].left:
+        row = table.seat_rows[seat]
+        if row.left:
             await self._refuse(
                 ProtocolError("left", "you left this match; a computer player has your seat"), 4403
             )
             return
+        # who holds the socket, for its address's fair share of sockets
+        who = f"user {row.user_id}" if row.user_id is not None else f"seat {table.id} {seat.letter}"
+        settle_socket(ws.scope, who)
         self.seat, self.token_hash = seat, hash_token(token)
         await self._serve(last_v)
 
@@ -539,6 +560,7 @@ class _Connection:
         if table.meta.visibility != "public":
             await self._refuse(ProtocolError("private", "only public tables may be watched"), 4403)
             return
+        settle_socket(self.ws.scope, "anonymous")
         self.spectator = True
         await self._serve(last_v)
 

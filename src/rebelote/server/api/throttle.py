@@ -280,10 +280,10 @@ class Throttle:
     def creation(
         self, what: str, rate: str, global_rate: str, conn: HTTPConnection
     ) -> list[tuple[str, str, str]]:
-        """The counts of one creation (``signup``, ``guest``,
-        ``table-address``) from the client of ``conn``:
-        :meth:`by_address` under ``rate``, and one count over every
-        address together (the key ``all``) under ``global_rate``."""
+        """The counts of one creation with a ceiling over every address
+        (``signup``) from the client of ``conn``: :meth:`by_address` under
+        ``rate``, and one count over every address together (the key
+        ``all``) under ``global_rate``."""
         return [*self.by_address(what, rate, conn), (f"{what}/all", global_rate, "all")]
 
     async def hit(self, what: str, rate: str, key: str) -> None:

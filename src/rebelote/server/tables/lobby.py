@@ -35,7 +35,14 @@ table socket counts.
 Refused messages get an ``error`` (``too_large``, ``bad_json``,
 ``unknown_type``, ``bad_message``, ``table_not_found``) to that socket
 alone; ``ping`` gets ``pong``.  A socket too slow to read is closed with
-4408.
+4408.  Each socket reads at most its budget of messages, as a table's
+socket does (:class:`~rebelote.server.api.throttle.MessageBudget`, the
+settings' ``socket_message_*``): beyond it a message is not read (the
+first of a run gets ``error`` ``rate_limited``), and a socket that goes on
+is closed with 1008 ``rate_limited``.  A ``watch_room`` of a table the
+lobby does not know has the table looked up in the database at most once
+per ``lobby_lookup_seconds`` (2 s) per socket: a further one waits its
+turn (made-up ids cost the database little).
 
 Several processes: the lobby lives in the broker
 (:mod:`rebelote.server.broker`), not in one process's memory.  The process
@@ -68,6 +75,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.seats import Seat
+from rebelote.server.api.guard import settle_socket
+from rebelote.server.api.throttle import MessageBudget
 from rebelote.server.broker.base import Broker, BrokerUnavailable, LobbySubscription
 from rebelote.server.broker.memory import MemoryBroker
 from rebelote.server.people.accounts import SESSION_COOKIE, session_hash
@@ -107,6 +116,14 @@ FINAL_SECONDS = 60.0
 """A finished or closed table stays in the broker's lobby that long (its
 followers and players get its last room; a rematch puts it back), then its
 entry is removed."""
+
+FLOOD_CODE = 1008
+"""The close code (policy violation, reason ``rate_limited``) of a lobby
+socket that kept sending over its message budget."""
+
+CLOSE_WAIT = 10.0
+"""Seconds a closing lobby socket waits for its queued messages and the
+close frame to go out."""
 
 SETTLE_SECONDS = 2.0
 """The longest a lobby socket waits for its presence to be written before
@@ -229,12 +246,24 @@ class LobbySocket:
     player's tables (``seated``: table id -> the status and the seat last
     sent)."""
 
-    def __init__(self, hub: LobbyHub, user_id: int | None, conn_id: str) -> None:
+    def __init__(
+        self,
+        hub: LobbyHub,
+        user_id: int | None,
+        conn_id: str,
+        *,
+        budget: MessageBudget | None = None,
+        lookup_seconds: float = 0.0,
+    ) -> None:
         self.hub = hub
         self.user_id = user_id
         self.conn_id = conn_id
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.cut_off = False
+        self.budget = budget
+        """The messages it may send (``None``: no limit)."""
+        self.lookup_seconds = lookup_seconds
+        self._next_lookup = 0.0
         self.watching: str | None = None
         self.invite: str | None = None
         self.present: dict[str, str] = {}
@@ -246,10 +275,38 @@ class LobbySocket:
         if self.cut_off:
             return
         if self.queue.qsize() >= LOBBY_QUEUE_LIMIT:
-            self.cut_off = True
-            self.queue.put_nowait(None)
+            self.close(4408, "too slow")
             return
         self.queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` once what is
+        queued went out; nothing more is queued."""
+        if not self.cut_off:
+            self.cut_off = True
+            self.queue.put_nowait((code, reason))
+
+    def within_budget(self) -> bool:
+        """Count a message against the budget: whether to read it (else an
+        ``error`` ``rate_limited`` for the first of a run, or the socket's
+        close with 1008 ``rate_limited`` when it keeps going)."""
+        if self.budget is None:
+            return True
+        verdict = self.budget.take()
+        if verdict == "warn":
+            self.put(_error(ProtocolError("rate_limited", "too many messages: slow down")))
+        elif verdict == "close":
+            self.close(FLOOD_CODE, "rate_limited")
+        return verdict == "ok"
+
+    async def lookup_turn(self) -> None:
+        """Wait until this socket may have the database looked up again
+        (at most once per ``lookup_seconds``), and take that turn."""
+        loop = asyncio.get_running_loop()
+        wait = self._next_lookup - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._next_lookup = loop.time() + self.lookup_seconds
 
     def watch(self, table_id: str, invite: str | None) -> None:
         """Follow ``table_id``'s room (replacing the one followed)."""
@@ -675,9 +732,23 @@ class LobbyHub:
 
     # -------------------------------------------------------------- sockets
 
-    def new_socket(self, user_id: int | None) -> LobbySocket:
-        """A socket of ``user_id`` (not yet added)."""
-        return LobbySocket(self, user_id, f"lobby{next(self._conn_ids)}")
+    def new_socket(
+        self,
+        user_id: int | None,
+        *,
+        budget: MessageBudget | None = None,
+        lookup_seconds: float = 0.0,
+    ) -> LobbySocket:
+        """A socket of ``user_id`` (not yet added), with its message
+        ``budget`` (``None``: no limit) and at most one database lookup per
+        ``lookup_seconds`` (:meth:`LobbySocket.lookup_turn`)."""
+        return LobbySocket(
+            self,
+            user_id,
+            f"lobby{next(self._conn_ids)}",
+            budget=budget,
+            lookup_seconds=lookup_seconds,
+        )
 
     def add(self, socket: LobbySocket) -> None:
         """A socket opened: it gets the changes from now on, keeps its
@@ -753,11 +824,12 @@ async def _user_id(ws: WebSocket, manager: TableManager) -> int | None:
 
 async def _send_all(ws: WebSocket, socket: LobbySocket) -> None:
     while True:
-        text = await socket.queue.get()
-        if text is None:
-            await ws.close(code=4408, reason="too slow")
+        item = await socket.queue.get()
+        if isinstance(item, tuple):
+            code, reason = item
+            await ws.close(code=code, reason=reason)
             return
-        await ws.send_text(text)
+        await ws.send_text(item)
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
@@ -778,7 +850,10 @@ async def _handle(raw: str | bytes, socket: LobbySocket, hub: LobbyHub) -> None:
     elif isinstance(msg, UnwatchRoomMessage):
         socket.unwatch()
     elif isinstance(msg, WatchRoomMessage):
-        entry = await hub.find(msg.d.table)
+        entry = hub.entry(msg.d.table)
+        if entry is None and hub.load_table is not None:
+            await socket.lookup_turn()  # made-up ids: one lookup per turn
+            entry = await hub.find(msg.d.table)
         if entry is None or not entry.may_follow(socket.user_id, msg.d.invite):
             socket.unwatch()
             raise ProtocolError("table_not_found", "no such lobby table")
@@ -793,9 +868,19 @@ async def serve_lobby(ws: WebSocket, manager: TableManager) -> None:
     sender: asyncio.Task[None] | None = None
     try:
         user_id = await _user_id(ws, manager)
+        settle_socket(ws.scope, "anonymous" if user_id is None else f"user {user_id}")
         await hub.start()
         await hub.refresh_list()
-        socket = hub.new_socket(user_id)
+        limits = manager.settings
+        socket = hub.new_socket(
+            user_id,
+            budget=MessageBudget(
+                limits.socket_message_burst,
+                limits.socket_message_rate,
+                limits.socket_message_excess,
+            ),
+            lookup_seconds=limits.lobby_lookup_seconds,
+        )
         # the list and the registration with no pause between them: every
         # change after the list is pushed, none before it is lost
         socket.put(hub.snapshot())
@@ -810,6 +895,11 @@ async def serve_lobby(ws: WebSocket, manager: TableManager) -> None:
                 return
             if raw is None:
                 return
+            if not socket.within_budget():
+                if socket.cut_off:  # closing: let the sender get there
+                    await asyncio.wait({sender}, timeout=CLOSE_WAIT)
+                    return
+                continue
             try:
                 await _handle(raw, socket, hub)
             except ProtocolError as exc:

@@ -259,6 +259,37 @@ class TableManager:
             raise ProtocolError("bad_request", f"unknown preset {preset!r}: use {known}")
         return base if target is None else base.replace(target=target)
 
+    @classmethod
+    def check_open(cls, preset: str, target: int | None, seat: str) -> Rules:
+        """The rules of a lobby table :meth:`open_table` would make with
+        ``preset``, ``target`` and its host at ``seat``, checked without
+        touching anything (no storage, no state), so that a request can be
+        refused before it is counted against any limit.  Raises
+        :class:`ProtocolError` ``bad_request`` (an unknown preset, a seat
+        the table does not have)."""
+        rules = cls._rules(preset, target)
+        order = SEATS_3 if rules.players == 3 else SEATS_4
+        if seat not in {s.letter for s in order}:
+            raise ProtocolError("bad_request", f"no seat {seat} at a {rules.players}-player table")
+        return rules
+
+    @classmethod
+    def check_create(cls, request: CreateTable) -> Rules:
+        """The rules of the solo table :meth:`create` would make for
+        ``request``, checked without touching anything (as
+        :meth:`check_open`).  Raises :class:`ProtocolError` ``bad_request``
+        (an unknown preset, a level for a seat the table does not have)."""
+        rules = cls._rules(request.preset, request.target)
+        order = SEATS_3 if rules.players == 3 else SEATS_4
+        others = {s.letter for s in order if s != HUMAN_SEAT}
+        extra = set(request.levels) - others
+        if extra:
+            raise ProtocolError(
+                "bad_request",
+                f"no computer seat {', '.join(sorted(extra))} at a {rules.players}-player table",
+            )
+        return rules
+
     async def open_table(
         self,
         *,
@@ -277,11 +308,9 @@ class TableManager:
         """A lobby table waiting for its players, with its creator (the
         host) at ``seat`` (``outside_bot``: an outside program, with a bot
         token); returns the table and the host's token.  Raises
-        :class:`ProtocolError` ``bad_request``."""
-        rules = self._rules(preset, target)
+        :class:`ProtocolError` ``bad_request`` (:meth:`check_open`)."""
+        rules = self.check_open(preset, target, seat)
         order = SEATS_3 if rules.players == 3 else SEATS_4
-        if seat not in {s.letter for s in order}:
-            raise ProtocolError("bad_request", f"no seat {seat} at a {rules.players}-player table")
         token = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         meta = TableMeta(
@@ -357,15 +386,9 @@ class TableManager:
         Raises :class:`ProtocolError` (``bad_request``) for an unknown preset
         or a level for a seat that is not at the table.  ``user_id``: the
         logged-in player, if any (for his history)."""
-        rules = self._rules(request.preset, request.target)
+        rules = self.check_create(request)
         order = SEATS_3 if rules.players == 3 else SEATS_4
         others = [s for s in order if s != HUMAN_SEAT]
-        extra = set(request.levels) - {s.letter for s in others}
-        if extra:
-            raise ProtocolError(
-                "bad_request",
-                f"no computer seat {', '.join(sorted(extra))} at a {rules.players}-player table",
-            )
         token = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         seed = self._seed()
