@@ -3,6 +3,7 @@
 Commands: ``play`` (the browser table: a match against computer players),
 ``serve`` (the multi-table server for network play, with the lobby),
 ``hint FILE --seat S --after N`` (the expert's value of each legal action),
+``verify FILE`` (a server's record against its deals' commitments),
 ``analyse FILE`` (the double-dummy cost of every card, the expert's bids),
 ``demo`` (a deal by random legal moves, trick by trick), ``rules``
 (the presets and their options), ``replay FILE [--json]`` (records of format 1
@@ -153,6 +154,34 @@ def replay(
         print(json.dumps(summary, ensure_ascii=False))
     else:
         print(format_summary(summary))
+
+
+@app.command()
+def verify(
+    file: Annotated[
+        str, typer.Argument(help="A deal or match record from a server (JSON); '-' for stdin.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Verify a server's deal or match record (docs/fair-deals.md): each
+    deal's commitment against its revealed seed and salt, the pack the
+    seed gives against the record's, every dealt hand, and the replay.
+    Exit 0 when everything agrees; exit 2 naming the deal and the check
+    that failed."""
+    from .fairness import FairnessError
+    from .fairness import verify as verify_record
+
+    data = _read_record(file, as_json)
+    try:
+        deals = verify_record(data)
+    except FairnessError as exc:
+        _fail(exc.payload, as_json)
+    if as_json:
+        print(json.dumps({"ok": True, "deals": [d.to_json() for d in deals]}))
+        return
+    for d in deals:
+        print(f"deal {d.deal}: commitment {d.commitment} verified")
+    print(f"ok: {len(deals)} deal{'s' if len(deals) != 1 else ''} verified")
 
 
 @app.command()

@@ -15,7 +15,12 @@ one text form of :attr:`rebelote.actions.Action.text` (the notation that
                  {"seat": "N", "action": "JH"},     # bids, "declare tierce-KH",
                  {"seat": "S", "action": "QH belote"}, ...],  # "declare none",
                                                     # cards
-     "events": [...]}                               # optional, see below
+     "events": [...],                               # optional, see below
+     "fair": {"commitment": hex, "seed": hex, "salt": hex,  # optional
+              "cut": "server" | "player", "pattern": ...}}
+
+``fair``: a server's deal, dealt from ``seed`` (:mod:`rebelote.fairness`,
+``rebelote verify``); the replay does not read it.
 
 The actions are every decision of the deal in order, whoever made it: the
 cut (``cut 12``, only after a ``pack``), the dealer's first distribution
@@ -120,9 +125,11 @@ DEAL_KEYS = frozenset(
 )
 """The keys of a format 1 deal record; others are reported as warnings, not used."""
 
-DEAL_KEYS_2 = frozenset(("format", "rules", "dealer", "deck", "pack", "actions", "events"))
+DEAL_KEYS_2 = frozenset(("format", "rules", "dealer", "deck", "pack", "actions", "events", "fair"))
 """The keys of a format 2 deal record; others are reported as warnings, not
-used (but format 1's ``hands``, ``bids``, ``play`` ... are refused)."""
+used (but format 1's ``hands``, ``bids``, ``play`` ... are refused).
+``fair`` (the deal's commitment, seed and salt, :mod:`rebelote.fairness`)
+is read by ``rebelote verify``, not by the replay."""
 
 ACTION_KEYS = frozenset(("seat", "action", "events"))
 """The keys of an action of a format 2 record."""
@@ -824,12 +831,14 @@ def new_deal_record(
     deck: Sequence[Card] | None = None,
     pack: Sequence[Card] | None = None,
     events: Sequence[Event] | None = None,
+    fair: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The format 2 record of a deal dealt by ``dealer`` from ``deck`` (after
     the cut) or ``pack`` (before it: the first action is then the cut), of
     its ``actions`` (:class:`RecordedAction`, whose events are written when
     ``events`` is given, or ``(seat, text)`` pairs, the text written as it
-    is) and, when given, the ``events`` of dealing the deck.  Nothing is
+    is), when given the ``events`` of dealing the deck, and ``fair`` (the
+    deal's commitment, seed and salt, written as given).  Nothing is
     checked here: :func:`replay_deal` checks the record."""
     if (deck is None) == (pack is None):
         raise ValueError("give either a deck or a pack")
@@ -852,6 +861,8 @@ def new_deal_record(
     record["actions"] = items
     if events is not None:
         record["events"] = [e.to_json() for e in events]
+    if fair is not None:
+        record["fair"] = dict(fair)
     return record
 
 

@@ -60,7 +60,7 @@ class LiveServer:
         *,
         bot_delay: float | None = 0.0,
         static_dir: Path | None = None,
-        seed: int = 2024,
+        seed: int | None = 2024,
         port: int | None = None,
         settings: ServerSettings = TEST_SETTINGS,
     ) -> None:

@@ -12,7 +12,10 @@ Accounts: ``POST /api/auth/signup`` ``{name, password}``, ``POST
 /api/auth/logout``, ``POST /api/auth/password`` ``{old, new}``, ``GET
 /api/me``.  Lobby: ``GET /api/lobby``, ``POST /api/lobby/tables``, ``GET
 /api/lobby/tables/{id}``, ``POST /api/lobby/tables/{id}/join`` | ``token`` |
-``leave`` | ``bot`` | ``fill`` | ``start``.  History: ``GET
+``leave`` | ``bot`` | ``fill`` | ``start`` (these also with a bot token,
+``Authorization: Bearer``, instead of the session: ``docs/bot-api.md``).
+Bot tokens: ``POST /api/me/bot-tokens`` ``{name}``, ``GET
+/api/me/bot-tokens``, ``DELETE /api/me/bot-tokens/{id}``.  History: ``GET
 /api/me/history``, ``GET /api/users/{id}``, ``GET /api/leaderboard``, ``GET
 /api/tables/{id}/replay``, ``GET /api/tables/{id}/record``, ``GET
 /api/tables/{id}/analysis``.  See
@@ -52,6 +55,13 @@ from rebelote.server.people.accounts import (
     clean_name,
     new_session,
     session_hash,
+)
+from rebelote.server.people.bot_tokens import (
+    MAX_BOT_TOKENS,
+    bearer_token,
+    bot_token_hash,
+    is_bot_token,
+    new_bot_token,
 )
 from rebelote.server.people.names import plain_text
 from rebelote.server.people.passwords import MIN_PASSWORD, Busy, PasswordWork, password_problem
@@ -198,6 +208,25 @@ class SeatToken(_Body):
     invite: str | None = None
 
 
+class BotTokenBody(_Body):
+    """``POST /api/me/bot-tokens``: a label for the new token."""
+
+    name: Annotated[str, AfterValidator(plain_text)] = Field(
+        default="bot", min_length=1, max_length=40
+    )
+
+
+class BotTokenInfo(_Body):
+    """A bot token of the account: its ``id``, ``name``, when it was
+    ``created`` (Unix seconds), and the ``token`` itself only in the answer
+    that made it (the server keeps its SHA-256 alone)."""
+
+    id: int
+    name: str
+    created: float
+    token: str | None = None
+
+
 class HistoryTable(_Body):
     """One table in a player's history: the seat he holds, the status, the
     room (seats, rules)."""
@@ -214,10 +243,12 @@ class ResultInfo(_Body):
     unranked table; ``left``: a human left it; ``standins``: computer
     players standing in for an absent human played more than
     :data:`~rebelote.server.people.ratings.STANDIN_SHARE_LIMIT` of his seat's
-    cards).  ``rating_before`` / ``rating_after``: the displayed rating
-    (as :class:`UserInfo`'s ``rating`` and the leaderboard), before the
-    match and after it (null after an unrated match, and for a guest);
-    ``mu_*`` / ``sigma_*``: its parts."""
+    cards; ``bots``: an outside program played a seat of a ranked table
+    that does not rate them, ``options.bots_rated``).  ``rating_before`` /
+    ``rating_after``: the displayed rating (as :class:`UserInfo`'s
+    ``rating`` and the leaderboard), before the match and after it (null
+    after an unrated match, and for a guest); ``mu_*`` / ``sigma_*``: its
+    parts."""
 
     table_id: str
     match: int
@@ -226,7 +257,7 @@ class ResultInfo(_Body):
     won: bool
     left: bool
     ranked: bool
-    unrated_reason: Literal["friendly", "left", "standins"] | None
+    unrated_reason: Literal["friendly", "left", "standins", "bots"] | None
     rating_before: int | None
     rating_after: int | None
     mu_before: float | None
@@ -356,8 +387,38 @@ async def session_for_change(
     return session
 
 
+async def bot_session(request: Request) -> Session | None:
+    """The account of the request's ``Authorization: Bearer <bot token>``
+    (a session marked ``bot``), or ``None`` without that header.  An
+    unknown or revoked bot token: 401 ``bad_bot_token``."""
+    token = bearer_token(request.headers.get("authorization"))
+    if token is None:
+        return None
+    user = None
+    if is_bot_token(token):
+        user = await asyncio.to_thread(_store(request).bot_token_user, bot_token_hash(token))
+    if user is None:
+        raise _err(401, "bad_bot_token", "this bot token is unknown or was revoked")
+    return Session(user, "", bot=True)
+
+
+async def player_session(
+    request: Request,
+    csrf: Annotated[str | None, Header(alias=CSRF_HEADER, max_length=128)] = None,
+) -> Session:
+    """The player of a lobby request that changes something: an outside
+    program with its account's bot token (``Authorization: Bearer``; a
+    header a page on another site cannot make a browser send, so no CSRF
+    token), else the session as :func:`session_for_change` reads it."""
+    bot = await bot_session(request)
+    if bot is not None:
+        return bot
+    return await session_for_change(request, csrf)
+
+
 Changing = Annotated[Session, Depends(session_for_change)]
 Viewing = Annotated[Session | None, Depends(optional_session)]
+Playing = Annotated[Session, Depends(player_session)]
 
 
 def _login(request: Request, response: Response, session: Session) -> Me:
@@ -606,7 +667,7 @@ async def lobby(request: Request) -> list[RoomData]:
 
 
 @router.post("/lobby/tables", status_code=201)
-async def open_table(body: CreateLobbyTable, session: Changing, request: Request) -> SeatToken:
+async def open_table(body: CreateLobbyTable, session: Playing, request: Request) -> SeatToken:
     """Open a table; the creator hosts it and sits at ``seat``.  Checked
     first (403 ``account_required``, 400 ``bad_request``: an unknown
     preset, a seat the table does not have; such a request counts against
@@ -641,6 +702,7 @@ async def open_table(body: CreateLobbyTable, session: Changing, request: Request
             user_id=session.user.id,
             user_name=session.user.name,
             user_guest=session.user.guest,
+            outside_bot=session.bot,
         )
     except ProtocolError as exc:
         raise _refused(exc) from None
@@ -664,14 +726,19 @@ async def lobby_table(
 
 
 @router.post("/lobby/tables/{table_id}/join")
-async def join(table_id: str, body: JoinBody, session: Changing, request: Request) -> SeatToken:
-    """Take a free seat before the start."""
+async def join(table_id: str, body: JoinBody, session: Playing, request: Request) -> SeatToken:
+    """Take a free seat before the start (with a bot token: an outside
+    program's seat, marked ``outside_bot``)."""
     table = await _room(request, table_id)
     if not may_see(table, session, body.invite):
         raise _err(404, "table_not_found", "no such lobby table")
     try:
         token = await table.join(
-            body.seat, user_id=session.user.id, name=session.user.name, guest=session.user.guest
+            body.seat,
+            user_id=session.user.id,
+            name=session.user.name,
+            guest=session.user.guest,
+            outside_bot=session.bot,
         )
     except ProtocolError as exc:
         raise _refused(exc) from None
@@ -679,7 +746,7 @@ async def join(table_id: str, body: JoinBody, session: Changing, request: Reques
 
 
 @router.post("/lobby/tables/{table_id}/token")
-async def seat_token(table_id: str, session: Changing, request: Request) -> SeatToken:
+async def seat_token(table_id: str, session: Playing, request: Request) -> SeatToken:
     """A fresh token for the seat the user holds (e.g. on another device);
     the old token stops working."""
     table = await _room(request, table_id)
@@ -695,7 +762,7 @@ def _host_seat(table: AnyRoom, session: Session) -> Seat | None:
 
 
 @router.post("/lobby/tables/{table_id}/leave")
-async def leave(table_id: str, session: Changing, request: Request) -> RoomData:
+async def leave(table_id: str, session: Playing, request: Request) -> RoomData:
     """Leave: before the start the seat is free again; during a match the
     match is lost for the leaver and a computer player takes the seat."""
     table = await _room(request, table_id)
@@ -710,7 +777,7 @@ async def leave(table_id: str, session: Changing, request: Request) -> RoomData:
 
 
 @router.post("/lobby/tables/{table_id}/bot")
-async def set_bot(table_id: str, body: BotBody, session: Changing, request: Request) -> RoomData:
+async def set_bot(table_id: str, body: BotBody, session: Playing, request: Request) -> RoomData:
     """The host puts (or removes) a computer player at an empty seat."""
     table = await _room(request, table_id)
     try:
@@ -721,7 +788,7 @@ async def set_bot(table_id: str, body: BotBody, session: Changing, request: Requ
 
 
 @router.post("/lobby/tables/{table_id}/fill")
-async def fill(table_id: str, body: FillBody, session: Changing, request: Request) -> RoomData:
+async def fill(table_id: str, body: FillBody, session: Playing, request: Request) -> RoomData:
     """The host fills every empty seat with computer players."""
     table = await _room(request, table_id)
     try:
@@ -732,7 +799,7 @@ async def fill(table_id: str, body: FillBody, session: Changing, request: Reques
 
 
 @router.post("/lobby/tables/{table_id}/start")
-async def start(table_id: str, session: Changing, request: Request) -> RoomData:
+async def start(table_id: str, session: Playing, request: Request) -> RoomData:
     """The host starts the match."""
     table = await _room(request, table_id)
     try:
@@ -740,6 +807,49 @@ async def start(table_id: str, session: Changing, request: Request) -> RoomData:
     except ProtocolError as exc:
         raise _refused(exc) from None
     return table.room_data()
+
+
+# ------------------------------------------------------------------ bot tokens
+
+
+@router.post("/me/bot-tokens", status_code=201)
+async def create_bot_token(body: BotTokenBody, session: Changing, request: Request) -> BotTokenInfo:
+    """A new bot token for the logged-in account (not a guest: 403
+    ``account_required``; at most
+    :data:`~rebelote.server.people.bot_tokens.MAX_BOT_TOKENS`: 409
+    ``too_many_tokens``).  The answer holds the token, once."""
+    if session.user.guest:
+        raise _err(403, "account_required", "a bot token needs an account")
+    token, digest = new_bot_token()
+    made = await asyncio.to_thread(
+        _store(request).create_bot_token,
+        session.user.id,
+        " ".join(body.name.split()),
+        digest,
+        limit=MAX_BOT_TOKENS,
+    )
+    if made is None:
+        raise _err(409, "too_many_tokens", f"an account holds at most {MAX_BOT_TOKENS} bot tokens")
+    return BotTokenInfo(id=made.id, name=made.name, created=made.created, token=token)
+
+
+@router.get("/me/bot-tokens")
+async def bot_tokens(session: Viewing, request: Request) -> list[BotTokenInfo]:
+    """The account's bot tokens (never the tokens themselves)."""
+    if session is None:
+        raise _err(401, "not_logged_in", "log in first")
+    tokens = await asyncio.to_thread(_store(request).bot_tokens_of, session.user.id)
+    return [BotTokenInfo(id=t.id, name=t.name, created=t.created) for t in tokens]
+
+
+@router.delete("/me/bot-tokens/{token_id}", status_code=204, response_class=Response)
+async def revoke_bot_token(token_id: int, session: Changing, request: Request) -> Response:
+    """Revoke one of the account's bot tokens (404 ``not_found``); its
+    bot's sockets already open stay open, no new one is accepted."""
+    done = await asyncio.to_thread(_store(request).delete_bot_token, session.user.id, token_id)
+    if not done:
+        raise _err(404, "not_found", "no such bot token")
+    return Response(status_code=204)
 
 
 # ------------------------------------------------------------------ history
@@ -797,7 +907,7 @@ def _rounded(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def _reason(value: str | None) -> Literal["friendly", "left", "standins"] | None:
+def _reason(value: str | None) -> Literal["friendly", "left", "standins", "bots"] | None:
     """A stored ``unrated_reason`` (anything else: null)."""
     if value == "friendly":
         return "friendly"
@@ -805,6 +915,8 @@ def _reason(value: str | None) -> Literal["friendly", "left", "standins"] | None
         return "left"
     if value == "standins":
         return "standins"
+    if value == "bots":
+        return "bots"
     return None
 
 

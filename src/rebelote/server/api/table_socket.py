@@ -2,7 +2,11 @@
 
 ``/ws/{table_id}?token=...&last_v=...`` (or a first ``hello`` message with
 the token); ``/ws/{table_id}?watch=1`` for a spectator of a public table
-(the spectators' stream: no hand at all).  Once the token names a seat,
+(the spectators' stream: no hand at all).  An outside program (the bot API,
+``docs/bot-api.md``) may give its account's bot token instead, in an
+``Authorization: Bearer`` header or as the ``hello``'s (or the URL's)
+token: the connection is then the seat that account took here with a bot
+token (``outside_bot``).  Once the token names a seat,
 the connection listens to that seat's stream and sends either the
 messages after ``last_v`` (while the server still keeps them) or a
 snapshot; from then on every event of the seat's stream, in order, each
@@ -32,7 +36,9 @@ snapshot.
 Close codes: 4000 the player left the table (every socket of his seat,
 reason ``you left the table``; a ``leave`` message, ``POST .../leave`` or
 away too long), 4401 no token in time, 4403 refused, the reason being the
-error's code: ``bad_token`` (the token holds no seat here), ``left`` (the
+error's code: ``bad_token`` (the token holds no seat here), ``bad_bot_token``
+(a bot token unknown or revoked), ``not_bot_seat`` (the bot token's account
+sits here, but took its seat without a bot token), ``left`` (the
 player left the match), ``private`` (``?watch=1`` at a table that is not
 public); 4404 no such table, 4408 too slow to read its messages, 1013 the
 table cannot be loaded now or its server cannot be reached (its database
@@ -67,6 +73,7 @@ from rebelote.server.api.guard import settle_socket
 from rebelote.server.api.throttle import MessageBudget
 from rebelote.server.broker.base import BrokerUnavailable, Subscription
 from rebelote.server.broker.hub import StreamKey
+from rebelote.server.people.bot_tokens import bearer_token, bot_token_hash, is_bot_token
 from rebelote.server.protocol.messages import (
     AckData,
     ActMessage,
@@ -459,9 +466,52 @@ class _Connection:
             await self._refuse(ProtocolError("table_not_found", "no such table"), 4404)
         return table
 
+    async def _bot_seat(self, table: AnyRoom, token: str) -> Seat | None:
+        """The seat a bot token's account took here with a bot token
+        (``None``: refused, the socket closed with 4403 ``bad_bot_token``,
+        ``bad_token`` or ``not_bot_seat``; 1013 when the storage fails)."""
+        try:
+            user = await asyncio.to_thread(self.manager.store.bot_token_user, bot_token_hash(token))
+        except Exception as exc:
+            if not storage_failure(exc):
+                raise
+            await self._refuse(
+                ProtocolError("unavailable", "the server cannot reach its storage; try again"),
+                AWAY_CODE,
+            )
+            return None
+        if user is None:
+            seat = table.seat_of(token)  # a seat token that looks like a bot token
+            if seat is None:
+                await self._refuse(
+                    ProtocolError("bad_bot_token", "this bot token is unknown or was revoked"),
+                    4403,
+                )
+            return seat
+        seat = table.seat_of_user(user.id)
+        if seat is None:
+            await self._refuse(
+                ProtocolError("bad_token", "this bot token's account holds no seat at this table"),
+                4403,
+            )
+            return None
+        if not table.seat_rows[seat].outside_bot:
+            await self._refuse(
+                ProtocolError(
+                    "not_bot_seat",
+                    "this account took its seat here without a bot token: use the seat's token",
+                ),
+                4403,
+            )
+            return None
+        return seat
+
     async def run(self) -> None:
         ws = self.ws
         token = ws.query_params.get("token")
+        bot = bearer_token(ws.headers.get("authorization"))
+        if bot is not None:
+            token = bot
         last_v: int | None = None
         raw_last = ws.query_params.get("last_v")
         if raw_last is not None and raw_last.isdigit() and len(raw_last) < 16:
@@ -477,7 +527,14 @@ class _Connection:
         table = await self._table()
         if table is None:
             return
-        seat = table.seat_of(token) if len(token) <= 128 else None
+        if is_bot_token(token) or bot is not None:
+            seat = await self._bot_seat(table, token) if len(token) <= 128 else None
+            if seat is None:
+                if len(token) > 128:
+                    await self._refuse(ProtocolError("bad_bot_token", "not a bot token"), 4403)
+                return
+        else:
+            seat = table.seat_of(token) if len(token) <= 128 else None
         if seat is None:
             await self._refuse(
                 ProtocolError("bad_token", "this token holds no seat at this table"), 4403

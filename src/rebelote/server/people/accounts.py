@@ -122,12 +122,17 @@ def session_hash(cookie: str) -> str:
 
 class Session:
     """A logged-in browser: the ``user``, the session ``cookie`` (only when
-    just created) and the ``csrf`` token."""
+    just created) and the ``csrf`` token; or, with ``bot`` true, an outside
+    program that sent the account's bot token (no cookie, no CSRF token:
+    :mod:`rebelote.server.people.bot_tokens`)."""
 
-    def __init__(self, user: User, csrf: str, cookie: str | None = None) -> None:
+    def __init__(
+        self, user: User, csrf: str, cookie: str | None = None, *, bot: bool = False
+    ) -> None:
         self.user = user
         self.csrf = csrf
         self.cookie = cookie
+        self.bot = bot
 
 
 def new_session(store: PeopleStore, user: User) -> Session:

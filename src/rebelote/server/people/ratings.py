@@ -103,10 +103,12 @@ STANDIN_SHARE_LIMIT = 0.25
 standing in for its absent player may play in a match that still counts
 (ratings, experience): more than a quarter, and the match is unrated."""
 
-UnratedReason = Literal["friendly", "left", "standins"]
+UnratedReason = Literal["friendly", "left", "standins", "bots"]
 """Why a finished match changed no rating: a ``friendly`` (unranked)
 table; a human ``left`` it; ``standins`` played more than
-:data:`STANDIN_SHARE_LIMIT` of a human seat's cards."""
+:data:`STANDIN_SHARE_LIMIT` of a human seat's cards; an outside program
+(``bots``, the bot API) held a seat of a ranked table that does not rate
+them (``TableOptions.bots_rated``)."""
 
 _MODEL = PlackettLuce()
 
@@ -154,19 +156,24 @@ def unrated_reason(
     ranked: bool,
     someone_left: bool,
     standin_shares: Mapping[str, float],
+    outside_bots: bool = False,
+    bots_rated: bool = False,
 ) -> UnratedReason | None:
     """Why a finished match changes no rating, or ``None`` when it does:
     ``left`` (a human left it), else ``standins`` (a share of
     ``standin_shares``, by human seat: cards played by a stand-in over the
     seat's cards, above :data:`STANDIN_SHARE_LIMIT`), else ``friendly``
-    (the table is not ranked).  ``left`` and ``standins`` also cost
-    everyone the match's experience."""
+    (the table is not ranked), else ``bots`` (``outside_bots``: an outside
+    program played a seat, and the table does not say ``bots_rated``).
+    ``left`` and ``standins`` also cost everyone the match's experience."""
     if someone_left:
         return "left"
     if any(share > STANDIN_SHARE_LIMIT for share in standin_shares.values()):
         return "standins"
     if not ranked:
         return "friendly"
+    if outside_bots and not bots_rated:
+        return "bots"
     return None
 
 

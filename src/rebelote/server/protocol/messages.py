@@ -116,6 +116,7 @@ __all__ = [
     "DeclinedEvent",
     "ErrorData",
     "EventData",
+    "FairData",
     "HelloData",
     "HelloMessage",
     "HelpEvent",
@@ -228,6 +229,14 @@ class ProtocolError(Exception):
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _without_false(data: Any, key: str) -> Any:
+    """``data`` (a model's dump) without ``key`` where it is false: a field
+    shown only when it says something, so that the older shapes stay."""
+    if isinstance(data, dict) and data.get(key) is False:
+        data.pop(key)
+    return data
 
 
 # ------------------------------------------------------------------ client -> server
@@ -458,6 +467,9 @@ class TableOptions(_Strict):
     - ``leave_after``: seconds away (disconnected, or stood in for) after
       which the player has left the match (seed 003: nobody gains
       anything from it, nobody's rating changes).
+    - ``bots_rated``: a ranked table rates a match where an outside
+      program (the bot API) held a seat; by default such a match is
+      unrated (``unrated_reason`` ``bots``).
     """
 
     player_cuts: StrictBool = False
@@ -468,6 +480,7 @@ class TableOptions(_Strict):
     move_clock: StrictFloat | None = Field(default=None, ge=0.5, le=600)
     hold: StrictFloat = Field(default=30, ge=0, le=600)
     leave_after: StrictFloat = Field(default=600, ge=1, le=3600)
+    bots_rated: StrictBool = False
 
 
 class CreateTable(_Strict):
@@ -504,7 +517,10 @@ class SeatInfo(_Strict):
     plays as a guest (no account; the name is not reserved), so that a page
     can mark him.  ``left``: a computer player (``kind`` ``bot``, ``level``)
     plays for good for ``name``, the player who left the match (a page says
-    so in its language, e.g. "Bobby (computer)")."""
+    so in its language, e.g. "Bobby (computer)").  ``outside_bot``: an
+    outside program plays the seat for its account (the bot API,
+    ``docs/bot-api.md``; ``kind`` ``human``): present, and true, only
+    then."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
@@ -512,6 +528,11 @@ class SeatInfo(_Strict):
     level: str | None
     guest: bool = False
     left: bool = False
+    outside_bot: bool = False
+
+    @model_serializer(mode="wrap")
+    def _outside_bot_when_true(self, handler: Any) -> Any:
+        return _without_false(handler(self), "outside_bot")
 
 
 class RulesInfo(_Strict):
@@ -657,7 +678,10 @@ class ErrorData(_Strict):
     ``internal``; network play adds ``spectator`` (a spectator may only
     watch), ``rate_limited`` (chat too fast, or more messages than the
     socket's budget), ``left`` (the token's player
-    left the match), ``not_started`` (the table waits for its players).
+    left the match), ``not_started`` (the table waits for its players),
+    ``bad_bot_token`` (a bot token unknown or revoked), ``not_bot_seat``
+    (the bot token's account holds a seat here, taken without a bot
+    token).
     """
 
     code: str
@@ -687,6 +711,18 @@ class TrickData(_Strict):
     points: int
 
 
+class FairData(_Strict):
+    """A deal's fairness proof (``docs/fair-deals.md``): the ``commitment``
+    published before its first card, SHA-256 of its ``seed`` and ``salt``
+    (64 hex digits each), which are null until the deal is over (and, for a
+    deal thrown in or cancelled before its cards were played, until its
+    match is over)."""
+
+    commitment: str
+    seed: str | None = None
+    salt: str | None = None
+
+
 class _Event(_Strict):
     match: int
     deal: int
@@ -701,11 +737,14 @@ class MatchStartEvent(_Event):
 
 
 class DealStartEvent(_Event):
-    """A deal starts: its ``dealer`` and the ``cutter`` (dealer's left)."""
+    """A deal starts: its ``dealer``, the ``cutter`` (dealer's left) and the
+    ``commitment`` to its seed and salt (:class:`FairData`; null at a table
+    whose log was written before fair deals)."""
 
     kind: Literal["deal_start"] = "deal_start"
     dealer: SeatLetter
     cutter: SeatLetter
+    commitment: str | None = None
 
 
 class CutEvent(_Event):
@@ -832,12 +871,15 @@ class TrickEvent(_Event):
 class DealEndEvent(_Event):
     """The deal is over: ``summary`` (:func:`rebelote.record.deal_summary`:
     card points, dix de der, declarations, belote, capot, result, score), the
-    score sheet ``line`` and the match ``totals``."""
+    score sheet ``line``, the match ``totals`` and the deal's ``fair``
+    proof, its seed and salt revealed (kept null until the match is over
+    for a deal thrown in or cancelled before its cards were played)."""
 
     kind: Literal["deal_end"] = "deal_end"
     summary: dict[str, Any]
     line: SheetLine
     totals: dict[str, int]
+    fair: FairData | None = None
 
 
 class MatchEndEvent(_Event):
@@ -1022,6 +1064,8 @@ class Snapshot(_Strict):
     - ``last_trick``: the last finished trick of the deal, or null.
     - ``turn``: :class:`TurnData`; ``deal_summary``: the summary of the deal
       once it is over (as in :class:`DealEndEvent`), else null.
+    - ``fair``: the current deal's :class:`FairData` (its commitment; its
+      seed and salt once they may be told), or null.
     """
 
     table: SnapshotTable
@@ -1031,6 +1075,7 @@ class Snapshot(_Strict):
     turn: TurnData
     deal_summary: dict[str, Any] | None
     help: HelpInfo | None = None
+    fair: FairData | None = None
 
 
 class SnapshotTable(_Strict):
@@ -1071,7 +1116,8 @@ class RoomSeat(_Strict):
     computer player stands in; ``away_reason`` says why: ``move`` his
     per-move clock ran out, ``hold`` he was disconnected longer than the
     table holds a seat; null when not away), has ``left`` the match, and its
-    running ``countdowns``; ``guest`` as in :class:`SeatInfo`."""
+    running ``countdowns``; ``guest`` and ``outside_bot`` (present when
+    true) as in :class:`SeatInfo`."""
 
     seat: SeatLetter
     kind: Literal["human", "bot", "open"]
@@ -1083,6 +1129,11 @@ class RoomSeat(_Strict):
     away_reason: Literal["move", "hold"] | None = None
     left: bool
     countdowns: list[Countdown]
+    outside_bot: bool = False
+
+    @model_serializer(mode="wrap")
+    def _outside_bot_when_true(self, handler: Any) -> Any:
+        return _without_false(handler(self), "outside_bot")
 
 
 class RoomData(_Strict):

@@ -7,7 +7,8 @@ Three tables (schema managed by Alembic, :mod:`rebelote.server.storage.migration
   ``created``, ``updated``, ``status`` (``playing`` / ``finished``);
 - ``seats``: ``table_id``, ``seat`` (``N W S E``), ``kind`` (``human`` /
   ``bot``), ``name``, ``level``, ``token_hash`` (SHA-256 of the seat's token;
-  the token itself is never stored), ``user_id``, ``left``, ``guest``;
+  the token itself is never stored), ``user_id``, ``left``, ``guest``,
+  ``outside_bot`` (taken with a bot token, migration ``r0010``);
 - ``events``: ``table_id``, ``seq`` (0, 1, 2, ...), ``deal`` (the deal
   number in its match, 0 before the first deal), ``kind`` (``match``,
   ``deal``, ``act``), ``seat``, ``payload`` (JSON: the action text, or the
@@ -67,6 +68,7 @@ from sqlalchemy.pool import StaticPool
 
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.analyses import AnalysisStore
+from rebelote.server.storage.bot_tokens import BotTokenStore
 from rebelote.server.storage.orm import Base, now
 from rebelote.server.storage.people import (
     NameTakenError,
@@ -166,6 +168,7 @@ class SeatRow(Base):
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     left: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    outside_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class EventRow(Base):
@@ -199,6 +202,7 @@ class StoredSeat:
     user_id: int | None = None
     left: bool = False
     guest: bool = False
+    outside_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +282,7 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(AnalysisStore, PeopleStore):
+class Store(AnalysisStore, PeopleStore, BotTokenStore):
     """The server's database (tables here; people, chat and results from
     :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
     finished games from
@@ -408,6 +412,7 @@ class Store(AnalysisStore, PeopleStore):
                     user_id=s.user_id,
                     left=s.left,
                     guest=s.guest,
+                    outside_bot=s.outside_bot,
                 )
             )
 
@@ -587,6 +592,7 @@ class Store(AnalysisStore, PeopleStore):
                         s.user_id,
                         bool(s.left),
                         bool(s.guest),
+                        bool(s.outside_bot),
                     )
                     for s in seats
                 ),

@@ -75,7 +75,7 @@ def view_of(room: Room) -> dict[str, Any]:
     of it: ``networked``, ``status``, ``meta`` (``name``, ``visibility``,
     ``ranked``, ``host``, ``invite``), ``seats`` (every stored seat:
     ``seat``, ``kind``, ``name``, ``level``, ``token_hash``, ``user_id``,
-    ``left``, ``guest``), ``room`` (the room's JSON, lobby tables only),
+    ``left``, ``guest``, ``outside_bot``), ``room`` (the room's JSON, lobby tables only),
     ``public`` (``GET /api/tables/{id}``'s JSON) and ``deserted``.  Token
     hashes only travel between the server's own processes."""
     meta = room.meta
@@ -99,6 +99,7 @@ def view_of(room: Room) -> dict[str, Any]:
                 "user_id": row.user_id,
                 "left": row.left,
                 "guest": row.guest,
+                "outside_bot": row.outside_bot,
             }
             for row in room.seat_rows.values()
         ],
@@ -188,6 +189,7 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
             user_id=int(args["user_id"]),
             name=str(args["name"]),
             guest=bool(args["guest"]),
+            outside_bot=bool(args.get("outside_bot", False)),
         )
     if op == "new_token":
         seat, token = await room.new_token(int(args["user_id"]))

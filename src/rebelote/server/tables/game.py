@@ -5,8 +5,11 @@ current :class:`~rebelote.state.State` of one table, and changes only by
 :meth:`TableGame.apply` of a log :class:`Entry`:
 
 - ``match`` ``{"dealer": "N"}``: a match starts (the first, or a rematch);
-- ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names]}``: a deal starts
-  from the shuffled pack (stored, so a replay needs no random generator);
+- ``deal`` ``{"dealer": "N", "pack": [32 or 24 card names], "fair":
+  {"commitment", "seed", "salt"}}``: a deal starts from the shuffled pack
+  (stored, so a replay needs no random generator), the pack that ``seed``
+  gives (:mod:`rebelote.fairness`; ``fair`` is absent from logs written
+  before fair deals: :mod:`rebelote.server.tables.fair`);
 - ``act`` ``{"action": "QH belote", "by": "human" | "bot" | "auto" |
   "standin"}`` (and the client's ``id`` of the action, when it gave one)
   with the acting ``seat``: an action in the rules core's one notation
@@ -81,6 +84,7 @@ from pydantic import BaseModel
 from rebelote.actions import Action, ChoosePattern, Cut, InvalidActionError, Play
 from rebelote.cards import Card, card_name, cards_of, parse_card
 from rebelote.events import Event, MatchEnded
+from rebelote.fairness import FairProof, derive_pack, server_cut, server_pattern
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
@@ -92,6 +96,7 @@ from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
     DealEndEvent,
     DealStartEvent,
+    FairData,
     HelpEvent,
     HelpInfo,
     IllegalCards,
@@ -125,6 +130,7 @@ from rebelote.server.protocol.redact import (
     view_json,
     wire_text,
 )
+from rebelote.server.tables.fair import deal_secrets, may_reveal, proof_of
 from rebelote.state import AmbiguousActionError, IllegalActionError, Phase, State
 
 __all__ = [
@@ -159,8 +165,9 @@ def derive_seed(*parts: object) -> int:
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
     """Who sits at ``seat``: a ``human`` named ``name`` (``guest``: without
-    an account), a ``bot`` of ``level``, or nobody yet (``open``, before the
-    first match)."""
+    an account; ``outside_bot``: an outside program plays for the account,
+    the bot API), a ``bot`` of ``level``, or nobody yet (``open``, before
+    the first match)."""
 
     seat: Seat
     kind: Literal["human", "bot", "open"]
@@ -168,6 +175,7 @@ class SeatSpec:
     level: str | None = None
     guest: bool = False
     left: bool = False
+    outside_bot: bool = False
 
     def info(self) -> SeatInfo:
         """The public :class:`SeatInfo`."""
@@ -178,6 +186,7 @@ class SeatSpec:
             level=self.level,
             guest=self.guest,
             left=self.left,
+            outside_bot=self.outside_bot,
         )
 
 
@@ -324,6 +333,13 @@ class TableGame:
         self.deal_actions: list[tuple[Seat, Action, str]] = []
         """The current deal's actions applied, in order: ``(seat, action,
         by)`` (``by`` as the ``act`` entry says it)."""
+        self.proof: FairProof | None = None
+        """The current deal's fairness proof (its ``deal`` entry's ``fair``;
+        ``None`` in logs written before fair deals)."""
+        self.fresh_secrets = False
+        """Draw each deal's seed and salt at random (a server given no
+        seed), rather than from the table's seed
+        (:func:`~rebelote.server.tables.fair.deal_secrets`)."""
         self._entry_action: tuple[tuple[int, Seat, str], Action] | None = None
         """The action of the last ``act`` entry this game built
         (:meth:`action_entry`), keyed by the number of entries applied then,
@@ -426,8 +442,11 @@ class TableGame:
         assert state is not None and step.seat is not None
         legal = state.legal_actions()
         action: Action
+        fair = self.fair_choice()
         if step.kind == "forced":
             action = legal[0]
+        elif fair is not None:
+            action = fair
         elif state.phase == Phase.CUT:
             cuts = [a for a in legal if isinstance(a, Cut) and a.packet > 0] or legal
             action = random.Random(self.decision_seed(step.seat)).choice(cuts)
@@ -435,6 +454,20 @@ class TableGame:
             patterns = [a for a in legal if isinstance(a, ChoosePattern)]
             action = patterns[0]
         return [self.action_entry(step.seat, action, "auto")]
+
+    def fair_choice(self) -> Action | None:
+        """The cut or the dealer's pattern the server makes now for whoever
+        does not choose (a computer player, a stand-in, the table cutting
+        for a player): the seed's (:func:`~rebelote.fairness.server_cut`,
+        :func:`~rebelote.fairness.server_pattern`), so that ``rebelote
+        verify`` can check it; ``None`` outside the cut and the pattern, or
+        in a log written before fair deals (then as before)."""
+        state, proof = self.state, self.proof
+        if state is None or proof is None or proof.seed is None:
+            return None
+        if state.phase == Phase.CUT:
+            return server_cut(state, bytes.fromhex(proof.seed))
+        return server_pattern(state)
 
     def action_entry(self, seat: Seat, action: Action, by: str) -> Entry:
         """The ``act`` entry of ``action`` by ``seat``.  Applying it next
@@ -448,10 +481,19 @@ class TableGame:
 
     def _deal_entry(self, match_number: int, deal_number: int, dealer: Seat) -> Entry:
         """The ``deal`` entry of deal ``deal_number`` of match ``match_number``:
-        its pack shuffled from the table's seed."""
-        rng = random.Random(derive_seed(self.seed, match_number, deal_number))
-        pack = Match(self.rules, dealer).shuffled_pack(rng)
-        return Entry("deal", None, {"dealer": dealer.letter, "pack": [card_name(c) for c in pack]})
+        its seed and salt (:func:`~rebelote.server.tables.fair.deal_secrets`),
+        the pack the seed gives and the proof."""
+        seed, salt = deal_secrets(self.seed, match_number, deal_number, fresh=self.fresh_secrets)
+        pack = derive_pack(seed, self.rules.players)
+        return Entry(
+            "deal",
+            None,
+            {
+                "dealer": dealer.letter,
+                "pack": [card_name(c) for c in pack],
+                "fair": FairProof.new(seed, salt).to_json(),
+            },
+        )
 
     def next_deal_entries(self) -> list[Entry]:
         """The entry that starts the next deal of the match."""
@@ -753,10 +795,12 @@ class TableGame:
         if dealer != match.dealer:
             raise ValueError(f"the log deals from {dealer.letter}, the match from {match.dealer}")
         pack = [parse_card(str(c)) for c in entry.payload["pack"]]
+        proof = proof_of(entry.payload)
         state = match.deal(pack)
         self.state = state
         self.deal_pack = pack
         self.deal_actions = []
+        self.proof = proof
         self.deal_number += 1
         self.actions_in_deal = 0
         self.summary = None
@@ -767,6 +811,7 @@ class TableGame:
             deal=self.deal_number,
             dealer=dealer.letter,
             cutter=previous_seat(dealer, self.rules.players).letter,
+            commitment=None if proof is None else proof.commitment,
         )
         return [self._public(start), *self._turn()]
 
@@ -863,6 +908,7 @@ class TableGame:
             summary=summary,
             line=line,
             totals=self._side_dict(match.totals),
+            fair=self.fair_data(),
         )
         # what every seat and the spectators know: checked once
         data = WireData.of(end)
@@ -1083,6 +1129,17 @@ class TableGame:
 
     # ---------------------------------------------------------------- snapshots
 
+    def fair_data(self) -> FairData | None:
+        """The current deal's :class:`FairData` as anyone may know it now:
+        its commitment, with the seed and the salt once
+        :func:`~rebelote.server.tables.fair.may_reveal` says so."""
+        proof, state = self.proof, self.state
+        if proof is None or state is None:
+            return None
+        over = self.match is not None and self.match.is_over
+        shown = proof if may_reveal(state, over) else proof.sealed()
+        return FairData(commitment=shown.commitment, seed=shown.seed, salt=shown.salt)
+
     def rules_info(self) -> RulesInfo:
         """The table's :class:`RulesInfo`."""
         return RulesInfo(
@@ -1155,6 +1212,7 @@ class TableGame:
             turn=self.turn(seat),
             deal_summary=self.summary,
             help=self.help_info(),
+            fair=self.fair_data(),
         )
         check_visible(snap.model_dump(mode="json", exclude={"table"}), view)
         return snap

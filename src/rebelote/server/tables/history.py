@@ -11,9 +11,11 @@ its cards were played (:func:`shown_deals`).
 
 An export is a deal record or a match record of format 2
 (:mod:`rebelote.record`) that ``rebelote replay`` reads, sliced from the
-log: a deal's ``deal`` entry gives its ``dealer`` and ``pack`` (before the
-cut), and its ``act`` entries, in order, its ``actions`` (``{"seat",
-"action"}``, the entry's text as stored: the rules core's one notation).
+log: a deal's ``deal`` entry gives its ``dealer``, ``pack`` (before the
+cut) and ``fair`` proof (the commitment, seed and salt that ``rebelote
+verify`` checks), and its ``act`` entries, in order, its ``actions``
+(``{"seat", "action"}``, the entry's text as stored: the rules core's one
+notation).
 The entries of logs written before that notation (a card's name with a
 ``belote`` flag beside it) are written in it by replaying their deal.
 """
@@ -198,12 +200,14 @@ def replay_data(
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class DealLog:
-    """The log of one deal: its ``deal`` entry's ``dealer`` and ``pack``
-    and its ``act`` entries, in order."""
+    """The log of one deal: its ``deal`` entry's ``dealer``, ``pack`` and
+    ``fair`` proof (``None`` in logs written before fair deals) and its
+    ``act`` entries, in order."""
 
     dealer: Seat
     pack: tuple[str, ...]
     acts: tuple[StoredEvent, ...]
+    fair: Mapping[str, Any] | None = None
 
 
 def deal_logs(stored: StoredTable) -> dict[tuple[int, int], DealLog]:
@@ -230,6 +234,7 @@ def deal_logs(stored: StoredTable) -> dict[tuple[int, int], DealLog]:
             Seat[str(e.payload["dealer"])],
             tuple(str(c) for c in e.payload["pack"]),
             tuple(acts[key]),
+            e.payload.get("fair"),
         )
         for key, e in starts.items()
     }
@@ -262,12 +267,30 @@ def _old_action(state: State, seat: Seat, payload: Mapping[str, Any]) -> Action:
     return action
 
 
+def _fair(log: DealLog) -> dict[str, Any] | None:
+    """The record's ``fair``: the deal entry's proof, and who made the cut
+    and the dealer's pattern (``server``: the seed's, which ``rebelote
+    verify`` checks; ``player``: a person)."""
+    if log.fair is None:
+        return None
+    fair = dict(log.fair)
+    for e in log.acts:
+        head = str(e.payload.get("action", "")).split(" ", 1)[0]
+        key = {"cut": "cut", "deal": "pattern"}.get(head)
+        if key is not None and key not in fair:
+            fair[key] = "player" if e.payload.get("by") == "human" else "server"
+    return fair
+
+
 def _record(rules: Rules, log: DealLog) -> dict[str, Any]:
+    # only finished deals that may be read are exported (shown_deals): their
+    # seed and salt may be told with their cards
     return new_deal_record(
         rules,
         log.dealer,
         _action_texts(rules, log),
         pack=[parse_card(c) for c in log.pack],
+        fair=_fair(log),
     )
 
 

@@ -303,9 +303,11 @@ class TableManager:
         user_id: int,
         user_name: str,
         user_guest: bool = False,
+        outside_bot: bool = False,
     ) -> tuple[Room, str]:
         """A lobby table waiting for its players, with its creator (the
-        host) at ``seat``; returns the table and the host's token.  Raises
+        host) at ``seat`` (``outside_bot``: an outside program, with a bot
+        token); returns the table and the host's token.  Raises
         :class:`ProtocolError` ``bad_request`` (:meth:`check_open`)."""
         rules = self.check_open(preset, target, seat)
         order = seats_of(rules.players)
@@ -320,7 +322,14 @@ class TableManager:
         )
         seats = tuple(
             StoredSeat(
-                s.letter, "human", user_name, None, hash_token(token), user_id, guest=user_guest
+                s.letter,
+                "human",
+                user_name,
+                None,
+                hash_token(token),
+                user_id,
+                guest=user_guest,
+                outside_bot=outside_bot,
             )
             if s.letter == seat
             else StoredSeat(s.letter, "open", "", None, None)
@@ -328,11 +337,16 @@ class TableManager:
         )
         specs = {
             Seat[r.seat]: SeatSpec(
-                Seat[r.seat], "human" if r.kind == "human" else "open", r.name, guest=r.guest
+                Seat[r.seat],
+                "human" if r.kind == "human" else "open",
+                r.name,
+                guest=r.guest,
+                outside_bot=r.outside_bot,
             )
             for r in seats
         }
         game = TableGame(table_id, rules, options, self._seed(), specs, timed=True)
+        game.fresh_secrets = self.seed is None
         lease = await self._lease(table_id)
         await asyncio.to_thread(
             self.store.create_table,
@@ -382,6 +396,7 @@ class TableManager:
         for s in others:
             specs[s] = SeatSpec(s, "bot", SEAT_NAMES[s], request.levels.get(s.letter, "beginner"))
         game = TableGame(table_id, rules, request.options, seed, specs)
+        game.fresh_secrets = self.seed is None
         lease = await self._lease(table_id)
         entries = game.start_entries()
         outs = []
@@ -580,6 +595,7 @@ class TableManager:
         if stored is None:
             return None
         game, outs = game_from_stored(stored)
+        game.fresh_secrets = self.seed is None
         meta = stored.meta
         if meta.host == "":
             meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)

@@ -62,6 +62,7 @@ class RemoteRoom:
                 row["user_id"],
                 bool(row["left"]),
                 bool(row["guest"]),
+                bool(row.get("outside_bot", False)),
             )
             for row in view["seats"]
         }
@@ -112,9 +113,17 @@ class RemoteRoom:
         self.update(answer["view"])
         return answer["result"]
 
-    async def join(self, letter: str, *, user_id: int, name: str, guest: bool) -> str:
+    async def join(
+        self, letter: str, *, user_id: int, name: str, guest: bool, outside_bot: bool = False
+    ) -> str:
         """See :meth:`Room.join <rebelote.server.tables.room.Room.join>`."""
-        args = {"seat": letter, "user_id": user_id, "name": name, "guest": guest}
+        args = {
+            "seat": letter,
+            "user_id": user_id,
+            "name": name,
+            "guest": guest,
+            "outside_bot": outside_bot,
+        }
         return str(await self._change("join", args))
 
     async def new_token(self, user_id: int) -> tuple[Seat, str]:

@@ -215,6 +215,7 @@ class Room(Table):
                     away_reason=self._away_reason.get(s) if s in game.away else None,
                     left=bool(row and row.left),
                     countdowns=countdowns,
+                    outside_bot=spec.outside_bot,
                 )
             )
         meta = self.meta
@@ -883,7 +884,12 @@ class Room(Table):
             "human" if row.kind == "human" else ("bot" if row.kind == "bot" else "open")
         )
         self.game.seats[seat] = SeatSpec(
-            seat, kind, row.name, row.level, row.guest and kind == "human"
+            seat,
+            kind,
+            row.name,
+            row.level,
+            row.guest and kind == "human",
+            outside_bot=row.outside_bot and kind == "human",
         )
         if kind == "bot":
             seated([row.level])
@@ -895,9 +901,12 @@ class Room(Table):
                 return seat
         return None
 
-    async def join(self, letter: str, *, user_id: int, name: str, guest: bool) -> str:
-        """Seat ``user_id`` at the free seat ``letter``; returns the seat's
-        new token.  Raises :class:`ProtocolError` (``not_open``,
+    async def join(
+        self, letter: str, *, user_id: int, name: str, guest: bool, outside_bot: bool = False
+    ) -> str:
+        """Seat ``user_id`` at the free seat ``letter`` (``outside_bot``: an
+        outside program, with a bot token); returns the seat's new token.
+        Raises :class:`ProtocolError` (``not_open``,
         ``table_closed``, ``already_seated``, ``seat_taken``,
         ``account_required``)."""
         async with self.lock:
@@ -913,7 +922,16 @@ class Room(Table):
             token = secrets.token_urlsafe(24)
             undo = self._undo_point()
             self._put(
-                StoredSeat(letter, "human", name, None, hash_token(token), user_id, guest=guest)
+                StoredSeat(
+                    letter,
+                    "human",
+                    name,
+                    None,
+                    hash_token(token),
+                    user_id,
+                    guest=guest,
+                    outside_bot=outside_bot,
+                )
             )
             if self.meta.host is None:
                 self.meta = _with(self.meta, host=letter)
@@ -1214,7 +1232,11 @@ class Room(Table):
         ]
         shares = {s.letter: share for s, share in game.standin_shares().items()}
         reason = unrated_reason(
-            ranked=self.meta.ranked, someone_left=someone_left, standin_shares=shares
+            ranked=self.meta.ranked,
+            someone_left=someone_left,
+            standin_shares=shares,
+            outside_bots=any(row.outside_bot for row in self.seat_rows.values()),
+            bots_rated=game.options.bots_rated,
         )
         ranked = reason is None
         no_xp = reason in ("left", "standins")

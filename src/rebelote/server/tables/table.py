@@ -137,7 +137,12 @@ def game_from_stored(
     options = TableOptions.model_validate(stored.options)
     seats = {
         Seat[s.seat]: SeatSpec(
-            Seat[s.seat], _KINDS.get(s.kind, "bot"), s.name, s.level, s.guest and s.kind == "human"
+            Seat[s.seat],
+            _KINDS.get(s.kind, "bot"),
+            s.name,
+            s.level,
+            s.guest and s.kind == "human",
+            outside_bot=s.outside_bot and s.kind == "human",
         )
         for s in stored.seats
     }
@@ -678,6 +683,7 @@ class Table:
         away = self.game.away
         game, outs = game_from_stored(stored)
         game.away = away
+        game.fresh_secrets = self.game.fresh_secrets
         self.game = game
         self.seat_rows = {Seat[s.seat]: s for s in stored.seats}
         host = stored.meta.host or None
@@ -789,7 +795,9 @@ class Table:
                 return True
             version = self.game.entries
             job = None
-            if step.kind == "bot":
+            # a computer's cut or pattern is the deal's seed's (fair deals)
+            action = self.game.fair_choice() if step.kind == "bot" else None
+            if step.kind == "bot" and action is None:
                 assert step.seat is not None
                 job = (
                     self.game.bot_level(step.seat),
@@ -797,7 +805,6 @@ class Table:
                     self.game.decision_seed(step.seat),
                 )
         await asyncio.sleep(self._delay(step))
-        action = None
         if job is not None:
             action = await asyncio.to_thread(choose_action, *job)
         async with self.lock:

@@ -132,6 +132,10 @@ const ERROR_KEYS = {
   rated_table: 'error.rated_table',
   takeback_none: 'error.takeback_none',
   takeback_others: 'error.takeback_others',
+  // the bot API (docs/bot-api.md)
+  bad_bot_token: 'error.bad_bot_token',
+  not_bot_seat: 'error.not_bot_seat',
+  too_many_tokens: 'error.too_many_tokens',
 };
 
 // Refusals that say why (`detail.reason`), each worded on its own.

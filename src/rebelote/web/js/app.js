@@ -13,6 +13,7 @@ import { TableView, cardElement, countdownText, h } from './render.js';
 import { dealSteps, replayModel, replayTotals } from './replay.js';
 import { askHint, askTakeback, assistError, assistEvent, assistHint, assistSnapshot, renderAssist } from './hint.js';
 import { closeAnalysis, drawReplayHelp, openAnalysis } from './analysis.js';
+import { openFair, renderFair } from './fair.js';
 import {
   LEVEL_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
   reasonText, resultLabel, seatName, sideName,
@@ -641,6 +642,7 @@ function render() {
   page.dataset.match = String(model.match?.number || 0);
   renderAway(model);
   renderAssist(app);
+  renderFair(model);
   if (app.keyboard && model.myDecision && !document.querySelector('dialog[open]')) {
     const active = document.activeElement;
     const lost = !active || active === document.body || !active.isConnected || active.disabled;
@@ -1159,6 +1161,9 @@ function onClick(e) {
   switch (action) {
     case 'new':
       showNewGame();
+      break;
+    case 'verify':
+      if (app.model?.table) openFair(app.model, load(TOKENS_KEY, {})[app.model.table.id] || null);
       break;
     case 'continue':
       location.hash = `#/table/${btn.dataset.table}`;

@@ -105,12 +105,14 @@ const DEFAULT_NAMES = { N: 'North', W: 'West', S: 'South', E: 'East' };
 const COMPUTER_SUFFIX = ' (computer)';
 
 /** A player's name as a page shows it, from a seat of a room or of the
- * snapshot's `table.seats` ({seat, kind, name, guest, level}): a guest's
- * name marked "(invité)", a computer's "(ordinateur)" (its seat's name when
- * it has no name of its own, e.g. "Ouest (ordinateur)"). */
+ * snapshot's `table.seats` ({seat, kind, name, guest, level, outside_bot}):
+ * a guest's name marked "(invité)", a computer's "(ordinateur)" (its seat's
+ * name when it has no name of its own, e.g. "Ouest (ordinateur)"), an
+ * outside program's (the bot API: `outside_bot`) "(bot externe)". */
 export function playerLabel(info) {
   if (!info || info.kind === 'open') return info ? t(SEAT_KEYS[info.seat]) : '';
   if (info.kind === 'bot') return t('name.computer', { name: botName(info) || t(SEAT_KEYS[info.seat]) });
+  if (info.outside_bot) return t('botapi.name', { name: info.name });
   return info.guest ? t('name.guest', { name: info.name }) : info.name;
 }
 

@@ -85,6 +85,7 @@ export class TableModel {
     this.mode = 'play'; // "play" (a seat), "watch" (a spectator) or "replay" (a finished game)
     this.room = null; // the lobby table's last `room` (who is connected, countdowns, spectators)
     this.openHands = null; // a replay: every seat's cards left {seat: [cards]}
+    this.fair = null; // the deal's {commitment, seed, salt} (docs/fair-deals.md), or null
   }
 
   /** The seat drawn at the bottom: ours, or South for a spectator and a replay. */
@@ -143,6 +144,7 @@ export class TableModel {
     this.lastTrick = d.last_trick;
     this.turn = normalTurn(d.turn);
     this.summary = d.deal_summary;
+    this.fair = d.fair || null;
     this.pending = false;
   }
 
@@ -181,6 +183,7 @@ export class TableModel {
       case 'deal_start':
         this.newDeal(e.dealer);
         this.deal.cutter = e.cutter;
+        this.fair = e.commitment ? { commitment: e.commitment, seed: null, salt: null } : null;
         if (this.match) this.match.dealer = e.dealer;
         effects.push('new_deal');
         break;
@@ -257,6 +260,7 @@ export class TableModel {
         break;
       case 'deal_end':
         this.summary = e.summary;
+        if (e.fair) this.fair = e.fair;
         if (this.match) {
           this.match.totals = { ...e.totals };
           this.match.held_over = e.line.held_over;

@@ -24,6 +24,7 @@ const ratingText = (r) => (r.rating_after == null ? '—'
 // why a match changed no rating (`unrated_reason`), in words
 const UNRATED_KEYS = {
   friendly: 'hist.unrated.friendly', left: 'hist.unrated.left', standins: 'hist.unrated.standins',
+  bots: 'hist.unrated.bots',
 };
 const unratedText = (r) => (!r.ranked && UNRATED_KEYS[r.unrated_reason] ? t(UNRATED_KEYS[r.unrated_reason]) : null);
 
