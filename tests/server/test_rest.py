@@ -32,6 +32,8 @@ def test_presets_with_descriptions_options_and_help(server: LiveServer) -> None:
         "auto-declarations-501",
         "coinche",
         "three-players",
+        "two-players",
+        "ffb-coinche",
     ]
     for p in presets:
         rules = PRESETS[p["name"]]
