@@ -32,13 +32,18 @@ Made: the takers score contract x multiplier + their points (or the contract
 alone, ``Rules.coinche_made_score``), the defenders their points.  Failed: the
 defenders score 160 + contract x multiplier, plus all declarations.  Belote
 always scores for its holders, outside the multiplier.
+
+:func:`explain_deal` tells how a deal's score adds up, line by line
+(:class:`ScoreBreakdown`): the points each side made, the contract's verdict
+and why (bid not reached, defence higher, tie), and what each side scores.
+Nothing is rounded: no source text rounds a deal's points.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from .actions import CAPOT_VALUE
 from .auction import Contract
@@ -48,7 +53,18 @@ from .seats import Seat
 from .tricks import Trick
 from .trump import Strain
 
-__all__ = ["DIX_DE_DER", "DealResult", "ResultKind", "score_deal"]
+__all__ = [
+    "DIX_DE_DER",
+    "BreakdownLine",
+    "DealResult",
+    "PointsKind",
+    "ResultKind",
+    "ScoreBreakdown",
+    "ScoredKind",
+    "Verdict",
+    "explain_deal",
+    "score_deal",
+]
 
 DIX_DE_DER = 10
 """Points of the last trick (*dix de der*)."""
@@ -110,6 +126,310 @@ def void_result(kind: ResultKind, sides: int, contract: Contract | None = None) 
     )
 
 
+# ---------------------------------------------------------------- breakdown
+
+PointsKind = Literal["cards", "dix_de_der", "capot", "declarations", "belote"]
+"""The lines of the points each side made in a deal, in order:
+
+- ``cards``: card points of its tricks (152 in all);
+- ``dix_de_der``: 10 for the last trick (all four texts; seed 001 "la règle
+  du dix de der");
+- ``capot``: what a capot adds to the cards and the dix de der, so that the
+  three lines add up to ``Rules.capot_points`` (252: seed 000 "100 au lieu
+  du dix de der", seed 003 "+90"), ``Rules.solo_capot_points`` (seed 002:
+  350) or the coinche capot's 250 (RULES.md, "Coinche");
+- ``declarations``: the declarations that counted (RULES.md,
+  "Declarations");
+- ``belote``: belote points that counted (RULES.md common ground; seed 001
+  said aloud, seed 000 with a trick).
+"""
+
+ScoredKind = Literal[
+    "contract",
+    "points",
+    "defence",
+    "declarations",
+    "taker_declarations",
+    "belote",
+    "taker_belote",
+    "strain_multiplier",
+]
+"""The lines of what each side scores for a deal, in order:
+
+- ``contract``: a coinche contract times its multiplier (coinche x2,
+  surcoinche x4): to the takers when made, to the defenders when failed
+  (RULES.md, "Coinche");
+- ``points``: its own points made, belote aside (cards, dix de der, capot,
+  declarations): each side when the contract is made (seed 001 "l'équipe
+  qui a pris marque le score de son total de points.  L'équipe adverse
+  marque le score de son total de points"); the defenders at a *litige*
+  (seed 003); a coinche taker with ``Rules.coinche_made_score``
+  ``contract_and_points`` (RULES.md, "Coinche");
+- ``defence``: what the defenders score for the cards when the takers fail
+  (*dedans*): 162 (seed 001 "L'équipe adverse marque 162 points"), the
+  capot's value when they took every trick (``Rules.capot_against_takers``,
+  ``Rules.solo_capot_points``), 160 in coinche (RULES.md), 81 each with
+  three players (RULES.md, "Three players"; 0 for the opponent of one who
+  took every trick);
+- ``declarations``: the defenders' own declarations on a *dedans*;
+- ``taker_declarations``: the takers' declarations, which go to the
+  defenders on a *dedans* (seed 003 "tous ses points reviennent à l'équipe
+  adverse"; four players only);
+- ``belote``: its own belote (kept by its holders, seeds 001, 002, 003;
+  coinche: outside the multiplier);
+- ``taker_belote``: the takers' belote given to the defenders on a *dedans*
+  (``Rules.belote_on_dedans`` ``defenders``);
+- ``strain_multiplier``: what a Sans Atout or Tout Atout deal's multiplier
+  adds (``Rules.sa_multiplier``, ``Rules.ta_multiplier``: seed 000 "le
+  double", "le triple").
+"""
+
+Verdict = Literal["made", "bid_not_reached", "capot_not_made", "defence_higher", "tie"]
+"""Why the contract was made or failed:
+
+- ``made``: the takers scored more than the defenders (more than each
+  opponent with three players), and reached the coinche contract;
+- ``bid_not_reached``: coinche, the takers' points fell short of the
+  contract (RULES.md "The takers must reach their contract");
+- ``capot_not_made``: coinche, a capot contract and a trick lost;
+- ``defence_higher``: the defenders scored more than the takers;
+- ``tie``: equal points: *litige* (seed 003, ``Rules.tie``) or the takers
+  fail (seed 001 "son total doit donc dépasser 81"; coinche).
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakdownLine:
+    """One line of a :class:`ScoreBreakdown`: its ``kind`` and its points
+    per side (indexed by side, as :class:`DealResult`)."""
+
+    kind: str
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """How a played deal's score adds up, line by line (see
+    :func:`explain_deal`).  Per-side tuples are indexed by side, as in
+    :class:`DealResult`.
+
+    - ``made``: the points each side made, one :class:`BreakdownLine` per
+      :data:`PointsKind` in that order (every kind, zeros included);
+      ``made_totals``: their sum per side.
+    - ``taker``: the takers' side; ``taker_points``: their points made;
+      ``defence_points``: the best of the other sides'.
+    - ``contract_value``: the coinche contract (250 for capot), ``None`` in
+      classic games; ``multiplier``: 1, 2 (coinche) or 4 (surcoinche).
+    - ``verdict``: :data:`Verdict`; ``result``: the deal's
+      :data:`ResultKind` (``made``, ``capot``, ``dedans``, ``litige``).
+    - ``scored``: what each side scores, one line per :data:`ScoredKind`
+      that gives anyone points (zero lines left out), in that order;
+      ``strain_multiplier``: 2 (Sans Atout), 3 (Tout Atout) or 1.
+    - ``score``: the sum of ``scored`` per side, :attr:`DealResult.score`;
+      ``held_over``: the points held for the winner of the next deal
+      (*litige*), multiplied like the score; ``winner``: as
+      :attr:`DealResult.winner`.
+
+    No rule of the source texts rounds a deal's points: the lines add up
+    to the score exactly.
+    """
+
+    made: tuple[BreakdownLine, ...]
+    made_totals: tuple[int, ...]
+    taker: int
+    taker_points: int
+    defence_points: int
+    contract_value: int | None
+    multiplier: int
+    verdict: Verdict
+    result: ResultKind
+    scored: tuple[BreakdownLine, ...]
+    strain_multiplier: int
+    score: tuple[int, ...]
+    held_over: int
+    winner: int | None
+
+    def to_json(self, side_names: Sequence[str]) -> dict[str, Any]:
+        """JSON: per-side values as ``{side name: points}`` (``side_names``
+        indexed by side: ``["NS", "EW"]``, ``["W", "S", "E"]``), the lines
+        as ``[{"kind", "points"}]``, the sides (``taker``, ``winner``) by
+        name."""
+
+        def per(values: Sequence[int]) -> dict[str, int]:
+            return {side_names[i]: v for i, v in enumerate(values)}
+
+        return {
+            "made": [{"kind": x.kind, "points": per(x.points)} for x in self.made],
+            "made_totals": per(self.made_totals),
+            "taker": side_names[self.taker],
+            "taker_points": self.taker_points,
+            "defence_points": self.defence_points,
+            "contract_value": self.contract_value,
+            "multiplier": self.multiplier,
+            "verdict": self.verdict,
+            "result": self.result,
+            "scored": [{"kind": x.kind, "points": per(x.points)} for x in self.scored],
+            "strain_multiplier": self.strain_multiplier,
+            "score": per(self.score),
+            "held_over": self.held_over,
+            "winner": None if self.winner is None else side_names[self.winner],
+        }
+
+
+def _taker_side(rules: Rules, taker: Seat) -> int:
+    """The side of ``taker``: NS 0 / EW 1, or the seat's own (W 0, S 1, E 2)."""
+    return int(taker) & 1 if rules.players == 4 else int(taker) - 1
+
+
+def _settle(
+    rules: Rules,
+    contract: Contract,
+    tk: int,
+    card: Sequence[int],
+    ddd: int,
+    capot: int | None,
+    solo: bool,
+    decl: Sequence[int],
+    bel: Sequence[int],
+) -> ScoreBreakdown:
+    """The contract and the score from each side's ``card`` points, the
+    dix de der's side ``ddd``, the ``capot`` side (``solo``: one player),
+    the points of the declarations that count (``decl``) and of belote
+    (``bel``); ``tk``: the takers' side.  The rules of the module docstring,
+    as :func:`score_deal` applies them, written line by line."""
+    nsides = len(card)
+    coinche = rules.bidding == "coinche"
+    zero = (0,) * nsides
+
+    trick_pts = list(card)
+    trick_pts[ddd] += DIX_DE_DER
+    capot_pts = [0] * nsides
+    if capot is not None:
+        if coinche:
+            value = CAPOT_VALUE
+        elif solo and rules.solo_capot_points is not None:
+            value = rules.solo_capot_points
+        else:
+            value = rules.capot_points
+        capot_pts[capot] = value - trick_pts[capot]
+        trick_pts[capot] = value
+    ddd_pts = [DIX_DE_DER if s == ddd else 0 for s in range(nsides)]
+    total = [trick_pts[s] + decl[s] + bel[s] for s in range(nsides)]
+    made = (
+        BreakdownLine("cards", tuple(card)),
+        BreakdownLine("dix_de_der", tuple(ddd_pts)),
+        BreakdownLine("capot", tuple(capot_pts)),
+        BreakdownLine("declarations", tuple(decl)),
+        BreakdownLine("belote", tuple(bel)),
+    )
+
+    others = _OTHERS[nsides][tk]
+    best_other = max(map(total.__getitem__, others))
+    verdict: Verdict
+    if coinche:
+        assert contract.value is not None
+        reached = capot == tk if contract.capot_bid else total[tk] >= contract.value
+        if not reached:
+            verdict = "capot_not_made" if contract.capot_bid else "bid_not_reached"
+        elif total[tk] > best_other:
+            verdict = "made"
+        elif total[tk] == best_other:
+            verdict = "tie"
+        else:
+            verdict = "defence_higher"
+        contract_pts = contract.value * contract.multiplier
+    else:
+        verdict = (
+            "made"
+            if total[tk] > best_other
+            else "tie"
+            if total[tk] == best_other
+            else "defence_higher"
+        )
+        contract_pts = 0
+
+    # each scored kind's points per side, filled below
+    lines: dict[str, list[int]] = {}
+
+    def add(kind: str, side: int, points: int) -> None:
+        lines.setdefault(kind, [0] * nsides)[side] += points
+
+    held = 0
+    winner: int | None
+    kind: ResultKind
+    if verdict == "made":
+        kind = "capot" if capot == tk else "made"
+        winner = tk
+        for s in range(nsides):
+            own = trick_pts[s] + decl[s]
+            if s == tk and coinche:
+                add("contract", s, contract_pts)
+                if rules.coinche_made_score == "contract":
+                    own = 0
+            add("points", s, own)
+            add("belote", s, bel[s])
+    elif verdict == "tie" and rules.tie == "litige" and not contract.capot_bid:
+        kind, winner = "litige", None
+        for s in others:
+            add("points", s, trick_pts[s] + decl[s])
+            add("belote", s, bel[s])
+        add("belote", tk, bel[tk])
+        held = total[tk] - bel[tk] + contract_pts
+    else:
+        kind = "dedans"
+        winner = others[0] if nsides == 2 else None
+        keep_belote = rules.belote_on_dedans == "holders"
+        if keep_belote:
+            add("belote", tk, bel[tk])
+        for s in others:
+            if coinche:
+                add("defence", s, COINCHE_FAIL_POINTS)
+                add("contract", s, contract_pts)
+            elif capot == s and solo and rules.solo_capot_points is not None:
+                # Seed 002: "Si un joueur a remportés tous les plis par lui-même
+                # ..., 350 points": any player, a defender too.
+                add("defence", s, rules.solo_capot_points)
+            elif capot == s:
+                add("defence", s, rules.capot_against_takers)
+            elif nsides == 3:
+                add("defence", s, 0 if capot is not None else DEAL_POINTS // 2)
+            else:
+                add("defence", s, DEAL_POINTS)
+            add("declarations", s, decl[s])
+            add("belote", s, bel[s])
+        if nsides == 2:
+            add("taker_declarations", others[0], decl[tk])
+            if not keep_belote:
+                add("taker_belote", others[0], bel[tk])
+
+    strain = contract.strain
+    mult = rules.sa_multiplier if strain == _SA else rules.ta_multiplier if strain == _TA else 1
+    subtotal = [sum(v[s] for v in lines.values()) for s in range(nsides)]
+    if mult != 1:
+        for s in range(nsides):
+            add("strain_multiplier", s, subtotal[s] * (mult - 1))
+        held *= mult
+    order: tuple[str, ...] = get_args(ScoredKind)
+    scored = tuple(BreakdownLine(k, tuple(lines[k])) for k in order if k in lines and any(lines[k]))
+    score = tuple(subtotal[s] * mult for s in range(nsides))
+    return ScoreBreakdown(
+        made,
+        tuple(total),
+        tk,
+        total[tk],
+        best_other,
+        contract.value if coinche else None,
+        contract.multiplier,
+        verdict,
+        kind,
+        scored or (BreakdownLine("points", zero),),
+        mult,
+        score,
+        held,
+        winner,
+    )
+
+
 def score_deal(
     *,
     rules: Rules,
@@ -126,6 +446,9 @@ def score_deal(
     ``declarations[side]`` the declarations that count for each side (already
     compared: at most one side has any); ``belote_holders`` one seat per
     belote held, with ``belote_said`` whether it was said (seed 001).
+    :func:`explain_deal` tells how the result's score adds up (its lines are
+    built apart, so that scoring the many deals of the computer players'
+    simulations costs no more; it checks that they add up to this score).
     """
     nsides = 3 if rules.players == 3 else 2
     card = [0] * nsides
@@ -249,3 +572,32 @@ def score_deal(
         held,
         winner,
     )
+
+
+def explain_deal(rules: Rules, result: DealResult) -> ScoreBreakdown | None:
+    """How ``result``'s score adds up under ``rules``: the points each side
+    made, the contract's verdict and why, and what each side scores, line
+    by line (:class:`ScoreBreakdown`).  ``None`` for a deal not played
+    (``passed``, ``cancelled``).  Raises ``ValueError`` when ``result`` was
+    not scored under ``rules`` (its score does not follow from them)."""
+    contract = result.contract
+    if contract is None or result.dix_de_der is None:
+        return None
+    decl = [sum(d.points for d in side) for side in result.declarations]
+    b = _settle(
+        rules,
+        contract,
+        _taker_side(rules, contract.taker),
+        result.card_points,
+        result.dix_de_der,
+        result.capot,
+        result.solo_capot,
+        decl,
+        result.belote_points,
+    )
+    if b.score != result.score or b.held_over != result.held_over or b.result != result.result:
+        raise ValueError(
+            f"this result ({result.result}, {result.score}) was not scored under these rules "
+            f"({b.result}, {b.score})"
+        )
+    return b
