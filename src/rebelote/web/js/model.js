@@ -63,6 +63,7 @@ function normalTurn(e) {
     belote_choice: e.belote_choice || [], auto: e.auto,
     agreed: Array.isArray(e.agreed) ? e.agreed : [], deadline: typeof e.deadline === 'number' ? e.deadline : null,
     why,
+    played: false, // the seat to act has acted since (its card or bid came before the next turn)
   };
 }
 
@@ -116,7 +117,7 @@ export class TableModel {
   /** Whether the player must decide now (something in turn.legal, not automatic). */
   get myDecision() {
     const turn = this.turn;
-    if (!turn || !turn.legal.length || turn.auto) return false;
+    if (!turn || !turn.legal.length || turn.auto || turn.played) return false;
     return turn.seat === this.you || turn.waiting === 'next' || turn.waiting === 'rematch';
   }
 
@@ -131,7 +132,8 @@ export class TableModel {
     deal.sizes = { ...v.hand_sizes };
     deal.turned = v.turned;
     deal.turnedTaken = v.turned_holder !== null;
-    deal.bids = v.bids.map(([seat, bid]) => ({ seat, bid }));
+    // the round of each bid (1, 2): the server's `bid_rounds` (null from an older server)
+    deal.bids = v.bids.map(([seat, bid], i) => ({ seat, bid, round: v.bid_rounds?.[i] ?? null }));
     deal.contract = parseContract(v.contract);
     deal.declarations = v.declarations.map(([s, ds]) => [s, ds.slice()]);
     deal.belotes = v.belotes.map((b) => b.slice());
@@ -191,7 +193,8 @@ export class TableModel {
         deal.turned = e.card;
         break;
       case 'bid':
-        deal.bids.push({ seat: e.seat, bid: e.bid });
+        this.acted(e.seat);
+        deal.bids.push({ seat: e.seat, bid: e.bid, round: e.round ?? null });
         this.say(e.seat, { type: 'bid', bid: e.bid, until: 'card' });
         break;
       case 'all_passed':
@@ -230,6 +233,7 @@ export class TableModel {
           deal.trickNumber += 1;
         }
         this.expire('card');
+        this.acted(e.seat);
         deal.trick.push({ seat: e.seat, card: e.card });
         deal.sizes[e.seat] = Math.max(0, (deal.sizes[e.seat] || 0) - 1);
         if (e.seat === this.you) {
@@ -290,6 +294,12 @@ export class TableModel {
     this.lastTrick = null;
     this.bubbles = {};
     if (this.match) this.match.dealer = dealer;
+  }
+
+  /** `seat` has played or bid: the turn it had is over (until the
+   * server's next `turn`, which a finished trick shown may hold back). */
+  acted(seat) {
+    if (this.turn && this.turn.seat === seat && this.turn.waiting === 'action') this.turn = { ...this.turn, played: true };
   }
 
   say(seat, bubble) {

@@ -1,0 +1,292 @@
+"""Issue 16, at the table against the computer (Playwright on Debian's
+Chromium): the auction drawn as it goes (``#auction``), a status line that
+is always true, cards that move to the trick (and do not under
+``prefers-reduced-motion``), sounds and the settings panel, the last trick
+drawn as a trick, a deal's score explained line by line, and what a screen
+reader and a keyboard get.  The computer players follow a script
+(``scripted.py``) and the first dealer is South, so East speaks first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from server.live import LiveServer
+
+from .conftest import DESKTOP, PHONE
+from .driver import Driver
+from .test_table import ERRORS, create_table, no_errors
+
+ROUND1 = ["E", "N", "W", "S"]
+"""Speaking order when South deals (from the dealer's right)."""
+
+
+def new_page(
+    browser: Browser,
+    web: LiveServer,
+    size: dict[str, int] = DESKTOP,
+    *,
+    storage: dict[str, Any] | None = None,
+    reduced_motion: bool = False,
+) -> Page:
+    """A page on the start page, with ``storage`` put in its localStorage."""
+    ctx = browser.new_context(
+        viewport={"width": size["width"], "height": size["height"]},
+        reduced_motion="reduce" if reduced_motion else "no-preference",
+    )
+    page = ctx.new_page()
+    errors = ERRORS.setdefault(id(page), [])
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    for key, value in (storage or {}).items():
+        page.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(value)})")
+    page.goto(web.url + "/")
+    page.wait_for_selector("body[data-ready='start']")
+    return page
+
+
+def auction_bids(page: Page, round_: int | None = None) -> list[list[str]]:
+    """The bids ``#auction`` shows, ``[seat, bid]`` in order (of one round)."""
+    sel = (
+        "#auction .auction-bid"
+        if round_ is None
+        else (f"#auction .auction-round[data-round='{round_}'] .auction-bid")
+    )
+    bids: list[list[str]] = page.eval_on_selector_all(
+        sel, "els => els.map((e) => [e.dataset.seat, e.dataset.bid])"
+    )
+    return bids
+
+
+def wait_my_turn(page: Page) -> None:
+    page.wait_for_selector("#table-page[data-my-turn='true'][data-pending='false']")
+
+
+# ------------------------------------------------------------------ auction
+
+
+def test_auction_two_rounds_classic(
+    browser: Browser, web: LiveServer, script_table: Any, shots: Path
+) -> None:
+    """Everyone passes round one; in round two East, North and West pass and
+    South names a suit: ``#auction`` shows each round's bids in order, then
+    the contract taken in round two, which stays in view during the play."""
+    script_table(dealer="S")
+    page = new_page(browser, web)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    wait_my_turn(page)
+    auction = page.locator("#auction")
+    expect(auction).to_have_attribute("data-state", "bidding")
+    assert auction_bids(page) == [["E", "pass"], ["N", "pass"], ["W", "pass"]]
+    expect(auction.locator(".auction-round[data-round='1'] .round-label")).to_have_text("1er tour")
+    expect(auction.locator(".auction-bid[data-seat='N']")).to_have_attribute(
+        "aria-label", "Nord : Passe"
+    )
+    page.click("#actions [data-bid='pass']")
+    page.wait_for_function(
+        "() => document.querySelectorAll("
+        "'#auction .auction-round[data-round=\"2\"] .auction-bid').length === 3"
+    )
+    page.wait_for_selector("#table-page[data-my-turn='true'][data-pending='false']")
+    assert auction_bids(page, 1) == [["E", "pass"], ["N", "pass"], ["W", "pass"], ["S", "pass"]]
+    assert auction_bids(page, 2) == [["E", "pass"], ["N", "pass"], ["W", "pass"]]
+    expect(auction.locator(".auction-round[data-round='2'] .round-label")).to_have_text("2e tour")
+    page.screenshot(path=str(shots / "auction-1280x800.png"))
+    suit = page.locator("#actions [data-bid]:not([data-bid='pass'])").first.get_attribute(
+        "data-bid"
+    )
+    assert suit in ("S", "H", "D", "C")
+    page.click(f"#actions [data-bid='{suit}']")
+    expect(auction).to_have_attribute("data-state", "contract")
+    assert auction_bids(page, 2) == [["E", "pass"], ["N", "pass"], ["W", "pass"], ["S", suit]]
+    contract = auction.locator(".auction-contract")
+    expect(contract).to_have_attribute("data-contract", f"{suit} by S")
+    names = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
+    expect(contract).to_have_text(f"Contrat : {names[suit]} par Vous (pris au 2e tour)")
+    # the play goes on: the contract stays in view
+    page.wait_for_function("() => document.querySelectorAll('#trick [data-trick-seat]').length > 0")
+    expect(contract).to_be_visible()
+    no_errors(page)
+    page.context.close()
+
+
+def test_auction_coinche_and_surcoinche(
+    browser: Browser, web: LiveServer, script_table: Any, shots: Path
+) -> None:
+    """A coinche auction: East bids 80 hearts, North coinches, West
+    surcoinches (South never speaks): the bids in order, coinche and
+    surcoinche marked, then the contract with its multiplier."""
+    script_table(dealer="S", bids={"E": ["80H"], "N": ["coinche"], "W": ["surcoinche"]})
+    page = new_page(browser, web, PHONE)
+    create_table(web, page, preset="coinche", target=3000, options={"speed": "instant"})
+    auction = page.locator("#auction")
+    expect(auction).to_have_attribute("data-state", "contract")
+    assert auction_bids(page) == [["E", "80H"], ["N", "coinche"], ["W", "surcoinche"]]
+    doubles = page.eval_on_selector_all(
+        "#auction .auction-bid.double", "els => els.map((e) => e.dataset.bid)"
+    )
+    assert doubles == ["coinche", "surcoinche"]
+    expect(auction.locator(".auction-round .round-label")).to_have_text("Enchères")
+    expect(auction.locator(".auction-contract")).to_have_attribute(
+        "data-contract", "80H by E surcoinche"
+    )
+    expect(auction.locator(".auction-contract")).to_have_text("Contrat : 80 par Est Surcoinche !")
+    # on a phone, the bids give way to the contract line during the play
+    expect(auction.locator(".auction-rounds")).to_be_hidden()
+    wait_my_turn(page)
+    page.screenshot(path=str(shots / "auction-coinche-360x740.png"))
+    no_errors(page)
+    page.context.close()
+
+
+# -------------------------------------------------------------- status line
+
+
+def test_status_says_who_won_the_trick_while_it_is_held(
+    browser: Browser, web: LiveServer, script_table: Any
+) -> None:
+    """While a finished trick stays on the table, the status names its
+    winner, never a player who has already played "thinking"; then whose
+    turn it is."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    # a long hold (the settings' "slow" pace), so that the test reads it
+    page = new_page(browser, web, storage={"rebelote.settings": json.dumps({"pace": "slow"})})
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    driver = Driver(page)
+    seen: list[str] = []
+    for _ in range(12):
+        driver.wait_decision()
+        s = driver.state()
+        if s["enabled"]:
+            card = str(s["enabled"][0])
+            page.click(f'#hand [data-card="{card}"]')
+            # wait until the trick is full, then read the status at once
+            handle = page.wait_for_function(
+                """() => {
+                  const m = window.rebelote.model;
+                  return m.deal.trickDone && m.deal.trickWinner ? m.deal.trickWinner : false;
+                }""",
+                polling=20,
+            )
+            winner = str(handle.json_value())
+            status = page.locator("#status").inner_text()
+            name = {"N": "Nord", "W": "Ouest", "E": "Est", "S": "Vous"}[winner]
+            assert status == f"Pli remporté par {name}", status
+            assert not page.locator(".seat.active").count()
+            seen.append(status)
+            break
+        driver.click_step()
+    assert seen
+    no_errors(page)
+    page.context.close()
+
+
+# ---------------------------------------------------------- score explained
+
+
+def summary_rows(page: Page) -> list[list[str]]:
+    """The deal summary's table, row by row: the label, then each cell."""
+    rows: list[list[str]] = page.eval_on_selector_all(
+        "#deal-end table.summary tr",
+        "trs => trs.map((tr) => [...tr.children]"
+        ".map((c) => c.innerText.replace(/\\s+/g, ' ').trim()))",
+    )
+    return rows
+
+
+def play_deal_first_cards(page: Page) -> None:
+    """Play every card of the deal: the first playable card each time."""
+    driver = Driver(page)
+    for _ in range(40):
+        if driver.wait_decision() == "dialog":
+            return
+        s = driver.state()
+        if s["enabled"]:
+            page.click(f'#hand [data-card="{s["enabled"][0]}"]')
+            page.wait_for_function(
+                "(card) => !window.rebelote.model.deal.hand.includes(card)", arg=s["enabled"][0]
+            )
+        else:
+            driver.click_step()
+    raise AssertionError("the deal did not end")
+
+
+def test_score_explained_line_by_line(
+    browser: Browser, web: LiveServer, script_table: Any, shots: Path
+) -> None:
+    """A known deal (the test server's seeded pack, East takes, everyone
+    plays his first playable card): the summary's sentence and every line
+    of its table, exactly."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    page = new_page(browser, web, PHONE)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    play_deal_first_cards(page)
+    page.wait_for_selector("#deal-end[open] table.summary")
+    # diamonds trump; the tricks (E N W S from East's lead), counted by hand:
+    # AS 9S KS 10S E 25; 9H 8D 7H AH N 11; JS 9D QS 10H W 29; 10D 8S JD AD
+    # E 41; JH 9C QD 8H W 5; KD 7S 7D 10C W 14; JC 8C QH KC N 9; AC QC 7C
+    # KH N 18 and the dix de der: NS 38 + 10, EW 114 + belote (W: K Q of
+    # diamonds) 20 = 134 > 48, the contract is made
+    expect(page.locator("#deal-end .summary-sentence")).to_have_text(
+        "Contrat réussi : le preneur (Eux) fait 134 points contre 48,"
+        " et chaque camp marque ses points."
+    )
+    expect(page.locator("#deal-end .summary-sentence")).to_have_attribute("data-verdict", "made")
+    assert summary_rows(page) == [
+        ["", "Nous", "Eux"],
+        ["Points des plis", "38", "114"],
+        ["Dix de der", "10", ""],
+        ["Belote", "", "20"],
+        ["Points faits", "48", "134"],
+        ["Contrat", "carreau par Est — réussi"],
+        ["Points faits, hors belote", "48", "114"],
+        ["Belote", "", "20"],
+        ["Points marqués", "+48", "+134"],
+        ["Total", "48", "134"],
+    ]
+    page.screenshot(path=str(shots / "deal-end-360x740.png"))
+    no_errors(page)
+    page.context.close()
+
+
+def test_score_explained_coinche_contract_line(
+    browser: Browser, web: LiveServer, script_table: Any, shots: Path
+) -> None:
+    """A coinched contract made with every trick (issue 16: "a coinche
+    capot showed +420 with no contract line"): the table's contract lines
+    (the verdict, the contract times two) and its total, exactly."""
+    script_table(dealer="S", bids={"E": ["80H", "pass"], "N": ["coinche"], "W": ["pass"]})
+    page = new_page(browser, web, DESKTOP)
+    create_table(web, page, preset="coinche", target=3000, options={"speed": "instant"})
+    play_deal_first_cards(page)
+    page.wait_for_selector("#deal-end[open] table.summary")
+    # hearts trump, East takes every trick alone (issue 16's coinche capot):
+    # 152 + 10 + 88 (the capot counts 250) + belote 20 = 270 made; scored:
+    # the contract 80 x 2 = 160, the points 250, the belote 20: 430
+    expect(page.locator("#deal-end .summary-sentence")).to_have_text(
+        "Capot et contrat de 80 réussis : le preneur (Eux) fait tous les plis, 270 points,"
+        " et le contrat lui rapporte 160 de plus."
+    )
+    assert summary_rows(page) == [
+        ["", "Nous", "Eux"],
+        ["Points des plis", "0", "152"],
+        ["Dix de der", "", "10"],
+        ["Capot seul", "", "88"],
+        ["Belote", "", "20"],
+        ["Points faits", "0", "270"],
+        ["Contrat", "80 par Est coinché \u00d7 2 — réussi"],
+        ["Contrat de 80 \u00d7 2", "", "160"],
+        ["Points faits, hors belote", "", "250"],
+        ["Belote", "", "20"],
+        ["Points marqués", "+0", "+430"],
+        ["Total", "0", "430"],
+    ]
+    expect(page.locator("#deal-end tr[data-scored='contract'] td[data-side='EW']")).to_have_text(
+        "160"
+    )
+    page.screenshot(path=str(shots / "deal-end-coinche-1280x800.png"))
+    no_errors(page)
+    page.context.close()
