@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from server.live import LiveServer
@@ -288,5 +289,209 @@ def test_score_explained_coinche_contract_line(
         "160"
     )
     page.screenshot(path=str(shots / "deal-end-coinche-1280x800.png"))
+    no_errors(page)
+    page.context.close()
+
+
+# ------------------------------------------------------------ sound, motion
+
+
+def test_sound_is_off_by_default_and_its_switch_is_remembered(
+    browser: Browser, web: LiveServer, script_table: Any
+) -> None:
+    """The settings panel, opened during the match, has the sound switch
+    off; turned on it is kept in this browser (after a reload too), and a
+    trick won then makes its sound (Web Audio, js/sound.js)."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    page = new_page(browser, web)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    wait_my_turn(page)
+    page.click("[data-action='settings']")
+    switch = page.locator("#settings [data-setting='sound']")
+    expect(switch).not_to_be_checked()
+    switch.check()
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('rebelote.settings'))")
+    assert saved == {"sound": True}
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_selector("#table-page[data-ready='1']")
+    page.click("[data-action='settings']")
+    expect(page.locator("#settings [data-setting='sound']")).to_be_checked()
+    page.click("#settings [data-action='close']")
+    # our turn to play the trick's last card: the trick won sounds
+    wait_my_turn(page)
+    card = page.locator("#hand button.card:not(:disabled)").first.get_attribute("data-card")
+    page.click(f"#hand [data-card='{card}']")
+    page.wait_for_function(
+        "async () => (await import('/js/sound.js')).played.includes('trick')", polling=50
+    )
+    # off again: no more sounds
+    page.click("[data-action='settings']")
+    page.locator("#settings [data-setting='sound']").uncheck()
+    assert page.evaluate("async () => (await import('/js/sound.js')).playSound('belote')") is False
+    no_errors(page)
+    page.context.close()
+
+
+ANIMATIONS = """() => {
+  window.landings = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType !== 1 || !n.matches('[data-trick-seat]')) continue;
+      window.landings.push({card: n.dataset.card, name: getComputedStyle(n).animationName,
+                            running: n.getAnimations().length});
+    }
+  }).observe(document.querySelector('#trick'), {childList: true});
+}"""
+
+
+def first_landings(page: Page) -> list[dict[str, Any]]:
+    """How the first trick's cards arrived (their animation)."""
+    page.wait_for_function("() => window.landings && window.landings.length >= 4")
+    landings: list[dict[str, Any]] = page.evaluate("() => window.landings.slice(0, 4)")
+    return landings
+
+
+def test_cards_move_to_the_trick_but_not_under_reduced_motion(
+    browser: Browser, web: LiveServer, script_table: Any
+) -> None:
+    """Each card played moves to the trick (the CSS animation ``land``);
+    with ``prefers-reduced-motion: reduce`` none moves."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    for reduced, name, running in ((False, "land", 1), (True, "none", 0)):
+        page = new_page(browser, web, reduced_motion=reduced)
+        r = web.create(preset="ffb", target=1000, options={"speed": "instant"})
+        page.evaluate(
+            "([id, t]) => localStorage.setItem('rebelote.tables', JSON.stringify({[id]: t}))",
+            [r["table_id"], r["token"]],
+        )
+        page.goto(f"{web.url}/#/table/{r['table_id']}")
+        page.wait_for_selector("#table-page[data-ready='1']")
+        page.evaluate(ANIMATIONS)
+        wait_my_turn(page)
+        card = page.locator("#hand button.card:not(:disabled)").first.get_attribute("data-card")
+        page.click(f"#hand [data-card='{card}']")
+        landings = first_landings(page)
+        assert [x["name"] for x in landings] == [name] * 4, landings
+        assert [x["running"] for x in landings] == [running] * 4, landings
+        no_errors(page)
+        page.context.close()
+        script_table(dealer="S", bids={"E": ["take"]})
+
+
+# ---------------------------------------------------------- accessibility
+
+
+def test_cards_and_tricks_are_announced_in_a_live_region(
+    browser: Browser, web: LiveServer, script_table: Any
+) -> None:
+    """``#announcer`` (a polite live log) gets each card played and each
+    trick won, in words: in the scripted deal, our 10S ends the first trick,
+    won by East (25 points); East, North and West play 9H, 8D, 7H."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    page = new_page(browser, web)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    log = page.locator("#announcer")
+    expect(log).to_have_attribute("aria-live", "polite")
+    expect(log).to_have_attribute("role", "log")
+    wait_my_turn(page)
+    # the page may have come after the first cards (a snapshot says none):
+    # our card, the trick, then the second trick's first three cards
+    page.click("#hand [data-card='10S']")
+    page.wait_for_selector("#trick [data-trick-seat='S'][data-card='10S']")
+    wait_my_turn(page)
+    lines = page.eval_on_selector_all("#announcer p", "ps => ps.map((p) => p.textContent)")
+    assert lines[-5:] == [
+        "Vous : Dix de pique",
+        "Pli 1 remporté par Est (25 points)",
+        "Est : Neuf de cœur",
+        "Nord : Huit de carreau",
+        "Ouest : Sept de cœur",
+    ]
+    no_errors(page)
+    page.context.close()
+
+
+def test_the_keyboard_reaches_every_control_and_the_hand(
+    browser: Browser, web: LiveServer, script_table: Any
+) -> None:
+    """With Tab alone: the toolbar's buttons (last trick, score sheet,
+    settings, menu), then our playable cards; the focus is drawn
+    (``:focus-visible``); Enter plays the card, Space opens the settings."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    page = new_page(browser, web)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    wait_my_turn(page)
+    page.evaluate("() => document.activeElement?.blur()")
+    reached: list[str] = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        info = page.evaluate(
+            """() => {
+              const a = document.activeElement;
+              return {what: a.dataset.card || a.dataset.action || a.dataset.act || a.tagName,
+                      card: !!a.closest('#hand'),
+                      outline: getComputedStyle(a).outlineStyle,
+                      visible: a.matches(':focus-visible')};
+            }"""
+        )
+        reached.append(str(info["what"]))
+        assert info["visible"] and info["outline"] != "none", info
+        if info["card"]:
+            break
+    assert reached[:4] == ["last-trick", "sheet", "settings", "menu"], reached
+    card = reached[-1]
+    assert card == page.locator("#hand button.card:not(:disabled)").first.get_attribute(
+        "data-card"
+    ), reached
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#trick [data-trick-seat='S'][data-card='{card}']")
+    page.focus("[data-action='settings']")
+    page.keyboard.press(" ")
+    expect(page.locator("#settings")).to_have_attribute("open", "")
+    no_errors(page)
+    page.context.close()
+
+
+CONTRAST = "\n".join(
+    line
+    for line in (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8").splitlines()
+    if not line.startswith("//")
+)
+
+
+def low_contrast(page: Page) -> list[dict[str, Any]]:
+    """The text shown below WCAG AA's contrast (contrast.js)."""
+    found: list[dict[str, Any]] = page.evaluate(CONTRAST)
+    return found
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["360x740", "1280x800"])
+def test_small_text_has_normal_contrast(
+    browser: Browser, web: LiveServer, script_table: Any, size: dict[str, int]
+) -> None:
+    """Every text shown (small and secondary text included) has a contrast
+    of 4.5:1 at least against what is under it (3:1 for large text), on the
+    felt's lightest colour: the start page, the table while bidding and
+    playing (belote tags, the auction, the status), the settings panel and
+    the deal's summary."""
+    script_table(dealer="S", bids={"E": ["80H", "pass"], "N": ["coinche"], "W": ["pass"]})
+    page = new_page(browser, web, size)
+    assert low_contrast(page) == []
+    create_table(web, page, preset="coinche", target=3000, options={"speed": "instant"})
+    wait_my_turn(page)
+    assert low_contrast(page) == []
+    page.click("[data-action='settings']")
+    assert low_contrast(page) == []
+    page.keyboard.press("Escape")
+    for _ in range(6):  # past East's belote (trick 5) and rebelote (trick 6)
+        wait_my_turn(page)
+        page.locator("#hand button.card:not(:disabled)").first.click()
+        page.wait_for_function("() => !window.rebelote.model.pending")
+    page.wait_for_selector(".tag.belote")
+    assert low_contrast(page) == []
+    play_deal_first_cards(page)
+    page.wait_for_selector("#deal-end[open] table.summary")
+    assert low_contrast(page) == []
     no_errors(page)
     page.context.close()
