@@ -248,7 +248,7 @@ def test_score_explained_line_by_line(
         ["Points marqués", "+48", "+134"],
         ["Total", "48", "134"],
     ]
-    page.screenshot(path=str(shots / "deal-end-360x740.png"))
+    page.screenshot(path=str(shots / "deal-end-explained-360x740.png"))
     no_errors(page)
     page.context.close()
 
@@ -493,5 +493,77 @@ def test_small_text_has_normal_contrast(
     play_deal_first_cards(page)
     page.wait_for_selector("#deal-end[open] table.summary")
     assert low_contrast(page) == []
+    no_errors(page)
+    page.context.close()
+
+
+# ----------------------------------------------------------------- settings
+
+
+def test_settings_reachable_during_a_match(
+    browser: Browser, web: LiveServer, script_table: Any, shots: Path
+) -> None:
+    """The settings panel, from the toolbar and from the menu during the
+    match: the card order re-sorts the hand at once, the hint switch marks
+    the page (``body[data-hint]``), the trick's time is kept, the language
+    switches the table; each is kept in this browser."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    page = new_page(browser, web, PHONE)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "fast"})
+    wait_my_turn(page)
+    hand = page.eval_on_selector_all("#hand button.card", "bs => bs.map((b) => b.dataset.card)")
+    page.click("[data-action='menu']")
+    page.click("#menu [data-action='settings']")
+    dialog = page.locator("#settings")
+    expect(dialog).to_have_attribute("open", "")
+    expect(page.locator("#settings-speed")).to_have_text(
+        "Les joueurs de l'ordinateur jouent à la vitesse choisie avec la partie : Rapide."
+    )
+    expect(dialog.locator("[data-setting='pace']")).to_have_value("normal")
+    expect(dialog.locator("[data-setting='cardOrder']")).to_have_value("trump")
+    expect(dialog.locator("[data-setting='hint']")).to_be_checked()
+    expect(page.locator("body")).to_have_attribute("data-hint", "on")
+    page.screenshot(path=str(shots / "settings-360x740.png"))
+    # the hand, weakest first
+    dialog.locator("[data-setting='cardOrder']").select_option("ascending")
+    again = page.eval_on_selector_all("#hand button.card", "bs => bs.map((b) => b.dataset.card)")
+    suits = [c[-1] for c in hand]
+    order = list(dict.fromkeys(suits))
+    by_suit = [[c for c in hand if c[-1] == s][::-1] for s in order]
+    assert again == [c for group in by_suit for c in group], (hand, again)
+    dialog.locator("[data-setting='hint']").uncheck()
+    expect(page.locator("body")).to_have_attribute("data-hint", "off")
+    dialog.locator("[data-setting='pace']").select_option("slow")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('rebelote.settings'))")
+    assert saved == {"cardOrder": "ascending", "hint": False, "pace": "slow"}
+    assert page.evaluate("async () => (await import('/js/settings.js')).trickHold()") == 1600
+    dialog.locator("[data-setting='lang']").select_option("en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    expect(page.locator("[data-score='NS'] .side")).to_have_text("Us")
+    expect(dialog.locator("#settings-title")).to_have_text("Settings")
+    page.click("#settings [data-action='close']")
+    expect(dialog).not_to_have_attribute("open", "")
+    no_errors(page)
+    page.context.close()
+
+
+def test_last_trick_button_is_a_trick(browser: Browser, web: LiveServer, script_table: Any) -> None:
+    """The last-trick button is drawn as three cards (no reload arrow); it
+    shows the last trick."""
+    script_table(dealer="S", bids={"E": ["take"]})
+    page = new_page(browser, web)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "instant"})
+    button = page.locator(".tools [data-action='last-trick']")
+    expect(button).to_have_attribute("aria-label", "Dernier pli")
+    assert button.locator("svg.trick-icon rect").count() == 3
+    wait_my_turn(page)
+    page.click("#hand [data-card='10S']")
+    page.wait_for_function("() => window.rebelote.model.lastTrick")
+    button.click()
+    cards = page.eval_on_selector_all(
+        "#last-trick [data-last-seat]",
+        "els => els.map((e) => [e.dataset.lastSeat, e.dataset.card])",
+    )
+    assert cards == [["E", "AS"], ["N", "9S"], ["W", "KS"], ["S", "10S"]]
     no_errors(page)
     page.context.close()
