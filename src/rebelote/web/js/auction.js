@@ -31,15 +31,13 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** What #auction shows: "empty" (no bid yet, or no deal), "bidding",
+/** What #auction shows: "empty" (no bid yet, or no deal: hidden), "bidding",
  * "contract" (the auction made one) or "passed" (everyone passed). */
 export function auctionState(model) {
   const deal = model.deal;
   if (deal.contract) return 'contract';
   if (deal.notice?.kind === 'all_passed') return 'passed';
-  const bidding = model.turn?.phase === 'bidding' || deal.phase === 'bidding';
-  if (deal.bids.length || bidding) return 'bidding';
-  return 'empty';
+  return deal.bids.length ? 'bidding' : 'empty';
 }
 
 /** The bids grouped by round, in order: [{round, bids: [{seat, bid, round}]}].
