@@ -523,6 +523,11 @@ def test_settings_reachable_during_a_match(
     expect(dialog.locator("[data-setting='cardOrder']")).to_have_value("trump")
     expect(dialog.locator("[data-setting='hint']")).to_be_checked()
     expect(page.locator("body")).to_have_attribute("data-hint", "on")
+    # on a phone the panel fits: nothing wider than the dialog
+    assert page.evaluate(
+        "() => { const d = document.querySelector('#settings');"
+        " return d.scrollWidth <= d.clientWidth; }"
+    )
     page.screenshot(path=str(shots / "settings-360x740.png"))
     # the hand, weakest first
     dialog.locator("[data-setting='cardOrder']").select_option("ascending")
