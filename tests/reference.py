@@ -112,6 +112,13 @@ def legal_cards(
     if not my_trumps:
         return set(hand)
     if partner_wins and rules.partner_winning_exemption:
+        plain = [c for c in hand if not is_trump(c, strain)]
+        only_trumps_alone = rules.lower_trump_under_partner == "all_trumps_only"
+        if only_trumps_alone and is_trump(winning, strain) and plain:
+            # FFB coinche 2015, 5.2: under the partner's winning trump, a
+            # lower trump only for a hand of trumps alone.
+            over = [c for c in my_trumps if stronger(c, winning, strain)]
+            return set(plain) | set(over)
         return set(hand)
     if is_trump(winning, strain):
         over = [c for c in my_trumps if suit(c) == suit(winning) and stronger(c, winning, strain)]
@@ -163,6 +170,11 @@ def legal_bids(
     made = [(s, b) for s, b in bids if b.kind not in ("pass", "coinche", "surcoinche")]
     if rules.bidding == "coinche":
         if any(b.kind == "coinche" for _, b in bids):
+            # Only the coinched side may surcoinche; where three passes end
+            # the auction (FFB coinche 2015, 4.1) the coincher's partner
+            # speaks too, and may only pass.
+            if (made[-1][0] - seat) % 2 == 1:
+                return {Bid("pass")}
             return {Bid("pass"), Bid("surcoinche")}
         high = (made[-1][1].value or 0) if made else 0
         out = {Bid("pass")} | _contracts_above(high, rules)

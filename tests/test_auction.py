@@ -33,6 +33,7 @@ import pytest
 from rebelote.actions import Bid, ChoosePattern, Cut, parse_bid
 from rebelote.auction import Contract
 from rebelote.cards import DECK_24, DECK_32, cards_of, parse_card
+from rebelote.legality import RULES_DIGEST, Illegality, IllegalReason
 from rebelote.observation import PlayerView, observe
 from rebelote.rules import Rules, preset
 from rebelote.seats import Seat
@@ -451,6 +452,49 @@ def test_coinche_by_fourth_seat_then_surcoinche_by_taker() -> None:
     assert legal(state) == ["pass", "surcoinche"]
     bids(state, "surcoinche")
     assert state.contract == Contract(Seat.W, Strain.H, 80, 4)
+
+
+def test_coinche_then_three_passes_ffb_coinche() -> None:
+    """FFB coinche 2015, 4.1: "le tour de d'enchère s'achève lorsqu'après une
+    enchère ou une coinche, les trois joueurs suivants passent" and "l'équipe
+    adverse a la possibilité de surcoincher" (``after_coinche``
+    ``three_passes``): after S's coinche of W's 80H, E (coinched side) may
+    surcoinche, N (the coincher's partner) may only pass, then W; three
+    passes: 80H by W coinched.  N's surcoinche and a bid are refused."""
+    rules = COINCHE.replace(after_coinche="three_passes")
+    state = dealt(rules)
+    bids(state, "80H coinche")
+    assert (turn(state), legal(state)) == (Seat.E, ["pass", "surcoinche"])
+    bids(state, "pass")
+    assert (turn(state), legal(state)) == (Seat.N, ["pass"])
+    assert state.why_illegal(parse_bid("surcoinche")) == Illegality(
+        IllegalReason.SURCOINCHE_NOT_ALLOWED, None, RULES_DIGEST
+    )
+    assert state.why_illegal(parse_bid("90H")) == Illegality(
+        IllegalReason.BID_AFTER_COINCHE, None, RULES_DIGEST
+    )
+    bids(state, "pass")
+    assert (turn(state), legal(state)) == (Seat.W, ["pass", "surcoinche"])
+    bids(state, "pass")
+    assert state.contract == Contract(Seat.W, Strain.H, 80, 2)
+    assert spoken(state) == [
+        ("W", "80H"),
+        ("S", "coinche"),
+        ("E", "pass"),
+        ("N", "pass"),
+        ("W", "pass"),
+    ]
+    # The club rules refuse N's pass: only E and W speak after the coinche.
+    club = dealt(COINCHE)
+    bids(club, "80H coinche pass")
+    assert turn(club) == Seat.W
+    with pytest.raises(IllegalActionError):
+        club.apply(parse_bid("pass"), seat=Seat.N)
+    # A surcoinche still ends the auction at once (4.1: "Le tour d'enchères
+    # s'arrête alors immédiatement"), here by W after E and N passed.
+    sur = dealt(rules)
+    bids(sur, "80H coinche pass pass surcoinche")
+    assert sur.contract == Contract(Seat.W, Strain.H, 80, 4)
 
 
 def test_coinche_capot_cannot_be_overbid() -> None:

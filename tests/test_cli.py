@@ -277,10 +277,10 @@ def test_record_seed_7_is_deterministic_and_round_trips(tmp_path: Path) -> None:
     assert json.loads(done.stdout) == summary
 
 
-def test_rules_lists_all_nine_presets() -> None:
+def test_rules_lists_every_preset() -> None:
     """RULES.md "Presets": ffb, ffb-no-declarations, seed000,
-    seed000-tout-atout, seed001, seed002, seed003, coinche, and the
-    three-player game."""
+    seed000-tout-atout, seed001, seed002, seed003, coinche, the
+    three-player game and ffb-coinche (docs/rules/FFB.md)."""
     done, _ = rebelote("rules")
     assert done.returncode == 0, done.stderr
     listed = [
@@ -298,6 +298,7 @@ def test_rules_lists_all_nine_presets() -> None:
         "seed003",
         "coinche",
         "three-players",
+        "ffb-coinche",
     ]
     assert listed == list(PRESETS)
     assert '    tie = "takers_fail"  *' in done.stdout

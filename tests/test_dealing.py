@@ -19,11 +19,13 @@ pattern must give exact hands.  Sources:
 
 from __future__ import annotations
 
+import pytest
+
 from rebelote.actions import Bid, ChoosePattern, Cut, parse_bid
 from rebelote.cards import DECK_24, DECK_32, CardSet, card_name, cards_of, parse_card
-from rebelote.rules import Rules, preset
+from rebelote.rules import Rules, RulesError, preset
 from rebelote.seats import Seat
-from rebelote.state import Phase, State
+from rebelote.state import DealError, Phase, State
 from rebelote.trump import Strain
 
 PACK: list[int] = list(cards_of(DECK_32))
@@ -183,6 +185,36 @@ def test_coinche_deals_all_32_cards_3_2_3_no_turned_card() -> None:
     assert hand(state, Seat.N) == CardSet.parse("10D JD QD JC QC AS 7H 8H")
     assert state.phase == Phase.BIDDING
     assert turn(state) == Seat.W
+
+
+def test_coinche_deals_3_3_2_ffb_coinche() -> None:
+    """FFB coinche 2015, 3.4: the dealer deals 8 cards "de l'une des manières
+    suivantes : 3 cartes puis 2 puis 3 / 3 cartes puis 3 puis 2 / 2 cartes
+    puis 3 puis 3".  The same cut pack as the 3-2 test, dealt 3, 3 then 2
+    from the dealer's right."""
+    rules = preset("coinche").replace(patterns=("3-2", "3-3-2", "2-3"))
+    state = State.new(rules, Seat.N, PACK)
+    state.apply(Cut(10))
+    assert [a.text for a in state.legal_actions()] == ["deal 3-2", "deal 3-3-2", "deal 2-3"]
+    assert state.parse_action("deal 3-3-2") == ChoosePattern("3-3-2")
+    state.apply(ChoosePattern("3-3-2"))
+    assert state.turned is None and state.pattern == "3-3-2"
+    assert hand(state, Seat.W) == CardSet.parse("9H 10H JH KD AD 7C 9S 10S")
+    assert hand(state, Seat.S) == CardSet.parse("QH KH AH 8C 9C 10C JS QS")
+    assert hand(state, Seat.E) == CardSet.parse("7D 8D 9D JC QC KC KS AS")
+    assert hand(state, Seat.N) == CardSet.parse("10D JD QD AC 7S 8S 7H 8H")
+    assert state.phase == Phase.BIDDING and turn(state) == Seat.W
+
+
+def test_3_3_2_refused_where_a_card_is_turned() -> None:
+    """3-3-2 deals every card at once: a classic game (5 cards, then the
+    turned card) cannot use it; an unknown pattern is refused too."""
+    with pytest.raises(RulesError, match="3-3-2 distribution deals every card: coinche only"):
+        preset("ffb").replace(patterns=("3-2", "3-3-2"))
+    with pytest.raises(RulesError, match="subset of 3-2, 2-3, 3-3-2"):
+        preset("coinche").replace(patterns=("4-4",))
+    with pytest.raises(DealError, match="not allowed here"):
+        State.from_deck(preset("coinche"), Seat.N, PACK, "3-3-2")
 
 
 def test_three_players_24_cards_deal_and_completion() -> None:

@@ -23,6 +23,7 @@ The fixed deals (dealer N unless said; W speaks and leads first):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -155,7 +156,7 @@ def finished(state: State) -> DealResult:
     return state.result
 
 
-def capot_result(rules: Rules, turned: str = "10H", bids: str = "take") -> DealResult:
+def capot_result(rules: Rules, turned: str | None = "10H", bids: str = "take") -> DealResult:
     """The CAPOT deal played out (W takes the turned 10H by default)."""
     state = deal(rules, CAPOT, turned, bids)
     play(state, CAPOT_SCRIPT)
@@ -196,6 +197,33 @@ def test_option_target_501_seed002() -> None:
 
     assert winner(FFB) == (None, (40, 544))
     assert winner(FFB.replace(target=501)) == (1, (40, 544))
+
+
+def test_option_belote_alone_cannot_win_ffb_coinche() -> None:
+    """FFB coinche 2015, 10.3: "Si une équipe est capot ou chute, et atteint
+    les points fixés uniquement grâce aux points d'une belote, la partie
+    n'est pas encore gagnée et doit se poursuivre. L'équipe aura besoin d'un
+    pli supplémentaire".  NS at 985 are capot (EW take the CAPOT deal) and
+    score only N's belote: 1005.  ffb: NS win.  FFB coinche: play goes on;
+    another capot changes nothing; NS win once they take a trick."""
+    capot = capot_result(FFB)
+    assert (capot.score, capot.capot, capot.belote_points) == ((20, 272), 1, (20, 0))
+
+    def after(rules: Rules) -> Match:
+        match = Match(rules, Seat.N)
+        match.totals = [985, 0]
+        match.add(capot)
+        return match
+
+    plain = after(FFB)
+    assert (plain.winner, plain.totals) == (0, [1005, 272])
+    match = after(FFB.replace(belote_alone_cannot_win=True))
+    assert (match.winner, match.totals, match.needs_trick) == (None, [1005, 272], {0})
+    match.add(capot)
+    assert (match.winner, match.totals, match.needs_trick) == (None, [1025, 544], {0})
+    trick = dataclasses.replace(capot, result="made", capot=None, solo_capot=False, score=(50, 132))
+    match.add(trick)
+    assert (match.winner, match.totals, match.needs_trick) == (0, [1075, 676], set())
 
 
 def test_option_dealer_rotation_left() -> None:
@@ -577,6 +605,24 @@ def test_option_sa_points_table() -> None:
     assert strain_score(TA_BASE.replace(sa_points=PLAIN_TABLE), "SA") == (122, 138)
 
 
+def test_option_ta_sa_points_to_162_ffb_classique() -> None:
+    """FFB belote classique 2016, 11.3: Tout Atout with the trump values in
+    every suit totals 258, "il faut multiplier le nombre de points comptés
+    (hors belote) par la fraction 162/258": NS 114, EW 144 (134 + 10)
+    become 114 x 162 / 258 = 71.58 -> 72 and 144 x 162 / 258 = 90.42 -> 90
+    (162 in all).  Sans Atout with the plain values totals 130: NS 61, EW
+    69 become 76.02 -> 76 and 85.98 -> 86.  Without the option the points
+    count as the tables give them (x1 here)."""
+    ta = TA_BASE.replace(ta_points=TRUMP_TABLE, ta_multiplier=1)
+    sa = TA_BASE.replace(sa_points=PLAIN_TABLE, sa_multiplier=1)
+    assert strain_score(ta, "TA") == (114, 144)
+    assert strain_score(ta.replace(ta_sa_points_to_162=True), "TA") == (72, 90)
+    assert strain_score(sa, "SA") == (61, 69)
+    assert strain_score(sa.replace(ta_sa_points_to_162=True), "SA") == (76, 86)
+    # The usual tables already total 162: nothing changes.
+    assert strain_score(TA_BASE.replace(ta_sa_points_to_162=True), "TA") == (210, 276)
+
+
 COINCHE_SCRIPT = (
     "JC AC 8C KC  JD AD 10D KD  QH AH 8H 9H  KH JH 7H 10H "
     "KS QS 7S 8S  10C 9C QC 7C  7D 8D 9D QD  10S 9S JS AS"
@@ -598,6 +644,160 @@ def test_option_coinche_made_score_contract() -> None:
 
     assert outcome(COINCHE) == ("made", (48, 274))
     assert outcome(COINCHE.replace(coinche_made_score="contract")) == ("made", (48, 160))
+
+
+# FFB coinche 2015 positions (dealer N; W speaks and leads first): W holds
+# every spade; S trumps W's AS with the 10H, E (no trump over it) discards,
+# and N sees his partner S win with a trump.
+UNDER = {
+    Seat.W: "AS KS QS JS 10S 9S 8S 7S",
+    Seat.S: "JH 10H AD KD QD JD 10D 9D",
+    Seat.E: "KH QH 7H 8D 7D AC KC QC",
+    Seat.N: "9H AH 8H JC 10C 9C 8C 7C",
+}
+
+
+def test_option_lower_trump_under_partner_ffb_coinche() -> None:
+    """FFB classique 2016, 5.2: under the partner's trump "On peut se
+    défausser de n'importe quelle carte sans exception (y compris un atout
+    inférieur au sien)": N may play any of his 8 cards.  FFB coinche 2015,
+    5.2: "Lorsque notre partenaire, maître, a coupé une carte adverse et que
+    nous ne possédons plus que de l'atout, il n'est pas obligé de fournir un
+    atout supérieur. C'est le seul cas de figure, plutôt rare, où il est
+    permis de jouer un atout inférieur": N, holding clubs, may discard or
+    overtrump (9H, AH), not play the 8H under the 10H; a hand of trumps
+    alone may (9H 8H both legal)."""
+    from rebelote.tricks import legal_play_mask
+    from rebelote.trump import Strain, strain_tables
+
+    ffb_rule = COINCHE.replace(lower_trump_under_partner="all_trumps_only")
+
+    def n_legal(rules: Rules) -> CardSet:
+        state = deal(rules, UNDER, None, "pass 80H pass pass pass")
+        play(state, "AS 10H 8D")
+        assert state.current == Seat.N
+        return legal_cards(state)
+
+    assert n_legal(COINCHE) == CardSet.parse(UNDER[Seat.N])
+    assert n_legal(ffb_rule) == CardSet.parse("9H AH JC 10C 9C 8C 7C")
+    hearts = strain_tables(Strain.H, ffb_rule.ta_points, ffb_rule.sa_points)
+    led, winning = parse_card("AS"), parse_card("10H")
+
+    def mask(text: str, rules: Rules) -> CardSet:
+        hand = CardSet.parse(text).mask
+        return CardSet(legal_play_mask(hand, led, winning, True, hearts, rules))
+
+    assert mask("9H 8H", ffb_rule) == CardSet.parse("9H 8H")  # trumps alone
+    assert mask("8H 7C", ffb_rule) == CardSet.parse("7C")  # no higher trump
+    assert mask("8H 7C", COINCHE) == CardSet.parse("8H 7C")
+
+
+def test_option_after_coinche_three_passes_ffb_coinche() -> None:
+    """Club rules (colver): after a coinche only the coinched side speaks, its
+    two passes end the auction (W 80H, S coinche, E pass: W speaks, and
+    passes).  FFB coinche 2015, 4.1: "lorsqu'après une enchère ou une
+    coinche, les trois joueurs suivants passent": N speaks after E (pass
+    only), then W."""
+
+    def after(rules: Rules) -> tuple[str, list[str], str]:
+        state = deal(rules, TWO, None, "80H coinche pass")
+        assert state.current is not None
+        seat, options = state.current.letter, texts(state)
+        while state.phase == Phase.BIDDING:
+            state.apply(parse_bid("pass"))
+        assert state.contract is not None
+        return seat, options, state.contract.text
+
+    assert after(COINCHE) == ("W", ["pass", "surcoinche"], "80H by W coinche")
+    three = COINCHE.replace(after_coinche="three_passes")
+    assert after(three) == ("N", ["pass"], "80H by W coinche")
+
+
+def test_option_coinche_capot_points_ffb_coinche() -> None:
+    """Club rules (colver): a capot counts 250, so W's capotH made scores
+    250 + 250 = 500.  FFB coinche 2015, 9.2: "le dix de der vaut 100 points,
+    portant ainsi le total à 252 points": 252 + 250 = 502 (10.1.1: "Leur
+    total + Le montant du contrat demandé (250 points pour un capot
+    demandé)").  N's belote scores 20 for NS either way."""
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...]]:
+        result = capot_result(rules, None, "capotH pass pass pass")
+        return result.result, result.score
+
+    assert outcome(COINCHE) == ("capot", (20, 500))
+    assert outcome(COINCHE.replace(coinche_capot_points=252)) == ("capot", (20, 502))
+
+
+def test_option_coinche_multiplies_deal_ffb_coinche() -> None:
+    """Club rules (colver), the coinche multiplies the contract: 80H by W
+    coinched, made with 114: EW 80 x 2 + 114 = 274, NS their 48.  FFB
+    coinche 2015, 10.1.1: "(160 points + Leurs annonces + Leur belote + Les
+    annonces des défenseurs ... + Le montant du contrat demandé) x 2"; "Les
+    défenseurs ne marquent rien": EW (160 + 80) x 2 = 480, NS 0."""
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...]]:
+        state = deal(rules, TWO, None, "80H coinche pass pass")
+        play(state, COINCHE_SCRIPT)
+        result = finished(state)
+        return result.result, result.score
+
+    assert outcome(COINCHE) == ("made", (48, 274))
+    assert outcome(COINCHE.replace(coinche_multiplies="deal")) == ("made", (0, 480))
+
+
+# CAPOT with N's spades and S's diamonds swapped: N holds a quarte 7D-10D
+# (the best declaration) and the belote, S a tierce 7S-9S, W a tierce
+# 9H-JH; W still takes every trick, leading his eight cards in turn.
+CAPOT_DECL = {
+    Seat.W: "JH 9H AH 10H AS 10S AC 10C",
+    Seat.S: "7S 8S 9S JS QS JD KD 8C",
+    Seat.E: "8H 7H KS QD AD 9C QC KC",
+    Seat.N: "KH QH 7D 8D 9D 10D 7C JC",
+}
+CAPOT_DECL_SCRIPT = (
+    "JH 7S 7H QH  9H 8S 8H KH  AH 9S KS 7D  10H JS QD 8D "
+    "AS QS 9C 9D  10S 8C QC 10D  AC JD KC 7C  10C KD AD JC"
+)
+
+
+def test_option_capot_takes_declarations_ffb_coinche() -> None:
+    """W bids capotH and takes every trick; NS hold the best declaration (N's
+    quarte 50, S's tierce 20: 70) and N the belote.  Club rules: each side
+    keeps its declarations: EW 250 + 250 = 500, NS 70 + 20 = 90.  FFB coinche
+    2015, 10.1.1: "si un capot est réalisé par les preneurs, les annonces
+    des défenseurs changent de main et sont marqués par les preneurs": EW
+    250 + 70 + 250 = 570, NS their belote 20."""
+    base = COINCHE.replace(declarations="choice")
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+        state = deal(rules, CAPOT_DECL, None, "capotH pass pass pass")
+        play(state, CAPOT_DECL_SCRIPT)
+        result = finished(state)
+        counted = tuple(sum(d.points for d in side) for side in result.declarations)
+        return result.result, counted, result.score
+
+    assert outcome(base) == ("capot", (70, 0), (90, 500))
+    flipped = base.replace(capot_takes_declarations=True)
+    assert outcome(flipped) == ("capot", (0, 70), (20, 570))
+
+
+def test_option_rounding_nearest_ten_ffb_coinche() -> None:
+    """FFB classique 2016, 10.3: "le score de chaque équipe est marqué au point
+    près" (none): 80H by W made with 114: EW 80 + 114 = 194, NS 48.  FFB
+    coinche 2015, 10.2: "les points de la partie sont arrondis à la dizaine
+    la plus proche": EW 190, NS 50.  The house rule (5 down, the other side
+    the rest of the rounded deal) gives the same here: 194 -> 190, 242 ->
+    240, 240 - 190 = 50."""
+
+    def outcome(rules: Rules) -> tuple[str, tuple[int, ...]]:
+        state = deal(rules, TWO, None, "80H pass pass pass")
+        play(state, COINCHE_SCRIPT)
+        result = finished(state)
+        return result.result, result.score
+
+    assert outcome(COINCHE) == ("made", (48, 194))
+    assert outcome(COINCHE.replace(rounding="nearest_ten")) == ("made", (50, 190))
+    assert outcome(COINCHE.replace(rounding="house")) == ("made", (50, 190))
 
 
 # ============================================================ the contract
@@ -633,6 +833,14 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "sa_points": test_option_sa_points_table,
     "coinche_tout_atout": test_option_coinche_tout_atout,
     "coinche_made_score": test_option_coinche_made_score_contract,
+    "lower_trump_under_partner": test_option_lower_trump_under_partner_ffb_coinche,
+    "after_coinche": test_option_after_coinche_three_passes_ffb_coinche,
+    "coinche_capot_points": test_option_coinche_capot_points_ffb_coinche,
+    "coinche_multiplies": test_option_coinche_multiplies_deal_ffb_coinche,
+    "capot_takes_declarations": test_option_capot_takes_declarations_ffb_coinche,
+    "ta_sa_points_to_162": test_option_ta_sa_points_to_162_ffb_classique,
+    "rounding": test_option_rounding_nearest_ten_ffb_coinche,
+    "belote_alone_cannot_win": test_option_belote_alone_cannot_win_ffb_coinche,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -684,6 +892,14 @@ FFB_OPTIONS: dict[str, Any] = {
     "sa_points": [0, 0, 0, 10, 2, 3, 4, 19],
     "coinche_tout_atout": False,
     "coinche_made_score": "contract_and_points",
+    "lower_trump_under_partner": "allowed",
+    "after_coinche": "coinched_side",
+    "coinche_capot_points": 250,
+    "coinche_multiplies": "contract",
+    "capot_takes_declarations": False,
+    "ta_sa_points_to_162": False,
+    "rounding": "none",
+    "belote_alone_cannot_win": False,
 }
 """Every option of ``ffb`` (RULES.md "Presets", column ffb, and the FFB where
 the table is silent)."""
@@ -720,6 +936,7 @@ def test_presets_are_the_table_columns() -> None:
             "seed003",
             "coinche",
             "three-players",
+            "ffb-coinche",
         ]
     )
     assert Rules() == FFB.replace(preset="ffb")
@@ -844,6 +1061,34 @@ def test_preset_three_players() -> None:
     score more than each opponent" (a tie fails: takers_fail)."""
     assert options_of("three-players") == {**FFB_OPTIONS, "players": 3, "tie": "takers_fail"}
     assert preset("three-players").cards_per_deal == 24
+
+
+def test_preset_ffb_coinche() -> None:
+    """docs/rules/FFB.md: the Fédération Française de Belote's coinche rules
+    (2015), section by section; every other option as ffb."""
+    assert options_of("ffb-coinche") == {
+        **FFB_OPTIONS,
+        "target": 2000,  # not fixed: "un nombre de points défini au départ"
+        "cut_min_packet": 3,  # 3.3 "au moins 3 cartes"
+        "patterns": ["3-2", "3-3-2", "2-3"],  # 3.4
+        "bidding": "coinche",  # 4.1
+        "after_coinche": "three_passes",  # 4.1 "les trois joueurs suivants passent"
+        "must_undertrump": False,  # 5.2 "il n'est pas obligatoire d'en jouer un"
+        "lower_trump_under_partner": "all_trumps_only",  # 5.2 "le seul cas de figure"
+        "belote_must_be_said": True,  # 7 "la belote n'est pas prise en compte"
+        "declarations": "choice",  # 8 "toujours avec les annonces"
+        "coinche_capot_points": 252,  # 9.2
+        "coinche_multiplies": "deal",  # 4.1, 10.1.1, 10.1.2
+        "capot_takes_declarations": True,  # 10.1.1 "Cas particulier"
+        "tie": "takers_fail",  # 10.1.2 "supérieur ou égal aux preneurs"
+        "rounding": "nearest_ten",  # 10.2
+        "belote_alone_cannot_win": True,  # 10.3 "Cas particulier"
+        "sa_multiplier": 1,
+        "ta_multiplier": 1,
+        "sa_points": [0, 0, 0, 10, 0, 3, 4, 19],  # 11.2 (variant off)
+        "ta_points": [0, 0, 9, 5, 13, 2, 3, 6],  # 11.3 (variant off)
+    }
+    assert sum(preset("ffb-coinche").ta_points) * 4 + 10 == 162
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

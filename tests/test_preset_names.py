@@ -71,7 +71,7 @@ def test_unknown_preset_lists_both_names() -> None:
         "unknown preset 'belote-x': known presets are ffb, ffb-no-declarations, "
         "declaration-turn (seed000), tout-atout (seed000-tout-atout), "
         "belote-said (seed001), dealer-leads-501 (seed002), "
-        "auto-declarations-501 (seed003), coinche, three-players"
+        "auto-declarations-501 (seed003), coinche, three-players, ffb-coinche"
     )
 
 

@@ -332,6 +332,7 @@ def test_match_deal_with_other_rules_is_refused() -> None:
         ("seed003", 6),
         ("coinche", 8),
         ("three-players", 9),
+        ("ffb-coinche", 10),
     ],
 )
 def test_round_trip_state_to_record_replays_to_the_same_summary(name: str, seed: int) -> None:
@@ -577,7 +578,8 @@ def test_malformed_bad_seat() -> None:
 
 def test_malformed_bad_pattern() -> None:
     """Seeds 000 and 001: 3 then 2 or 2 then 3; seed 002: 3 then 2 only."""
-    assert malformed(deck_record(pattern="4-1")) == "pattern must be '3-2' or '2-3', not '4-1'"
+    expected = "pattern must be '3-2', '2-3' or '3-3-2', not '4-1'"
+    assert malformed(deck_record(pattern="4-1")) == expected
     seed002 = deck_record(rules="seed002", pattern="2-3")
     assert malformed(seed002) == "pattern '2-3' is not allowed here (use 3-2)"
 

@@ -99,7 +99,7 @@ def random_rules(rng: random.Random) -> Rules:
     return preset("ffb").replace(
         preset="random",
         players=players,
-        patterns=(rng.choice(("3-2", "2-3")),),
+        patterns=(rng.choice(("3-2", "2-3") + (("3-3-2",) if bidding == "coinche" else ())),),
         bidding=bidding,
         round_two_turned_suit=rng.random() < 0.5,
         first_lead=rng.choice(("dealer_right", "dealer")),
@@ -123,6 +123,13 @@ def random_rules(rng: random.Random) -> Rules:
         sa_points=rng.choice(((0, 0, 0, 10, 2, 3, 4, 19), (0, 0, 0, 10, 2, 3, 4, 11))),
         coinche_tout_atout=rng.random() < 0.5,
         coinche_made_score=rng.choice(("contract_and_points", "contract")),
+        lower_trump_under_partner=rng.choice(("allowed", "all_trumps_only")),
+        after_coinche=rng.choice(("coinched_side", "three_passes")),
+        coinche_capot_points=rng.choice((250, 252)),
+        coinche_multiplies=rng.choice(("contract", "deal")),
+        capot_takes_declarations=rng.random() < 0.5,
+        ta_sa_points_to_162=rng.random() < 0.5,
+        rounding=rng.choice(("none", "nearest_ten", "house")),
     )
 
 

@@ -9,15 +9,25 @@ scores; the scored lines add up to the deal's score (no rule rounds it)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
 import pytest
 
 from rebelote.record import replay
-from rebelote.rules import PRESETS
+from rebelote.rules import PRESETS, Rules, preset
 from rebelote.scoring import DealResult, explain_deal
 from rebelote.simulate import random_deal
+from test_options import (
+    CAPOT_DECL,
+    CAPOT_DECL_SCRIPT,
+    COINCHE_SCRIPT,
+    TWO,
+    finished,
+    play,
+)
+from test_options import deal as options_deal
 from test_scoring import (
     B_TAKE,
     H3,
@@ -70,6 +80,7 @@ def test_made_contract_each_side_scores_its_points_ffb() -> None:
     assert made(b) == {
         "cards": {"NS": 136, "EW": 16},
         "dix_de_der": {"NS": 10, "EW": 0},
+        "to_162": {"NS": 0, "EW": 0},
         "capot": {"NS": 0, "EW": 0},
         "declarations": {"NS": 0, "EW": 0},
         "belote": {"NS": 20, "EW": 0},
@@ -111,6 +122,7 @@ def test_dedans_takers_declarations_go_to_the_defenders_ffb() -> None:
     assert made(b) == {
         "cards": {"NS": 60, "EW": 92},
         "dix_de_der": {"NS": 0, "EW": 10},
+        "to_162": {"NS": 0, "EW": 0},
         "capot": {"NS": 0, "EW": 0},
         "declarations": {"NS": 20, "EW": 0},
         "belote": {"NS": 20, "EW": 0},
@@ -154,6 +166,7 @@ def test_capot_line_makes_the_cards_252_ffb() -> None:
     assert made(b) == {
         "cards": {"NS": 152, "EW": 0},
         "dix_de_der": {"NS": 10, "EW": 0},
+        "to_162": {"NS": 0, "EW": 0},
         "capot": {"NS": 90, "EW": 0},
         "declarations": {"NS": 0, "EW": 0},
         "belote": {"NS": 20, "EW": 0},
@@ -278,14 +291,128 @@ def test_a_deal_not_played_has_no_breakdown() -> None:
     assert s["breakdown"] is None
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+# --- the FFB's coinche (docs/rules/FFB.md; the deals of test_ffb_coinche.py) ---
+
+FFB_COINCHE = preset("ffb-coinche")
+
+
+def ffb(hands: dict[Any, str], bids: str, script: str) -> tuple[DealResult, Any]:
+    """A fixed deal of test_options.py under ffb-coinche: its result and
+    breakdown (NS side 0, EW side 1)."""
+    state = options_deal(FFB_COINCHE, hands, None, bids)
+    play(state, script)
+    result = finished(state)
+    return result, explain_deal(FFB_COINCHE, result)
+
+
+def lines(b: Any) -> list[tuple[str, tuple[int, ...]]]:
+    """A ScoreBreakdown's scored lines."""
+    return [(x.kind, x.points) for x in b.scored]
+
+
+def test_rounding_line_ffb_coinche() -> None:
+    """FFB coinche 2015, 10.1.1 "Leur total + Le montant du contrat demandé"
+    and 10.2 "arrondis à la dizaine la plus proche": 80H by W made with 114
+    (NS 48): EW 80 + 114 = 194, rounded by -4 to 190; NS 48 by +2 to 50."""
+    result, b = ffb(TWO, "80H pass pass pass", COINCHE_SCRIPT)
+    assert b.made_totals == (48, 114)
+    assert (b.verdict, b.result, b.rounding, b.coinche_multiplier) == (
+        "made",
+        "made",
+        "nearest_ten",
+        1,
+    )
+    assert lines(b) == [
+        ("contract", (0, 80)),
+        ("points", (48, 114)),
+        ("rounding", (2, -4)),
+    ]
+    assert b.score == result.score == (50, 190)
+
+
+def test_whole_deal_multiplied_when_coinched_ffb_coinche() -> None:
+    """FFB coinche 2015, 10.1.1: "(160 points + ... + Le montant du contrat
+    demandé) x 2 (resp. 4)", the defenders score nothing: EW 160 + 80 = 240,
+    and the coinche adds 240 (480); surcoinched, it adds 720 (960)."""
+    _, b = ffb(TWO, "80H coinche pass pass pass", COINCHE_SCRIPT)
+    assert (b.multiplier, b.coinche_multiplier) == (2, 2)
+    assert lines(b) == [
+        ("contract", (0, 80)),
+        ("deal", (0, 160)),
+        ("coinche_multiplier", (0, 240)),
+    ]
+    assert b.score == (0, 480)
+    _, b = ffb(TWO, "80H coinche surcoinche", COINCHE_SCRIPT)
+    assert lines(b)[-1] == ("coinche_multiplier", (0, 720))
+    assert b.score == (0, 960)
+
+
+def test_failed_and_coinched_defence_doubled_ffb_coinche() -> None:
+    """FFB coinche 2015, 10.1.2: "160 points de chute + ... + Le montant du
+    contrat demandé", doubled when coinched: S's 80H, NS make 48: EW 160 +
+    80, and the coinche adds 240 (480)."""
+    _, b = ffb(TWO, "pass 80H coinche pass pass pass", COINCHE_SCRIPT)
+    assert (b.taker, b.taker_points, b.verdict, b.result) == (0, 48, "bid_not_reached", "dedans")
+    assert lines(b) == [
+        ("contract", (0, 80)),
+        ("defence", (0, 160)),
+        ("coinche_multiplier", (0, 240)),
+    ]
+    assert b.score == (0, 480)
+
+
+def test_capot_takes_the_defenders_declarations_ffb_coinche() -> None:
+    """FFB coinche 2015, 10.1.1 "Cas particulier": after the takers' capot
+    the defenders' declarations (quarte 50 + tierce 20) count for them; a
+    capot counts 252 (9.2: 152 + 10 + 90); capot contract 250: EW 252 + 70
+    + 250 = 572, rounded to 570; NS their belote.  Coinched by S: (250 + 70
+    + 250) x 2 = 1140."""
+    _, b = ffb(CAPOT_DECL, "capotH pass pass pass", CAPOT_DECL_SCRIPT)
+    made_lines = {x.kind: x.points for x in b.made}
+    assert made_lines["capot"] == (0, 90)
+    assert made_lines["declarations"] == (0, 70)
+    assert lines(b) == [
+        ("contract", (0, 250)),
+        ("points", (0, 322)),
+        ("belote", (20, 0)),
+        ("rounding", (0, -2)),
+    ]
+    assert b.score == (20, 570)
+    _, b = ffb(CAPOT_DECL, "capotH coinche pass pass pass", CAPOT_DECL_SCRIPT)
+    assert lines(b) == [
+        ("contract", (0, 250)),
+        ("deal", (0, 250)),
+        ("declarations", (0, 70)),
+        ("belote", (20, 0)),
+        ("coinche_multiplier", (0, 570)),
+    ]
+    assert b.score == (20, 1140)
+
+
+VARIANTS: dict[str, Rules] = {
+    **PRESETS,
+    # Tout Atout with the trump values in every suit (258), converted to
+    # 162 (FFB classique 2016, 11.3), and the house rounding
+    "ta-to-162-house": dataclasses.replace(
+        PRESETS["seed000-tout-atout"],
+        ta_points=(0, 0, 14, 10, 20, 3, 4, 11),
+        ta_sa_points_to_162=True,
+        rounding="house",
+    ),
+    "ffb-coinche-house": dataclasses.replace(FFB_COINCHE, rounding="house", tie="litige"),
+}
+"""Every preset, and variants that use the other scoring options."""
+
+
+@pytest.mark.parametrize("preset", sorted(VARIANTS))
 def test_every_random_deal_is_explained(preset: str) -> None:
-    """200 random deals of each preset: the breakdown's scored lines add up
-    to the deal's score (explain_deal checks its score against the
-    result's, and raises when they differ)."""
-    rules = PRESETS[preset]
+    """200 random deals of each preset (and variant): the breakdown's
+    scored lines add up to the deal's score (explain_deal checks its score
+    against the result's, and raises when they differ)."""
+    rules = VARIANTS[preset]
     rng = random.Random(16)
     verdicts = set()
+    kinds: set[str] = set()
     for _ in range(200):
         state = random_deal(rules, rng)
         result = state.result
@@ -298,7 +425,15 @@ def test_every_random_deal_is_explained(preset: str) -> None:
         for side in range(len(result.score)):
             assert sum(line.points[side] for line in b.scored) == result.score[side]
         verdicts.add(b.verdict)
+        kinds.update(x.kind for x in (*b.made, *b.scored) if any(x.points))
     assert "made" in verdicts and len(verdicts) >= 2, verdicts
+    wanted = {
+        "ta-to-162-house": {"to_162", "rounding", "strain_multiplier"},
+        "ffb-coinche": {"coinche_multiplier", "deal", "defence"},
+        "ffb-coinche-house": {"coinche_multiplier"},
+        "coinche": {"contract", "defence", "capot"},
+    }.get(preset, set())
+    assert wanted <= kinds, kinds
 
 
 def test_a_result_scored_under_other_rules_is_refused() -> None:

@@ -216,7 +216,8 @@ def test_kernel_rules_equal_the_rules_core() -> None:
     from rebelote.trump import strain_tables
 
     rng = random.Random(5)
-    for rules in PRESETS.values():
+    every = [*PRESETS.values(), preset("ffb").replace(lower_trump_under_partner="all_trumps_only")]
+    for rules in every:
         for strain in Strain:
             t = strain_tables(strain, rules.ta_points, rules.sa_points)
             for _ in range(300):
@@ -233,7 +234,7 @@ def test_kernel_rules_equal_the_rules_core() -> None:
                     t.trumps,
                     t.higher[winning],
                     rules.overtrump_partner_on_trump_lead,
-                    rules.partner_winning_exemption,
+                    kernel._exemption(rules),
                     rules.must_undertrump,
                 )
                 assert got == want

@@ -17,6 +17,7 @@ from rebelote.actions import Action, Bid, ChoosePattern, Cut, Declare, Play, par
 from rebelote.cards import parse_card
 from rebelote.legality import (
     FFB,
+    FFB_COINCHE,
     RULES_DIGEST,
     SEED000,
     SEED001,
@@ -377,6 +378,27 @@ def test_partner_master_with_trump_seed003() -> None:
     free = deal(NO_DECL, PARTNER_TRUMPS, "7H")
     play(free, "AS 9H 7S")
     assert free.why_illegal(c("8H")) is None and free.why_illegal(c("QC")) is None
+
+
+def test_lower_trump_under_partner_only_with_trumps_alone_ffb_coinche() -> None:
+    """FFB coinche 2015, 5.2 ("C'est le seul cas de figure, plutôt rare, où il
+    est permis de jouer un atout inférieur"): N's partner S wins with the 9H;
+    N, holding clubs and a diamond, may discard them or play the JH over
+    it, not a lower trump (8H KH AH): may_not_undertrump_partner, naming
+    lower_trump_under_partner and docs/rules/FFB.md."""
+    rules = NO_DECL.replace(lower_trump_under_partner="all_trumps_only")
+    state = deal(rules, PARTNER_TRUMPS, "7H")
+    play(state, "AS 9H 7S")
+    assert state.current == Seat.N
+    for card in ("8H", "KH", "AH"):
+        why(
+            state,
+            c(card),
+            R.MAY_NOT_UNDERTRUMP_PARTNER,
+            "lower_trump_under_partner",
+            FFB_COINCHE,
+        )
+    assert [a.text for a in state.legal_actions()] == ["JH", "7D", "QC", "KC", "AC"]
 
 
 def test_must_undertrump_ffb() -> None:

@@ -1,7 +1,8 @@
 """Frozen actions a player takes, with their text forms.
 
 - :class:`Cut`: the cutter lifts ``packet`` cards (0: declines, where allowed).
-- :class:`ChoosePattern`: the dealer deals ``3-2`` or ``2-3``.
+- :class:`ChoosePattern`: the dealer deals ``3-2``, ``2-3`` or (coinche)
+  ``3-3-2``.
 - :class:`Bid`: every bid of every auction, in the notation of RULES.md:
   ``pass``, ``take`` (round one), ``S H D C`` (round two), ``TA`` ``SA``
   (seed 000's Tout Atout / Sans Atout), ``80H`` .. ``160S``, ``capotD``,
@@ -76,7 +77,9 @@ class Cut:
 
 @dataclass(frozen=True, slots=True)
 class ChoosePattern:
-    """The dealer's first distribution: ``3-2`` or ``2-3``."""
+    """The dealer's first distribution: ``3-2`` or ``2-3`` (in coinche
+    3-2-3 and 2-3-3), or ``3-3-2`` (coinche, FFB 2015).  See
+    :attr:`~rebelote.rules.Rules.patterns`."""
 
     pattern: str
 

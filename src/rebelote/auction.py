@@ -17,7 +17,12 @@ bid must beat the last; an opponent of the last bidder may ``coinche``; the
 coinched side may then ``surcoinche``, and no one else speaks: the two players
 of the coinched side speak in turn from the coincher's right, a surcoinche or
 their two passes ending the auction.  Three passes after a bid end the
-auction; four passes at the start void the deal.
+auction; four passes at the start void the deal.  Where
+``Rules.after_coinche`` is ``three_passes`` (FFB coinche 2015, 4.1: "le tour
+de d'enchère s'achève lorsqu'après une enchère ou une coinche, les trois
+joueurs suivants passent"), the three players after the coincher speak in
+turn: the coinched side may surcoinche, the coincher's partner only passes,
+and three passes end the auction.
 """
 
 from __future__ import annotations
@@ -157,7 +162,9 @@ class Auction:
         out = [_PASS]
         if bidding == "coinche":
             if self.coinched > 1:
-                out.append(_SURCOINCHE)
+                assert self.bidder is not None
+                if self._same_side(self.current, self.bidder):
+                    out.append(_SURCOINCHE)  # the coinched side
                 return out
             low = self.high.value if self.high is not None and self.high.value else 0
             all_strains = self.rules.coinche_tout_atout
@@ -192,8 +199,9 @@ class Auction:
 
         Coinche (RULES.md, "Coinche"): only contracts, coinche and surcoinche;
         a contract must beat the last (capot beats all), TA / SA only where
-        ``Rules.coinche_tout_atout``; after a coinche only a surcoinche; a
-        coinche by an opponent of the last bidder, once.  Classic (seed 002):
+        ``Rules.coinche_tout_atout``; after a coinche only a surcoinche, by
+        the coinched side (``Rules.after_coinche``); a coinche by an
+        opponent of the last bidder, once.  Classic (seed 002):
         ``take`` in round one, a suit in round two, not the turned one unless
         ``Rules.round_two_turned_suit``.  Tout Atout (seed 000): a suit or a
         take only before any bid; SA over a suit, TA over SA.
@@ -248,7 +256,11 @@ class Auction:
         rules = self.rules
         if bid.kind == "pass":
             self.passes += 1
-            if rules.bidding == "coinche" and self.coinched > 1:
+            if (
+                rules.bidding == "coinche"
+                and self.coinched > 1
+                and rules.after_coinche == "coinched_side"
+            ):
                 if self.passes == 2:
                     return self._close()
                 nxt = _NEXT[4]

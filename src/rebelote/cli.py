@@ -3,6 +3,7 @@
 Commands: ``play`` (the browser table: a match against computer players),
 ``serve`` (the multi-table server for network play, with the lobby),
 ``hint FILE --seat S --after N`` (the expert's value of each legal action),
+``analyse FILE`` (the double-dummy cost of every card, the expert's bids),
 ``demo`` (a deal by random legal moves, trick by trick), ``rules``
 (the presets and their options), ``replay FILE [--json]`` (records of format 1
 or 2), ``record --seed N [--events]`` (format 2),
@@ -479,6 +480,57 @@ def hint(
     for item in report["values"]:
         value = "-" if item["value"] is None else f"{item['value']:+.1f}"
         print(f"  {item['action']:>10}  {value}")
+
+
+@app.command()
+def analyse(
+    file: Annotated[str, typer.Argument(help="A deal or match record (JSON); '-' for stdin.")],
+    seed: Annotated[int, typer.Option(help="Seed of the expert's bids.")] = 0,
+    bids: Annotated[
+        bool, typer.Option("--bids/--no-bids", help="Set each bid beside the expert's.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The expert's analysis of a finished deal or match: for each card, its
+    double-dummy value before and after it was played (the deal's points of
+    the player's side minus the other side's under best play, every hand
+    known) and what it cost against best play; for each bid, the bid the
+    expert would have made from the bidder's view.  The same analysis as
+    the replay's (rebelote serve).
+
+    With --json, one object:
+      {"version": 1, "deals": [{"dealer", "contract", "result",
+        "cards": [{"index", "trick", "seat", "side", "card", "action",
+                   "points", "before", "after", "cost", "best"}, ...],
+        "mistakes": [indexes into cards, costliest first],
+        "cost": {"NS": 40, "EW": 0},
+        "bids": [{"index", "seat", "bid", "expert", "same", "basis"}, ...]}]}
+
+    Exit status 2 and a JSON error for an unreadable or malformed record."""
+    from .record import RecordError
+
+    data = _read_record(file, as_json)
+    from .bots.analysis import analyse_match
+
+    try:
+        report = analyse_match(data, seed=seed, bids=bids)
+    except RecordError as exc:
+        _fail(exc.payload, as_json)
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False))
+        return
+    for number, deal in enumerate(report["deals"], start=1):
+        print(f"deal {number}: {deal['contract'] or deal['result']}, cost {deal['cost']}")
+        for i in deal["mistakes"]:
+            c = deal["cards"][i]
+            best = " ".join(c["best"])
+            print(
+                f"  trick {c['trick']} {c['seat']} {c['card']}: {c['before']:+d} -> "
+                f"{c['after']:+d} (cost {c['cost']}; best {best})"
+            )
+        for b in deal["bids"] or []:
+            if not b["same"]:
+                print(f"  bid {b['seat']} {b['bid']}: the expert bids {b['expert']}")
 
 
 @app.command()

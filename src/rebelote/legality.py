@@ -7,8 +7,9 @@ carries one too.  The reason is a code (:class:`IllegalReason`, a stable
 string for the protocol and the pages' catalogs), ``option`` the field of
 :class:`~rebelote.rules.Rules` whose value makes the action illegal (``None``
 where every text agrees), and ``source`` the text that states the rule: a
-file under ``docs/rules/`` or ``FFB`` (the Fédération Française de Belote's
-rules, which the project follows where the texts are silent).
+file under ``docs/rules/`` (``docs/rules/FFB.md`` for the federation's
+coinche rules) or ``FFB`` (the Fédération Française de Belote's rules,
+which the project follows where the texts are silent).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from enum import Enum
 
 __all__ = [
     "FFB",
+    "FFB_COINCHE",
     "RULES_DIGEST",
     "SEED000",
     "SEED001",
@@ -42,6 +44,9 @@ RULES_DIGEST = "docs/rules/RULES.md"
 notation."""
 FFB = "FFB"
 """The rules of the Fédération Française de Belote for belote classique."""
+FFB_COINCHE = "docs/rules/FFB.md"
+"""The Fédération Française de Belote's rules of belote coinchée (2015), as
+``docs/rules/FFB.md`` cites and summarizes them."""
 
 
 class IllegalReason(Enum):
@@ -50,7 +55,7 @@ class IllegalReason(Enum):
     NO_SUCH_ACTION = "no_such_action"
     """Not an action of the game as the engine writes it (a card number out
     of 0..31, a bid of 85, a ``Bid("pass", S)``, a pattern other than
-    ``3-2`` and ``2-3``, declarations out of the order
+    ``3-2``, ``2-3`` and ``3-3-2``, declarations out of the order
     :meth:`~rebelote.state.State.legal_actions` lists them).  The dealer
     chooses a pattern only where ``Rules.patterns`` allows both, so no
     pattern is refused for the rules."""
@@ -118,8 +123,9 @@ class IllegalReason(Enum):
     coincher")."""
 
     SURCOINCHE_NOT_ALLOWED = "surcoinche_not_allowed"
-    """A surcoinche with no coinche to answer (RULES.md: "the bidding team may
-    then surcoincher")."""
+    """A surcoinche with no coinche to answer, or by the side that coinched
+    (RULES.md: "the bidding team may then surcoincher"; FFB coinche 2015,
+    4.1: "l'équipe adverse a la possibilité de surcoincher")."""
 
     DECLARATIONS_OFF = "declarations_off"
     """A declaration where ``Rules.declarations`` is ``off`` (seed 002, coinche)."""
@@ -176,6 +182,13 @@ class IllegalReason(Enum):
     ``option`` is ``partner_winning_exemption`` when the partner is
     winning."""
 
+    MAY_NOT_UNDERTRUMP_PARTNER = "may_not_undertrump_partner"
+    """Void in the plain suit led, the partner winning the trick with a
+    trump: a lower trump while holding a card that is no trump
+    (``Rules.lower_trump_under_partner``; FFB coinche 2015, 5.2: "C'est le
+    seul cas de figure, plutôt rare, où il est permis de jouer un atout
+    inférieur")."""
+
     BELOTE_NOT_HELD = "belote_not_held"
     """A belote word (``JS belote``) with a card that is no king or queen of
     trump of a pair the player holds (seed 001: "il y a belote si l'un des
@@ -204,7 +217,8 @@ class Illegality:
     ``reason``: the code; ``option``: the :class:`~rebelote.rules.Rules`
     field whose value makes it illegal, ``None`` where every text agrees;
     ``source``: the text stating the rule (:data:`SEED000` ..
-    :data:`SEED003`, :data:`RULES_DIGEST` or :data:`FFB`).
+    :data:`SEED003`, :data:`RULES_DIGEST`, :data:`FFB` or
+    :data:`FFB_COINCHE`).
     """
 
     reason: IllegalReason

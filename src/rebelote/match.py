@@ -11,6 +11,10 @@
   wait through further ties and void deals.
 - The match ends when a side reaches the target; if both do in the same deal,
   the higher total wins; equal totals: one more deal (seed 000, seed 001).
+- Where ``Rules.belote_alone_cannot_win`` (FFB coinche 2015, 10.3), a side
+  that reaches the target only through its belote in a deal where it was
+  capot or failed as takers must first take a trick in a later deal: until
+  then it cannot win, and the match goes on.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from .rules import Rules
 from .scoring import DealResult
 from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
 from .state import State
+from .trump import Strain
 
 __all__ = ["Match", "MatchDeal", "next_dealer"]
 
@@ -73,6 +78,9 @@ class Match:
         self.held_over = 0
         self.deals: list[MatchDeal] = []
         self.winner: int | None = None
+        self.needs_trick: set[int] = set()
+        """Sides past the target through their belote alone, waiting for a
+        trick of a later deal (``Rules.belote_alone_cannot_win``)."""
 
     @property
     def is_over(self) -> bool:
@@ -109,12 +117,50 @@ class Match:
             score[result.winner] += released
             self.held_over = 0
         self.held_over += result.held_over
+        before = list(self.totals)
         for side, points in enumerate(score):
             self.totals[side] += points
         entry = MatchDeal(self.dealer, result, tuple(score), released, tuple(self.totals))
         self.deals.append(entry)
-        top = max(self.totals)
-        if top >= self.rules.target and self.totals.count(top) == 1:
-            self.winner = self.totals.index(top)
+        if self.rules.belote_alone_cannot_win:
+            self._belote_alone(result, before, score)
+        totals = [t if s not in self.needs_trick else -1 for s, t in enumerate(self.totals)]
+        top = max(totals)
+        if top >= self.rules.target and totals.count(top) == 1:
+            self.winner = totals.index(top)
         self.dealer = next_dealer(self.rules, self.dealer, result)
         return entry
+
+    def _belote_alone(self, result: DealResult, before: list[int], score: list[int]) -> None:
+        """FFB coinche 2015, 10.3: "Si une équipe est capot ou chute, et
+        atteint les points fixés uniquement grâce aux points d'une belote, la
+        partie n'est pas encore gagnée et doit se poursuivre. L'équipe aura
+        besoin d'un pli supplémentaire pour valider la partie."  Updates
+        :attr:`needs_trick`: a side waiting that took a trick in this deal
+        may win again; a side that was capot, or failed as takers, and
+        crossed the target only through its belote must wait."""
+        played = result.result not in ("passed", "cancelled")
+        if not played or result.contract is None:
+            return
+        capot = result.capot
+        self.needs_trick -= {s for s in self.needs_trick if capot is None or capot == s}
+        strain = result.contract.strain
+        rules = self.rules
+        mult = (
+            rules.sa_multiplier
+            if strain == Strain.SA
+            else rules.ta_multiplier
+            if strain == Strain.TA
+            else 1
+        )
+        taker = int(result.contract.taker)
+        takers = taker - 1 if rules.players == 3 else taker & 1  # State.side_of
+        target = rules.target
+        for side, points in enumerate(score):
+            capot_against = capot is not None and capot != side
+            failed = result.result == "dedans" and side == takers
+            if not (capot_against or failed):
+                continue
+            belote = min(points, result.belote_points[side] * mult)
+            if before[side] + points >= target > before[side] + points - belote:
+                self.needs_trick.add(side)

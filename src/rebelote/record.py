@@ -71,7 +71,7 @@ from .cards import Card, CardParseError, card_name, parse_card
 from .declarations import Declaration, DeclarationError, match_declarations
 from .events import Event
 from .match import Match
-from .rules import Rules, RulesError
+from .rules import PATTERNS, Rules, RulesError
 from .scoring import DealResult, explain_deal
 from .seats import Seat
 from .state import AmbiguousActionError, DealError, IllegalActionError, Phase, State
@@ -268,8 +268,8 @@ def _setup(record: Mapping[str, Any], rules: Rules) -> _Replay:
         if has_deck:
             deck = _cards(record["deck"], "deck")
             pattern = record.get("pattern")
-            if pattern is not None and pattern not in ("3-2", "2-3"):
-                raise RecordError(f"pattern must be '3-2' or '2-3', not {pattern!r}")
+            if pattern is not None and pattern not in PATTERNS:
+                raise RecordError(f"pattern must be '3-2', '2-3' or '3-3-2', not {pattern!r}")
             if pattern is None:
                 pattern = rules.patterns[0]
             if len(rules.patterns) > 1:  # the dealer chooses: an action

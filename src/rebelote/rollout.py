@@ -143,9 +143,16 @@ P_SA_MULT = 18
 P_TA_MULT = 19
 P_COINCHE_TA = 20  # coinche_tout_atout
 P_CONTRACT_ONLY = 21  # coinche_made_score == "contract"
-P_PATTERN = 22  # the first distribution: 0 "3-2", 1 "2-3"
+P_PATTERN = 22  # the first distribution: 0 "3-2", 1 "2-3", 2 "3-3-2"
 P_POLICY = 23  # 0 random, 1 greedy
-P_SIZE = 24
+P_LOWER_TRUMP = 24  # lower_trump_under_partner == "all_trumps_only"
+P_THREE_PASSES = 25  # after_coinche == "three_passes"
+P_COINCHE_CAPOT = 26  # coinche_capot_points
+P_DEAL_MULT = 27  # coinche_multiplies == "deal"
+P_CAPOT_DECL = 28  # capot_takes_declarations
+P_TO_162 = 29  # ta_sa_points_to_162
+P_ROUNDING = 30  # 0 none, 1 nearest_ten, 2 house
+P_SIZE = 31
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -394,11 +401,17 @@ def _start(G: Any, P: Any, deck: Any, dealer: int) -> None:
     for s in range(4):
         G[G_BELOTE_OWNER + s] = -1
         G[G_BELOTE_SAID + s] = -1
-    first = 3 if P[P_PATTERN] == 0 else 2
-    _deal_round(G, deck, first, -1, players)
-    _deal_round(G, deck, 5 - first, -1, players)
-    if P[P_BIDDING] == 2:
+    if P[P_PATTERN] == 2:  # 3-3-2, coinche only
         _deal_round(G, deck, 3, -1, players)
+        _deal_round(G, deck, 3, -1, players)
+        _deal_round(G, deck, 2, -1, players)
+    else:
+        first = 3 if P[P_PATTERN] == 0 else 2
+        _deal_round(G, deck, first, -1, players)
+        _deal_round(G, deck, 5 - first, -1, players)
+    if P[P_BIDDING] == 2:
+        if P[P_PATTERN] != 2:
+            _deal_round(G, deck, 3, -1, players)
     else:
         G[G_TURNED] = deck[G[G_POS]]
         G[G_POS] += 1
@@ -419,8 +432,10 @@ def _legal_bids(G: Any, P: Any, out: Any) -> int:
     high = G[G_HIGH]
     if bidding == 2:
         if G[G_COINCHED] > 1:
-            out[1] = B_SURCOINCHE
-            return 2
+            if ((G[G_CURRENT] ^ G[G_BIDDER]) & 1) == 0:
+                out[1] = B_SURCOINCHE  # the coinched side
+                return 2
+            return 1
         low = -1 if high < 0 else (high - B_CONTRACT) // 6
         strains = 6 if P[P_COINCHE_TA] else 4
         for vi in range(low + 1, 10):
@@ -464,7 +479,7 @@ def _bid(G: Any, P: Any, code: int) -> int:
     coinche = P[P_BIDDING] == 2
     if code == B_PASS:
         G[G_PASSES] += 1
-        if coinche and G[G_COINCHED] > 1:
+        if coinche and G[G_COINCHED] > 1 and not P[P_THREE_PASSES]:
             if G[G_PASSES] == 2:
                 return 1
             G[G_CURRENT] = (seat + 2) & 3
@@ -734,7 +749,13 @@ def _legal(G: Any, P: Any, T: Any, strain: int) -> int:
     if follow:
         return follow
     tr = hand & trumps
-    if tr == 0 or (partner and P[P_EXEMPTION]):
+    if tr == 0:
+        return hand
+    if partner and P[P_EXEMPTION]:
+        plain = hand & ~trumps & 0xFFFFFFFF
+        if P[P_LOWER_TRUMP] and (trumps >> winning) & 1 and plain:
+            higher: int = T[strain, T_HIGH + winning]
+            return plain | (tr & higher)
         return hand
     if (trumps >> winning) & 1:
         over = tr & T[strain, T_HIGH + winning]
@@ -963,9 +984,15 @@ def _score(G: Any, P: Any) -> None:
         total[s] = 0
         score[s] = 0
     trick_pts[ddd] += 10
+    if P[P_TO_162] and G[G_STRAIN] >= 4:
+        deal_total = 10
+        for s in range(nsides):
+            deal_total += G[G_SIDE_PTS + s]
+        for s in range(nsides):
+            trick_pts[s] = (2 * trick_pts[s] * 162 + deal_total) // (2 * deal_total)
     if capot >= 0:
         if coinche:
-            trick_pts[capot] = 250
+            trick_pts[capot] = P[P_COINCHE_CAPOT]
         elif solo and P[P_SOLO_CAPOT] >= 0:
             trick_pts[capot] = P[P_SOLO_CAPOT]
         else:
@@ -1001,6 +1028,11 @@ def _score(G: Any, P: Any) -> None:
             ):
                 bel[side] += 20
     tk = _side(G[G_TAKER], players)
+    if P[P_CAPOT_DECL] and capot == tk:
+        for s in range(nsides):
+            if s != tk:
+                decl[tk] += decl[s]
+                decl[s] = 0
     for s in range(nsides):
         total[s] = trick_pts[s] + decl[s] + bel[s]
     best_other = -(1 << 30)
@@ -1019,12 +1051,17 @@ def _score(G: Any, P: Any) -> None:
     held = 0
     winner = -1
     keep_belote = not P[P_BELOTE_DEFENDERS]
+    deal_mult = coinche and mult > 1 and P[P_DEAL_MULT]
     if made:
         kind = K_CAPOT if capot == tk else K_MADE
         winner = tk
         for s in range(nsides):
             score[s] = total[s]
-        if coinche:
+        if deal_mult:
+            base = 250 if capot == tk else 160
+            score[tk] = (base + decl[0] + decl[1] + bel[tk] + value) * mult
+            score[1 - tk] = bel[1 - tk]
+        elif coinche:
             own = 0 if P[P_CONTRACT_ONLY] else trick_pts[tk] + decl[tk]
             score[tk] = value * mult + own + bel[tk]
     elif tied_deal and P[P_LITIGE]:
@@ -1044,7 +1081,9 @@ def _score(G: Any, P: Any) -> None:
         for s in range(nsides):
             if s == tk:
                 continue
-            if coinche:
+            if deal_mult:
+                base = 160 + value
+            elif coinche:
                 base = 160 + value * mult
             elif capot == s and solo and P[P_SOLO_CAPOT] >= 0:
                 base = P[P_SOLO_CAPOT]
@@ -1057,6 +1096,8 @@ def _score(G: Any, P: Any) -> None:
             score[s] = base + decl[s] + bel[s]
         if nsides == 2:
             score[first_other] += decl[tk] + (0 if keep_belote else bel[tk])
+            if deal_mult:
+                score[first_other] *= mult
     strain = G[G_STRAIN]
     m = P[P_SA_MULT] if strain == 4 else P[P_TA_MULT] if strain == 5 else 1
     G[G_KIND] = kind
@@ -1065,6 +1106,24 @@ def _score(G: Any, P: Any) -> None:
         G[G_BELOTE_PTS + s] = bel[s]
         G[G_DECL_PTS + s] = decl[s]
     G[G_HELD] = held * m
+    rounding = P[P_ROUNDING]
+    if rounding == 1:  # nearest_ten (scoring.rounded_scores)
+        for s in range(nsides):
+            G[G_SCORE + s] = (G[G_SCORE + s] + 5) // 10 * 10
+        G[G_HELD] = (G[G_HELD] + 5) // 10 * 10
+    elif rounding == 2 and nsides == 3:  # house
+        for s in range(nsides):
+            G[G_SCORE + s] = (G[G_SCORE + s] + 4) // 10 * 10
+        G[G_HELD] = (G[G_HELD] + 4) // 10 * 10
+    elif rounding == 2:
+        other = 1 - tk
+        mine = G[G_SCORE + tk]
+        theirs = G[G_SCORE + other]
+        kept = G[G_HELD]
+        takers = (mine + kept + 4) // 10 * 10
+        G[G_SCORE + other] = (mine + kept + theirs + 4) // 10 * 10 - takers
+        G[G_SCORE + tk] = (mine + 4) // 10 * 10 if kept else takers
+        G[G_HELD] = takers - G[G_SCORE + tk]
     G[G_CAPOT] = capot
     G[G_SOLO] = 1 if solo else 0
     G[G_DDD] = ddd
@@ -1181,8 +1240,15 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_TA_MULT] = rules.ta_multiplier
     p[P_COINCHE_TA] = int(rules.coinche_tout_atout)
     p[P_CONTRACT_ONLY] = int(rules.coinche_made_score == "contract")
-    p[P_PATTERN] = 0 if rules.patterns[0] == "3-2" else 1
+    p[P_PATTERN] = ("3-2", "2-3", "3-3-2").index(rules.patterns[0])
     p[P_POLICY] = POLICIES[policy]
+    p[P_LOWER_TRUMP] = int(rules.lower_trump_under_partner == "all_trumps_only")
+    p[P_THREE_PASSES] = int(rules.after_coinche == "three_passes")
+    p[P_COINCHE_CAPOT] = rules.coinche_capot_points
+    p[P_DEAL_MULT] = int(rules.coinche_multiplies == "deal")
+    p[P_CAPOT_DECL] = int(rules.capot_takes_declarations)
+    p[P_TO_162] = int(rules.ta_sa_points_to_162)
+    p[P_ROUNDING] = ("none", "nearest_ten", "house").index(rules.rounding)
     return np.array(p, dtype=np.int64)
 
 

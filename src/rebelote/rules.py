@@ -3,7 +3,9 @@ source texts differ, and named presets that pin every option.
 
 The options follow the table "Where the texts differ" of ``docs/rules/RULES.md``;
 the presets follow its table "Presets" exactly.  ``ffb`` follows the rules of
-the Fédération Française de Belote (FFB) for belote classique; ``seed000`` to
+the Fédération Française de Belote (FFB) for belote classique; ``ffb-coinche``
+the federation's coinche rules of 2015 exactly (``docs/rules/FFB.md``);
+``seed000`` to
 ``seed003`` follow their source text literally (``seeds/000`` ... ``seeds/003``)
 and have names a player understands as well (:data:`PRESET_NAMES`:
 ``declaration-turn``, ``tout-atout``, ``belote-said``, ``dealer-leads-501``,
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
+    "PATTERNS",
     "PRESETS",
     "PRESET_DESCRIPTIONS",
     "PRESET_NAMES",
@@ -46,6 +49,10 @@ DeclarationTie = Literal["none", "first"]
 BeloteOnDedans = Literal["holders", "defenders"]
 Tie = Literal["litige", "takers_fail"]
 CoincheMadeScore = Literal["contract_and_points", "contract"]
+LowerTrumpUnderPartner = Literal["allowed", "all_trumps_only"]
+AfterCoinche = Literal["coinched_side", "three_passes"]
+CoincheMultiplies = Literal["contract", "deal"]
+Rounding = Literal["none", "nearest_ten", "house"]
 
 # Card points by rank in natural order 7 8 9 10 J Q K A.
 TA_POINTS_USUAL: tuple[int, ...] = (0, 0, 9, 5, 14, 1, 3, 6)
@@ -92,7 +99,11 @@ class Rules:
 
     patterns: tuple[str, ...] = ("3-2", "2-3")
     """First distributions the dealer may choose: "3-2" and/or "2-3" (seeds 000
-    and 001 allow both; seed 002: "3 cartes puis encore 2 cartes", only 3-2)."""
+    and 001 allow both; seed 002: "3 cartes puis encore 2 cartes", only 3-2).
+    In coinche, where every card is dealt at once, "3-2" and "2-3" deal 3-2-3
+    and 2-3-3, and "3-3-2" deals 3, 3 then 2 (FFB coinche 2015, 3.4: "3
+    cartes puis 2 puis 3 / 3 cartes puis 3 puis 2 / 2 cartes puis 3 puis 3";
+    docs/rules/FFB.md); "3-3-2" is refused where a card is turned."""
 
     bidding: Bidding = "classic"
     """classic: two rounds of taking; tout_atout: seed 000's Tout Atout / Sans
@@ -197,6 +208,95 @@ class Rules:
     """Coinche, contract made: the takers score the contract plus the points
     they made (club rules, colver), or the contract alone."""
 
+    lower_trump_under_partner: LowerTrumpUnderPartner = "allowed"
+    """Void in the plain suit led while the partner wins the trick with a
+    trump (where ``partner_winning_exemption`` frees the player): ``allowed``,
+    any card, a lower trump too (FFB belote classique 2016, 5.2: "On peut se
+    défausser de n'importe quelle carte sans exception (y compris un atout
+    inférieur au sien)"); ``all_trumps_only``, any card but a trump lower
+    than the partner's, unless the player holds nothing but trumps (FFB
+    belote coinchée 2015, 5.2: "Lorsque notre partenaire, maître, a coupé une
+    carte adverse et que nous ne possédons plus que de l'atout, il n'est pas
+    obligé de fournir un atout supérieur. C'est le seul cas de figure, plutôt
+    rare, où il est permis de jouer un atout inférieur"; docs/rules/FFB.md)."""
+
+    after_coinche: AfterCoinche = "coinched_side"
+    """Coinche auction, after a coinche: ``coinched_side``, only the two
+    players of the coinched side speak, from the coincher's right, a
+    surcoinche or their two passes ending the auction (club rules, as
+    colver plays them); ``three_passes``, the three players after the
+    coincher speak in turn, the coinched side may surcoinche, the
+    coincher's partner may only pass, and three passes end the auction
+    (FFB coinche 2015, 4.1: "le tour de d'enchère s'achève lorsqu'après
+    une enchère ou une coinche, les trois joueurs suivants passent";
+    docs/rules/FFB.md)."""
+
+    coinche_capot_points: int = 250
+    """Coinche: what a side's cards count when it took all 8 tricks
+    (capot): 250 (club rules, colver: a capot bid made scores 250 + the
+    contract's 250 = 500), or 252 (FFB coinche 2015, 9.2: "le dix de der
+    vaut 100 points, portant ainsi le total à 252 points": a capot bid made
+    scores 252 + 250 = 502; docs/rules/FFB.md)."""
+
+    coinche_multiplies: CoincheMultiplies = "contract"
+    """Coinche, what a coinche (x2) or surcoinche (x4) multiplies:
+    ``contract``, the contract alone (club rules, colver: made, the takers
+    score contract x multiplier + their points, the defenders theirs;
+    failed, the defenders score 160 + contract x multiplier + the
+    declarations), or ``deal``, the whole deal (FFB coinche 2015, 4.1 "Le
+    score de la donne sera multiplié par 2", 10.1.1, 10.1.2; docs/rules/FFB.md):
+    made, the takers score (160, or 250 after a capot, + every declaration
+    of both sides + their belote + the contract) x multiplier and the
+    defenders only their belote; failed, the defenders score (160 + every
+    declaration + their belote + the contract) x multiplier and the takers
+    only their belote.  ``coinche_made_score`` then applies to contracts
+    that were not coinched."""
+
+    capot_takes_declarations: bool = False
+    """When the takers take all 8 tricks (capot), the defenders'
+    declarations count for the takers (FFB coinche 2015, 10.1.1: "si un
+    capot est réalisé par les preneurs, les annonces des défenseurs changent
+    de main et sont marqués par les preneurs, et ce, que le capot ait été
+    demandé lors des enchères ou non"; docs/rules/FFB.md).  Otherwise each
+    side keeps the declarations that counted for it."""
+
+    ta_sa_points_to_162: bool = False
+    """Tout Atout and Sans Atout deals: each side's card points with the dix
+    de der are converted to the 162 scale, ``points x 162 / total`` where
+    ``total`` is the deal's card points + 10 (258 with the trump values in
+    every suit), rounded to the nearest point, a half up (FFB belote
+    classique 2016, 11.3: "il faut multiplier le nombre de points comptés
+    (hors belote) par la fraction 162/258 puis rajouter les éventuelles
+    belotes"; its example: "198 x 162 / 258" gives 124; docs/rules/FFB.md).
+    The contract is judged on the converted points; a capot still counts
+    its capot points.  Off: the points count as ``ta_points`` and
+    ``sa_points`` give them (the usual tables already total 162)."""
+
+    rounding: Rounding = "none"
+    """What each side scores in a deal, rounded once the contract is judged:
+    ``none``, to the point (FFB classique 2016, 10.3: "le score de chaque
+    équipe est marqué au point près"); ``nearest_ten``, to the nearest ten,
+    a 5 up (FFB coinche 2015, 10.2: "les points de la partie sont arrondis à
+    la dizaine la plus proche. Note : 85 est arrondi à 90 tandis que 84 est
+    arrondi à 80"; optional in classic belote, FFB classique 2016, 10.3);
+    ``house``, a house rule: the takers' score to the nearest ten, a 5
+    down, the other side getting the rest of the deal's rounded total, the
+    complement to 160 of the card points ("64 devient 60, l'adversaire a
+    100 ; 105 devient 100, l'adversaire a 60 ; 106 devient 110, l'adversaire
+    a 50"; docs/rules/FFB.md).  Points held over (litige) are rounded with
+    the takers' score; in the three-player game ``house`` rounds each
+    side's score, a 5 down."""
+
+    belote_alone_cannot_win: bool = False
+    """A side that reaches the target only through its belote in a deal
+    where it was capot (took no trick) or failed as takers has not won yet:
+    play goes on, and it wins once it has taken a trick in a later deal
+    (FFB coinche 2015, 10.3: "Si une équipe est capot ou chute, et atteint
+    les points fixés uniquement grâce aux points d'une belote, la partie
+    n'est pas encore gagnée et doit se poursuivre. L'équipe aura besoin
+    d'un pli supplémentaire pour valider la partie."; docs/rules/FFB.md).
+    Otherwise reaching the target wins, however."""
+
     def __post_init__(self) -> None:
         for name in OPTION_NAMES:
             _check_type(name, getattr(self, name))
@@ -208,8 +308,12 @@ class Rules:
             raise RulesError("sa_multiplier and ta_multiplier must be at least 1")
         if self.target <= 0:
             raise RulesError(f"target must be positive, not {self.target}")
-        if not self.patterns or any(p not in ("3-2", "2-3") for p in self.patterns):
-            raise RulesError(f"patterns must be a non-empty subset of 3-2, 2-3: {self.patterns}")
+        if not self.patterns or any(p not in PATTERNS for p in self.patterns):
+            raise RulesError(
+                f"patterns must be a non-empty subset of 3-2, 2-3, 3-3-2: {self.patterns}"
+            )
+        if "3-3-2" in self.patterns and self.bidding != "coinche":
+            raise RulesError("the 3-3-2 distribution deals every card: coinche only")
         if not 0 <= self.cut_min_packet <= 12:
             raise RulesError(f"cut_min_packet must be 0..12, not {self.cut_min_packet}")
         for name in ("ta_points", "sa_points"):
@@ -312,6 +416,9 @@ def _check_type(name: str, value: object) -> None:
             )
 
 
+PATTERNS: tuple[str, ...] = ("3-2", "2-3", "3-3-2")
+"""Every first distribution (:attr:`Rules.patterns`)."""
+
 MAX_OPTION_NUMBER = 1_000_000
 """The largest whole number a rule option takes (points, targets): far above
 any rule of the game, and small enough for the solver's machine integers."""
@@ -334,6 +441,10 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "belote_on_dedans": ("holders", "defenders"),
     "tie": ("litige", "takers_fail"),
     "coinche_made_score": ("contract_and_points", "contract"),
+    "lower_trump_under_partner": ("allowed", "all_trumps_only"),
+    "after_coinche": ("coinched_side", "three_passes"),
+    "coinche_multiplies": ("contract", "deal"),
+    "rounding": ("none", "nearest_ten", "house"),
 }
 
 _FFB = Rules()
@@ -393,6 +504,38 @@ PRESETS: dict[str, Rules] = {
         ta_multiplier=1,
     ),
     "three-players": Rules(preset="three-players", players=3, tie="takers_fail"),
+    # The Fédération Française de Belote's coinche rules (2015), read from
+    # docs/rules/FFB.md, section by section; every other option as ffb.
+    "ffb-coinche": Rules(
+        preset="ffb-coinche",
+        # Not fixed by the text ("un nombre de points défini au départ"):
+        # the coinche preset's target.
+        target=2000,
+        cut_min_packet=3,  # 3.3 "Chaque tas doit contenir au moins 3 cartes"
+        patterns=("3-2", "3-3-2", "2-3"),  # 3.4: 3-2-3, 3-3-2, 2-3-3
+        bidding="coinche",  # 4.1
+        after_coinche="three_passes",  # 4.1 "les trois joueurs suivants passent"
+        # 5.2 "il n'est pas obligatoire d'en jouer un (... « ne pisse pas »)"
+        must_undertrump=False,
+        lower_trump_under_partner="all_trumps_only",  # 5.2 "le seul cas de figure"
+        belote_must_be_said=True,  # 7 "En cas d'omission ... pas prise en compte"
+        declarations="choice",  # 8 "La coinche se joue toujours avec les annonces"
+        coinche_capot_points=252,  # 9.2 "portant ainsi le total à 252 points"
+        coinche_multiplies="deal",  # 4.1, 10.1.1, 10.1.2
+        capot_takes_declarations=True,  # 10.1.1 "Cas particulier"
+        tie="takers_fail",  # 10.1.2 "supérieur ou égal aux preneurs"
+        rounding="nearest_ten",  # 10.2
+        belote_alone_cannot_win=True,  # 10.3 "Cas particulier"
+        # Contracts state their value: no Tout Atout / Sans Atout multiplier.
+        sa_multiplier=1,
+        ta_multiplier=1,
+        # 11 (a variant the organiser may allow, off): its card tables, 11.2
+        # Sans Atout "As 19, Dix 10, Roi 4, Dame 3, Valet 0" and 11.3 Tout
+        # Atout "Valet 13, Neuf 9, As 6, Dix 5, Roi 3, Dame 2".
+        coinche_tout_atout=False,
+        sa_points=(0, 0, 0, 10, 0, 3, 4, 19),
+        ta_points=(0, 0, 9, 5, 13, 2, 3, 6),
+    ),
 }
 """The named presets (RULES.md, "Presets: every disputed point pinned")."""
 
@@ -406,6 +549,10 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "seed003": "Seed 003: automatic declarations, no under-trumping, litige, 501 points.",
     "coinche": "Coinche (contrée): auction 80-160 and capot, coinche x2, surcoinche x4.",
     "three-players": "Three players, 24 cards, each for himself.",
+    "ffb-coinche": (
+        "Coinche by the FFB's 2015 rules: declarations, the whole deal coinched, "
+        "scores rounded to tens."
+    ),
 }
 """One line per preset, for menus and ``rebelote rules``."""
 

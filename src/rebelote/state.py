@@ -8,7 +8,8 @@ legal, and returns the events it caused.  Phases in order:
    the dealer's left cuts (all texts; seed 001: "au moins deux cartes").
 2. ``pattern``: the dealer chooses 3-2 or 2-3 where the rules allow both
    (seed 000, seed 001).  Then 5 cards each from the dealer's right and the
-   turned card (classic), or 8 cards each by 3-2-3 / 2-3-3 (coinche).
+   turned card (classic), or 8 cards each by 3-2-3 / 2-3-3, or 3-3-2 (FFB
+   coinche 2015, 3.4) (coinche).
 3. ``bidding``: see :mod:`rebelote.auction`.  On a contract, the deal is
    completed: from the dealer's right, 3 cards each, 2 and the turned card to
    the taker.  All pass: the deal ends as ``passed``.
@@ -90,7 +91,7 @@ from .events import (
     TrickWon,
 )
 from .legality import RULES_DIGEST, SEED000, SEED001, SEED002, SEED003, Illegality, IllegalReason
-from .rules import Rules
+from .rules import PATTERNS, Rules
 from .scoring import DealResult, score_deal, void_result
 from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
 from .tricks import PlayTable, Trick, card_illegality, play_table
@@ -540,9 +541,9 @@ class State:
 
     def _distribute(self, pattern: str, events: bool = True) -> list[Event]:
         self.pattern = pattern
-        first = [3, 2] if pattern == "3-2" else [int(x) for x in pattern.split("-")]
-        if not self.rules.turned_card:
-            first.append(3)
+        first = [int(x) for x in pattern.split("-")]
+        if len(first) == 2 and not self.rules.turned_card:
+            first.append(3)  # 3-2-3, 2-3-3; "3-3-2" deals every card already
         out: list[Event] = [PatternChosen(self.dealer, pattern)] if events else []
         out += self._deal_round(first, None, events)
         if self.rules.turned_card:
@@ -1110,6 +1111,7 @@ class State:
             rules.partner_winning_exemption,
             rules.must_undertrump,
             rules.overtrump_partner_on_trump_lead,
+            rules.lower_trump_under_partner == "all_trumps_only",
         )
         if events:
             out.append(ContractMade(contract.taker, contract))
@@ -1356,7 +1358,7 @@ def _parse_setup(text: str, words: list[str]) -> Action:
         arg = words[1]
         if head == "cut" and arg.isascii() and arg.isdigit():
             return Cut(int(arg))
-        if head == "deal" and arg in ("3-2", "2-3"):
+        if head == "deal" and arg in PATTERNS:
             return ChoosePattern(arg)
     raise InvalidActionError(_not_an_action(text), text=text)
 

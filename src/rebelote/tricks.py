@@ -12,6 +12,8 @@ from the common ground of the four texts and the options of :class:`Rules`:
   ("surcouper"), unless the partner is winning (``partner_winning_exemption``,
   seeds 000, 001, 002; not seed 003).  Unable to overtrump: a lower trump
   (``must_undertrump``, FFB) or any card (seed 003).  No trump: any card.
+  Under the partner's winning trump, a lower trump only for a player who
+  holds nothing but trumps (``lower_trump_under_partner``, FFB coinche 2015).
 - Sans Atout: follow suit, else any card.
 
 A trick is won by the highest trump, else the highest card of the suit led.
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import DECK_32, SUIT_MASKS, Card, CardMask
-from .legality import FFB, SEED000, SEED003, Illegality, IllegalReason
+from .legality import FFB, FFB_COINCHE, SEED000, SEED003, Illegality, IllegalReason
 from .rules import Rules
 from .seats import Seat
 from .trump import Strain, StrainTables, strain_tables
@@ -68,7 +70,18 @@ def legal_play_mask(
     if follow:
         return follow
     trumps = hand & trumps_all
-    if not trumps or (partner_winning and rules.partner_winning_exemption):
+    if not trumps:
+        return hand
+    if partner_winning and rules.partner_winning_exemption:
+        plain = hand & ~trumps_all
+        if (
+            rules.lower_trump_under_partner == "all_trumps_only"
+            and trumps_all >> winning & 1
+            and plain
+        ):
+            # FFB coinche 2015, 5.2: a lower trump under the partner's only
+            # for a player who holds nothing but trumps.
+            return plain | trumps & tables.higher[winning]
         return hand
     if trumps_all >> winning & 1:
         over = trumps & tables.higher[winning]
@@ -98,7 +111,10 @@ def card_illegality(
     couper avec de l'atout", "si on surcoupe"), must undertrump
     (``Rules.must_undertrump``, FFB).  When the partner wins, these last four
     name ``partner_winning_exemption`` and seed 003, whose list has no
-    exemption.  Raises ``ValueError`` when ``card`` is not in ``hand``.
+    exemption; a trump under the partner's winning trump while holding
+    another card is ``may_not_undertrump_partner``
+    (``Rules.lower_trump_under_partner``, FFB coinche 2015, 5.2).  Raises
+    ``ValueError`` when ``card`` is not in ``hand``.
     """
     bit = 1 << card
     if not hand & bit:
@@ -115,6 +131,10 @@ def card_illegality(
         return Illegality(IllegalReason.MUST_GO_HIGHER, option, SEED000)
     if follow:
         return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000)
+    if partner_winning and rules.partner_winning_exemption:
+        return Illegality(
+            IllegalReason.MAY_NOT_UNDERTRUMP_PARTNER, "lower_trump_under_partner", FFB_COINCHE
+        )
     exemption = "partner_winning_exemption" if partner_winning else None
     source = SEED003 if partner_winning else SEED000
     if trumps_all >> winning & 1:
@@ -153,7 +173,12 @@ class PlayTable:
     trick exempts the player; ``over`` is the trumps above ``winning`` when
     a trump wins the trick, else every trump; ``under``, for a player who
     must trump and cannot overtrump, is the trumps where he must
-    undertrump (``must_undertrump``), else every card.  ``beaters[best]``:
+    undertrump (``must_undertrump``), else every card.  One row reads these
+    masks otherwise: the partner winning with a trump where a lower trump
+    is allowed only to a player holding nothing but trumps
+    (``lower_trump_under_partner``): ``trumps`` is then every card that is
+    no trump (none in the hand: any card), ``over`` 0 and ``under`` the
+    cards that are no trump and the trumps above ``winning``.  ``beaters[best]``:
     the mask of the cards that beat ``best`` when it wins a trick (the
     higher cards of its suit, and every trump when it is no trump).
     ``points``: the card points (:attr:`~rebelote.trump.StrainTables.points`).
@@ -173,11 +198,13 @@ def play_table(
     partner_winning_exemption: bool,
     must_undertrump: bool,
     overtrump_partner_on_trump_lead: bool,
+    lower_trump_only_all_trumps: bool = False,
 ) -> PlayTable:
     """The :class:`PlayTable` of ``strain`` under the rule options that
     decide the legal cards (the :class:`~rebelote.rules.Rules` fields of
-    the same names; the card points only select the cached
-    :func:`~rebelote.trump.strain_tables`)."""
+    the same names; ``lower_trump_only_all_trumps``:
+    ``lower_trump_under_partner == "all_trumps_only"``; the card points only
+    select the cached :func:`~rebelote.trump.strain_tables`)."""
     tables = strain_tables(strain, ta_points, sa_points)
     trumps_all, higher = tables.trumps, tables.higher
     rows: list[tuple[CardMask, CardMask, CardMask, CardMask, CardMask]] = []
@@ -191,8 +218,16 @@ def play_table(
                     exempt = partner and not overtrump_partner_on_trump_lead
                     rows.append((suit, suit if exempt else higher[winning], 0, 0, DECK_32))
                     continue
-                trumps = 0 if partner and partner_winning_exemption else trumps_all
-                over = higher[winning] if trumps_all >> winning & 1 else trumps_all
+                win_trump = bool(trumps_all >> winning & 1)
+                if partner and partner_winning_exemption:
+                    if lower_trump_only_all_trumps and win_trump:
+                        plain = DECK_32 & ~trumps_all
+                        rows.append((suit, suit, plain, 0, plain | higher[winning]))
+                        continue
+                    trumps = 0
+                else:
+                    trumps = trumps_all
+                over = higher[winning] if win_trump else trumps_all
                 rows.append((suit, suit, trumps, over, under))
     beaters = tuple(
         higher[best] | (0 if trumps_all >> best & 1 else trumps_all) for best in range(32)

@@ -18,6 +18,7 @@ from rebelote.server.protocol.messages import (
     ChatHistory,
     ErrorData,
     EventData,
+    HintData,
     MutedData,
     NoticeData,
     RoomData,
@@ -135,6 +136,7 @@ def decode(msg: Message) -> Any:
         "error": ErrorData,
         "muted": MutedData,
         "notice": NoticeData,
+        "hint": HintData,
     }
     model = models.get(t)
     if model is not None:

@@ -178,6 +178,7 @@ def test_protocol_schema(server: LiveServer) -> None:
         "chat_history",
         "muted",
         "notice",
+        "hint",
         "lobby_client",
         "lobby",
         "table",
@@ -197,6 +198,9 @@ def test_protocol_schema(server: LiveServer) -> None:
     text = str(schema["event"])
     for kind in ("card", "trick", "deal_end", "match_end", "turn", "declared", "belote"):
         assert f"'{kind}'" in text
+    for kind in ("help", "takeback"):  # issue 16
+        assert f"'{kind}'" in text
+    assert {"hint", "takeback"} <= set(schema["client"]["discriminator"]["mapping"])
 
 
 def test_static_client_served(tmp_path: Path) -> None:

@@ -465,7 +465,9 @@ def coinche_bid_weight(view: PlayerView, hands: Sequence[CardMask]) -> float:
     - A pass before any contract of the seat says that no strain reached a
       bid above the standing contract (or 80), with the partner's shown hand
       counted as the bot counts it.
-    - Capot bids, coinches and surcoinches are not read.
+    - Capot bids, coinches and surcoinches are not read, nor the passes of
+      the coincher's side after its coinche (where ``Rules.after_coinche``
+      lets its partner speak, he may only pass).
 
     Soft edges (scale 5 hand points, 8 contract points) keep worlds of
     players who bid otherwise possible."""
@@ -473,8 +475,13 @@ def coinche_bid_weight(view: PlayerView, hands: Sequence[CardMask]) -> float:
     last: dict[Seat, tuple[Strain, float, float]] = {}
     passed_first: dict[Seat, float] = {}
     high = 0
+    coincher: Seat | None = None
     for step in auction_steps(view, style):
         s, bid, partner = step.seat, step.bid, step.partner
+        if bid.kind == "coinche":
+            coincher = s
+        if coincher is not None and (s ^ coincher) & 1 == 0:
+            continue  # after its coinche, the coincher's side may only pass
         if bid.kind == "contract":
             assert bid.strain is not None and bid.value is not None
             if bid.value < CAPOT_VALUE:

@@ -478,13 +478,14 @@ class _Utility:
     for the seat's side) into the deal's score difference for that side in
     one world: card points, belote held in the world, the declarations that
     count, the contract made or failed (classic: the takers must beat the
-    defenders; coinche: reach the contract too).  Multipliers, litige and
-    capot variants are approximated: in the classic four-player games a
-    defenders' capot scores ``capot_against_takers`` and a tie under
+    defenders; coinche: reach the contract too; a coinched deal scores to
+    one side where ``Rules.coinche_multiplies`` is ``deal``).  Multipliers,
+    litige and capot variants are approximated: in the classic four-player
+    games a defenders' capot scores ``capot_against_takers`` and a tie under
     ``tie="litige"`` gives the defenders their points and the takers their
     belote (the held-over points go to a later deal); elsewhere a tie counts
-    as failed.  Sans Atout
-    and Tout Atout scores count the rule set's multipliers.  Three players:
+    as failed; rounding is left out.  Sans Atout and Tout Atout scores
+    count the rule set's multipliers.  Three players:
     the solver searches the seat against the two others together, so their
     future points are split evenly between them."""
 
@@ -494,6 +495,7 @@ class _Utility:
         "capot_bid",
         "coinche",
         "contract",
+        "deal_mult",
         "decl",
         "litige",
         "mine",
@@ -516,6 +518,9 @@ class _Utility:
         self.contract = contract.value or 0
         self.mult = contract.multiplier
         rules = view.rules
+        # Rules.coinche_multiplies "deal" (FFB coinche 2015, 10.1.1 and
+        # 10.1.2): a coinched deal scores to one side.
+        self.deal_mult = self.coinche and self.mult > 1 and rules.coinche_multiplies == "deal"
         self.capot_against = float(rules.capot_against_takers)
         self.litige = rules.tie == "litige"
         self.strain_mult = {Strain.SA: rules.sa_multiplier, Strain.TA: rules.ta_multiplier}.get(
@@ -585,10 +590,20 @@ class _Utility:
             else:
                 made = made and total[tk] >= self.contract
         score = [0.0] * len(total)
-        if made:
+        if made and self.deal_mult:
+            base = 250.0 if pts[tk] > 162 else 160.0
+            all_decl = sum(self.decl)
+            score = [float(b) for b in self.bel]
+            score[tk] = (base + all_decl + self.bel[tk] + self.contract) * self.mult
+        elif made:
             score = list(total)
             if self.coinche:
                 score[tk] = self.contract * self.mult + pts[tk] + self.decl[tk] + self.bel[tk]
+        elif self.deal_mult:
+            score[tk] = self.bel[tk]
+            other = 1 - tk
+            base = 160.0 + self.contract + sum(self.decl) + self.bel[other]
+            score[other] = base * self.mult
         else:
             score[tk] = self.bel[tk]
             for s in range(len(total)):
@@ -621,8 +636,8 @@ def _bidding_deal(view: PlayerView, rng: random.Random) -> tuple[list[Card], lis
     deck = DECK_24 if players == 3 else DECK_32
     pattern = rules.patterns[0]
     counts = [int(x) for x in pattern.split("-")]
-    if not rules.turned_card:
-        counts.append(3)
+    if len(counts) == 2 and not rules.turned_card:
+        counts.append(3)  # 3-2-3, 2-3-3; "3-3-2" deals every card already
     size = sum(counts)
     known = [0, 0, 0, 0]
     possible = [0, 0, 0, 0]

@@ -23,19 +23,19 @@ The basis of hints at the table and of explaining the bots' moves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..actions import Play
+from ..actions import Action, Play
 from ..cards import card_name
-from ..observation import observe
+from ..observation import PlayerView, observe
 from ..record import record_format, replay_deal
 from ..seats import Seat
 from ..state import Phase
 from .base import Budget
 from .expert import ExpertBot
 
-__all__ = ["MAX_WORLDS", "HintError", "hint"]
+__all__ = ["MAX_WORLDS", "HintError", "hint", "hint_view"]
 
 MAX_WORLDS = 200
 """The largest ``worlds`` budget :func:`hint` accepts."""
@@ -117,12 +117,38 @@ def hint(
             "a classic record given by 'hands' does not say which cards were dealt "
             "before the auction: bidding hints need a record with a 'deck'"
         )
-    view = observe(state, seat)
-    legal = state.legal_actions()
+    return hint_view(
+        observe(state, seat), state.legal_actions(), worlds=worlds, seed=seed, after=after
+    )
+
+
+def hint_view(
+    view: PlayerView,
+    legal: Sequence[Action],
+    *,
+    worlds: int | None = None,
+    seed: int = 0,
+    after: int | None = None,
+    time_ms: float = HINT_TIME_MS,
+) -> dict[str, Any]:
+    """The expert's values of the legal actions ``legal`` of the seat whose
+    view is ``view`` (its own hand and the public history only: nothing
+    else is read; the expert samples the hidden hands itself), as
+    :func:`hint` gives them (the same keys; ``after`` is echoed as given).
+    A table's hint (``rebelote serve``) calls it with the seat's
+    :func:`~rebelote.observation.observe` view.  ``time_ms``: the expert's
+    safety cap (ms): once spent, no more worlds are started (the hint is
+    then made of fewer worlds).  Raises :class:`HintError` when ``legal``
+    is empty (not the seat's turn) or ``worlds`` is out of range."""
+    if worlds is not None and not 1 <= worlds <= MAX_WORLDS:
+        raise HintError(f"--worlds must be between 1 and {MAX_WORLDS}, not {worlds}")
+    if not legal:
+        raise HintError(f"{view.seat.letter} has nothing to decide now")
+    phase = view.phase
     bot = ExpertBot()
     # The time cap is the expert's safety net, not a budget: a hint waits
     # for all its worlds, so that it is the same for the same seed.
-    budget = Budget(worlds=worlds, time_ms=HINT_TIME_MS)
+    budget = Budget(worlds=worlds, time_ms=time_ms)
     decision = bot.decide(view, legal, seed=seed, budget=budget)
     texts = [a.text for a in legal]
     # The expert values cards by name; a card with a belote choice ("QH
@@ -141,10 +167,10 @@ def hint(
     valued = sorted(values, key=lambda t: (-values[t], t != choice, texts.index(t)))
     unvalued = [t for t in dict.fromkeys(texts) if t not in values]
     return {
-        "seat": seat.letter,
+        "seat": view.seat.letter,
         "after": after,
-        "phase": state.phase.value,
-        "trick": state.trick_number if state.phase is Phase.PLAYING else None,
+        "phase": phase.value,
+        "trick": min(len(view.tricks) + 1, 8) if phase is Phase.PLAYING else None,
         "worlds": solved,
         "basis": basis,
         "values": [{"action": t, "value": values[t]} for t in valued]

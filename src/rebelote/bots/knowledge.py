@@ -255,6 +255,16 @@ def _constraints(
                     excluded[seat] |= tables.higher[win_card]
                 else:
                     excluded[seat] |= trumps
+            elif (
+                trumps
+                and rules.lower_trump_under_partner == "all_trumps_only"
+                and trumps >> win_card & 1
+                and trumps >> card & 1
+                and not beats(card, win_card, tables)
+            ):
+                # A lower trump under the partner's: only a hand of trumps
+                # alone may (FFB coinche 2015, 5.2).
+                excluded[seat] |= DECK_32 & ~trumps
         if beats(card, win_card, tables):
             win = i
 

@@ -78,6 +78,7 @@ from rebelote.server.protocol.messages import (
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.tables import Store, default_database_url
 from rebelote.server.tables import bots
+from rebelote.server.tables.analysis import Analyses
 from rebelote.server.tables.bots import WarmSolver
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
@@ -171,6 +172,7 @@ def create_app(
         app.state.throttle = throttle
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
         app.state.replays = replays = Replays(settings)
+        app.state.analyses = analyses = Analyses(settings)
         await manager.lobby_hub.start()
         bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
@@ -183,6 +185,7 @@ def create_app(
             await sockets.aclose()
             await throttle.close()
             replays.close()
+            analyses.close()
             if shared is not None:
                 with contextlib.suppress(RedisError, OSError):
                     await shared.aclose()

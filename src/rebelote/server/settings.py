@@ -105,6 +105,11 @@ class ServerSettings:
       ``replay_cache_deals`` deals in all (about 16 KB each), and the JSON
       built (least recently used out first, ``replay_cache_bytes`` in
       all), while the table's log, status and seats stay the same;
+    - ``analysis_rate``: ``GET /api/tables/{id}/analysis`` (the page polls
+      it while an analysis runs); the analyses of finished games run in
+      ``analysis_workers`` processes of their own (the solver off the
+      event loop and off its GIL), at most ``analysis_jobs`` games at once
+      (one more: 503 ``busy``); each, once made, is kept in the database;
     - login: attempts are counted (as failures until the right password
       takes them back) per (name, address) pair, per address and per name,
       before the password is checked; past ``login_*_free`` failures each
@@ -199,6 +204,9 @@ class ServerSettings:
     replay_queue: int = 32
     replay_cache_bytes: int = 16 * 1024 * 1024
     replay_cache_deals: int = 2000
+    analysis_rate: str = "120/minute;2000/hour"
+    analysis_workers: int = 1
+    analysis_jobs: int = 4
     login_pair_free: int = 5
     login_address_free: int = 20
     login_name_free: int = 50

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from ..cards import cards_of
+from ..rules import Rules
 from ..seats import Seat
 from ..tricks import beats
 from .position import Position, capot_bonus
@@ -168,14 +169,17 @@ def legal_mask(
     trumps: int,
     higher_winning: int,
     overtrump_partner: bool,
-    partner_exemption: bool,
+    partner_exemption: int,
     undertrump: bool,
 ) -> int:
     """:func:`~rebelote.tricks.legal_play_mask` on raw values: ``led`` and
     ``winning`` are cards (``led < 0`` when leading), ``trumps`` the trump
     mask, ``higher_winning`` the strain's ``higher`` mask of ``winning``, and the
     three flags the rule set's ``overtrump_partner_on_trump_lead``,
-    ``partner_winning_exemption`` and ``must_undertrump``."""
+    ``partner_winning_exemption`` (0 off, 1 on, 2 on with a lower trump
+    under the partner's only for a hand of trumps alone:
+    ``lower_trump_under_partner == "all_trumps_only"``) and
+    ``must_undertrump``."""
     if led < 0:
         return hand
     follow = hand & (0xFF << ((led >> 3) * 8))
@@ -189,7 +193,12 @@ def legal_mask(
     if follow:
         return follow
     tr = hand & trumps
-    if tr == 0 or (partner_winning and partner_exemption):
+    if tr == 0:
+        return hand
+    if partner_winning and partner_exemption:
+        plain = hand & ~trumps & 0xFFFFFFFF
+        if partner_exemption == 2 and (trumps >> winning) & 1 and plain:
+            return int(plain | (tr & higher_winning))
         return hand
     if (trumps >> winning) & 1:
         over = int(tr & higher_winning)
@@ -325,7 +334,7 @@ def _node(
                 partner = players == 4 and ((bseat ^ turn) & 1) == 0
                 legal = legal_mask(
                     hand, led, best, partner, trumps, w[_HIGH + best],
-                    w[_I + 2] != 0, w[_I + 3] != 0, w[_I + 4] != 0,
+                    w[_I + 2] != 0, w[_I + 3], w[_I + 4] != 0,
                 )  # fmt: skip
             if only:
                 legal &= only
@@ -632,6 +641,13 @@ def _ranked(strength: tuple[int, ...]) -> list[int]:
     return ranked
 
 
+def _exemption(rules: Rules) -> int:
+    """The ``partner_exemption`` code of :func:`legal_mask` for ``rules``."""
+    if not rules.partner_winning_exemption:
+        return 0
+    return 2 if rules.lower_trump_under_partner == "all_trumps_only" else 1
+
+
 def _setup(pos: Position, side: int, max_nodes: int | None) -> tuple[Any, Any]:
     """The root and the workspace of one solve."""
     np = _np
@@ -656,7 +672,7 @@ def _setup(pos: Position, side: int, max_nodes: int | None) -> tuple[Any, Any]:
         rules.players,
         t.trumps,
         int(rules.overtrump_partner_on_trump_lead),
-        int(rules.partner_winning_exemption),
+        _exemption(rules),
         int(rules.must_undertrump),
         capot_bonus(rules),
         1 if rules.players == 4 else 0,

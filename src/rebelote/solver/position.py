@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..actions import CAPOT_VALUE
 from ..cards import CardMask, card_name, cards_of
 from ..rules import Rules
 from ..seats import SEATS_3, SEATS_4, Seat, next_seat
@@ -39,11 +38,12 @@ class PositionError(ValueError):
 
 def capot_bonus(rules: Rules) -> int:
     """What a capot adds to the side that takes every trick, over the 162 of
-    a deal: ``Rules.capot_points - 162`` (90 for 252), or 250 - 162 = 88 in
-    coinche (its capot counts 250).  The solver counts it for either side;
+    a deal: ``Rules.capot_points - 162`` (90 for 252), or in coinche
+    ``Rules.coinche_capot_points - 162`` (250 - 162 = 88; 90 for the FFB's
+    252).  The solver counts it for either side;
     the rarer variants (seed 002's solo capot, seed 001's 162 for a capot
     against the takers) are not told apart."""
-    value = CAPOT_VALUE if rules.bidding == "coinche" else rules.capot_points
+    value = rules.coinche_capot_points if rules.bidding == "coinche" else rules.capot_points
     return max(0, value - DEAL_POINTS)
 
 

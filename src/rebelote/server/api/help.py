@@ -45,7 +45,11 @@ def _line(r: Rules, option: str) -> str | None:
             return f"Each packet of the cut holds at least {v} cards." if v else None
         case "patterns":
             if coinche:
-                return "All cards are dealt, 3-3-2 or 2-3-3; no card is turned."
+                ways = [{"3-2": "3-2-3", "2-3": "2-3-3"}.get(p, p) for p in v]
+                if len(ways) == 1:
+                    return f"All cards are dealt {ways[0]}; no card is turned."
+                listed = ", ".join(ways[:-1]) + " or " + ways[-1]
+                return f"All cards are dealt, {listed} as the dealer chooses; no card is turned."
             if len(v) == 2:
                 return "The dealer deals 3 then 2 cards, or 2 then 3, as he chooses."
             return f"The dealer deals {v[0].replace('-', ' then ')} cards to each player."
@@ -142,6 +146,12 @@ def _line(r: Rules, option: str) -> str | None:
                 )
             return "The takers must score more than the defenders, else they fail (dedans)."
         case "capot_points":
+            if coinche:
+                return None  # coinche_capot_points
+            return f"A side that takes all 8 tricks (capot) scores {v} for the cards."
+        case "coinche_capot_points":
+            if not coinche:
+                return None
             return f"A side that takes all 8 tricks (capot) scores {v} for the cards."
         case "capot_against_takers":
             if v == r.capot_points:
@@ -167,12 +177,67 @@ def _line(r: Rules, option: str) -> str | None:
             if not coinche:
                 return None
             if v == "contract_and_points":
+                if r.coinche_multiplies == "deal":
+                    return (
+                        "A contract made scores the contract plus the points made; failed, the "
+                        "defenders score 160 plus the contract."
+                    )
                 return (
                     "A contract made scores the contract plus the points made; failed, the "
                     "defenders score 160 plus the contract. Coinche doubles, surcoinche "
                     "quadruples the contract."
                 )
             return "A contract made scores the contract alone; failed, 160 plus the contract."
+        case "capot_takes_declarations":
+            if not v or r.declarations == "off":
+                return None
+            return "After a capot by the takers, the defenders' declarations count for the takers."
+        case "ta_sa_points_to_162":
+            if not (ta and v):
+                return None
+            return (
+                "Tout Atout and Sans Atout card points are converted to a deal of 162 "
+                "(points x 162 / the deal's total, to the nearest point)."
+            )
+        case "rounding":
+            if v == "nearest_ten":
+                return "Each side's score in a deal is rounded to the nearest ten (85 to 90)."
+            if v == "house":
+                return (
+                    "The takers' score is rounded to the nearest ten, 5 down; the other side "
+                    "gets the rest of the deal, rounded."
+                )
+            return None
+        case "belote_alone_cannot_win":
+            if not v:
+                return None
+            return (
+                "A side that reaches the target only through its belote, in a deal where it "
+                "took no trick or failed, must take a trick in a later deal to win."
+            )
+        case "coinche_multiplies":
+            if not coinche or v == "contract":
+                return None
+            return (
+                "A coinche doubles, a surcoinche quadruples the whole deal: made, the takers "
+                "score 160 (250 after a capot) plus every declaration, their belote and the "
+                "contract, multiplied, and the defenders only their belote; failed, the "
+                "defenders score the same, multiplied, and the takers only their belote."
+            )
+        case "after_coinche":
+            if not coinche or v == "coinched_side":
+                return None
+            return (
+                "After a coinche, the three next players speak in turn: the coinched side "
+                "may surcoinche, and three passes end the auction."
+            )
+        case "lower_trump_under_partner":
+            if v == "allowed" or not r.partner_winning_exemption:
+                return None
+            return (
+                "Under his partner's winning trump, a player may play a lower trump only if "
+                "he holds nothing but trumps."
+            )
     return None
 
 

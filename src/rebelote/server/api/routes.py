@@ -14,7 +14,8 @@ Accounts: ``POST /api/auth/signup`` ``{name, password}``, ``POST
 /api/lobby/tables/{id}``, ``POST /api/lobby/tables/{id}/join`` | ``token`` |
 ``leave`` | ``bot`` | ``fill`` | ``start``.  History: ``GET
 /api/me/history``, ``GET /api/users/{id}``, ``GET /api/leaderboard``, ``GET
-/api/tables/{id}/replay``, ``GET /api/tables/{id}/record``.  See
+/api/tables/{id}/replay``, ``GET /api/tables/{id}/record``, ``GET
+/api/tables/{id}/analysis``.  See
 ``docs/protocol.md``.
 """
 
@@ -65,6 +66,7 @@ from rebelote.server.protocol.messages import (
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.people import NameTakenError, User, name_key
 from rebelote.server.storage.tables import Store, hash_token, storage_failure
+from rebelote.server.tables.analysis import Analyses, NotFinished
 from rebelote.server.tables.history import deal_record, match_record, replay_data
 from rebelote.server.tables.registry import AnyRoom, TableManager, ws_path
 from rebelote.server.tables.table import MOVED
@@ -841,16 +843,23 @@ def _replays(request: Request) -> Replays:
 
 
 async def _stored_for(
-    request: Request, table_id: str, session: Session | None, token: str | None
+    request: Request,
+    table_id: str,
+    session: Session | None,
+    token: str | None,
+    *,
+    throttled: tuple[str, str] | None = None,
 ) -> Any:
     """The stored table, if the requester may see its finished deals: any
     public or solo table (solo tables by their seat token or player), a
     private one to its players.  Throttled per address first
-    (``settings.replay_rate``: 429 ``rate_limited``); read in the replays'
-    pool (:class:`~rebelote.server.api.replays.Replays`: 503 ``busy`` when
-    it is full)."""
+    (``settings.replay_rate``, or ``throttled``'s name and rate: 429
+    ``rate_limited``); read in the replays' pool
+    (:class:`~rebelote.server.api.replays.Replays`: 503 ``busy`` when it
+    is full)."""
     throttle = _throttle(request)
-    await throttle.hit_all(*throttle.by_address("replay", _settings(request).replay_rate, request))
+    name, rate = throttled or ("replay", _settings(request).replay_rate)
+    await throttle.hit_all(*throttle.by_address(name, rate, request))
     if not valid_table_id(table_id):
         raise _err(404, "table_not_found", "no such table")
     stored = await _replays(request).load(_store(request), table_id)
@@ -918,6 +927,46 @@ async def record(
     if body is None:
         raise _err(404, "not_finished", "no finished deal there")
     return _json(body)
+
+
+def _analyses(request: Request) -> Analyses:
+    analyses: Analyses = request.app.state.analyses
+    return analyses
+
+
+@router.get("/tables/{table_id}/analysis")
+async def analysis(
+    table_id: str,
+    request: Request,
+    session: Viewing,
+    match: Annotated[int, Query(ge=1)] = 1,
+    token: Annotated[str | None, Query(max_length=128)] = None,
+) -> dict[str, Any]:
+    """The expert's analysis of a finished match (issue 16,
+    :mod:`rebelote.server.tables.analysis`): ``{"table_id", "match",
+    "status": "done" | "running" | "failed", "done", "total", "analysis"}``.
+    The first request starts a job in the background and the page asks
+    again (``running``: ``done`` of ``total`` deals so far); once made it
+    is kept with the game.  404 ``not_finished`` while the match goes on;
+    503 ``busy`` when too many games are being analysed.  Seen by whoever
+    may see the game's replay; throttled per address
+    (``settings.analysis_rate``)."""
+    analyses = _analyses(request)
+    settings = _settings(request)
+    if valid_table_id(table_id):
+        running = analyses.progress(table_id, match)
+        if running is not None:  # a poll: the progress alone, nothing read
+            throttle = _throttle(request)
+            keys = throttle.by_address("analysis", settings.analysis_rate, request)
+            await throttle.hit_all(*keys)
+            return running
+    stored = await _stored_for(
+        request, table_id, session, token, throttled=("analysis", settings.analysis_rate)
+    )
+    try:
+        return await analyses.status(_store(request), stored, match)
+    except NotFinished:
+        raise _err(404, "not_finished", "that match is not over") from None
 
 
 VALIDATION_PROBLEMS = 3

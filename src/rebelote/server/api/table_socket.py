@@ -71,12 +71,15 @@ from rebelote.server.protocol.messages import (
     BackMessage,
     ChatMessage,
     HelloMessage,
+    HintData,
+    HintMessage,
     LeaveMessage,
     MutedData,
     MuteMessage,
     PingMessage,
     ProtocolError,
     SyncMessage,
+    TakebackMessage,
     envelope,
     parse_client_message,
 )
@@ -248,6 +251,7 @@ class _Connection:
         self.opened = False
         self._resume_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._hinting = False
         limits = manager.settings
         self.budget = MessageBudget(
             limits.socket_message_burst, limits.socket_message_rate, limits.socket_message_excess
@@ -346,6 +350,36 @@ class _Connection:
                 self.outbox.put("snapshot", int(v), str(text))
         finally:
             self.outbox.release()
+
+    def ask_hint(self, action_id: str | None) -> None:
+        """Compute a hint in a task of its own (the socket goes on reading
+        meanwhile) and send it to this socket alone (``hint``), or its
+        refusal (``error``); one at a time per socket (``busy``)."""
+        if self._hinting:
+            error = ProtocolError("busy", "a hint is under way: wait for it")
+            self.outbox.put("direct", 0, _error(error))
+            return
+        self._hinting = True
+        task = asyncio.get_running_loop().create_task(self._hint(action_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _hint(self, action_id: str | None) -> None:
+        try:
+            report = await self.command("hint", id=action_id)
+            self.outbox.put("direct", 0, envelope("hint", HintData.model_validate(report)))
+        except ProtocolError as exc:
+            self.outbox.put("direct", 0, _error(exc))
+        except BrokerUnavailable:
+            error = ProtocolError("unavailable", "the server cannot reach the table")
+            self.outbox.put("direct", 0, _error(error))
+        except Exception:
+            log.exception("table %s: a hint failed", self.table_id)
+            self.outbox.put(
+                "direct", 0, _error(ProtocolError("internal", "the server failed on that"))
+            )
+        finally:
+            self._hinting = False
 
     async def _refuse(self, exc: ProtocolError, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -598,6 +632,20 @@ class _Connection:
                         self.budget.refund()
                     if msg.d.id is not None:
                         ack = AckData(id=msg.d.id, duplicate=not applied)
+                        self.outbox.put("direct", 0, envelope("ack", ack))
+                elif isinstance(msg, HintMessage):
+                    self.ask_hint(None if msg.d is None else msg.d.id)
+                elif isinstance(msg, TakebackMessage):
+                    action_id = None if msg.d is None else msg.d.id
+                    applied = await self.command(
+                        "takeback",
+                        id=action_id,
+                        made_at=msg.v if msg.v is not None else seen,
+                    )
+                    if applied:  # the game's pace bounds these: free
+                        self.budget.refund()
+                    if action_id is not None:
+                        ack = AckData(id=action_id, duplicate=not applied)
                         self.outbox.put("direct", 0, envelope("ack", ack))
                 elif isinstance(msg, BackMessage):
                     await self.command("back")

@@ -31,6 +31,10 @@ Client -> server (``t``):
 - ``leave``: leave the table (before the start: free the seat; during a
   match: a computer player takes the seat for good and the match is rated
   for nobody; once the match is over: no rematch, the table closes).
+- ``hint`` ``{"id": str | null}``: the expert's value of each legal action
+  now (:class:`HintData`, to this socket alone); ``takeback`` ``{"id"}``:
+  take back the seat's last card or bid (a ``takeback`` event).  Only at a
+  table with no rating at stake (``rated_table`` otherwise).
 
 Server -> client: ``snapshot`` (:class:`Snapshot`), ``event`` (one of the
 :data:`EventData` models, told apart by ``kind``), ``error``
@@ -114,6 +118,12 @@ __all__ = [
     "EventData",
     "HelloData",
     "HelloMessage",
+    "HelpEvent",
+    "HelpInfo",
+    "HelpRequest",
+    "HintData",
+    "HintMessage",
+    "HintValue",
     "IllegalCards",
     "IllegalityData",
     "LeaveMessage",
@@ -147,6 +157,8 @@ __all__ = [
     "TableGone",
     "TableOptions",
     "TablePublic",
+    "TakebackEvent",
+    "TakebackMessage",
     "TrickData",
     "TrickEvent",
     "TurnData",
@@ -319,6 +331,31 @@ class SyncMessage(_Strict):
     v: StrictInt | None = None
 
 
+class HelpRequest(_Strict):
+    """``hint`` / ``takeback``: the client's ``id`` of the request (a
+    takeback sent again with the same id is not applied twice)."""
+
+    id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+
+
+class HintMessage(_Strict):
+    """``{"t": "hint", "d": {"id": "h1"}}``: the expert's values of the
+    legal actions now (the seat's decision; no rating at stake)."""
+
+    t: Literal["hint"]
+    d: HelpRequest | None = None
+    v: StrictInt | None = None
+
+
+class TakebackMessage(_Strict):
+    """``{"t": "takeback", "d": {"id": "t1"}}``: take back the seat's last
+    card or bid of the deal (no rating at stake, no other human seated)."""
+
+    t: Literal["takeback"]
+    d: HelpRequest | None = None
+    v: StrictInt | None = None
+
+
 AnyClientMessage: TypeAlias = (
     HelloMessage
     | ActMessage
@@ -328,6 +365,8 @@ AnyClientMessage: TypeAlias = (
     | MuteMessage
     | BackMessage
     | LeaveMessage
+    | HintMessage
+    | TakebackMessage
 )
 
 ClientMessage: TypeAlias = Annotated[AnyClientMessage, Field(discriminator="t")]
@@ -342,6 +381,8 @@ CLIENT_TYPES: tuple[str, ...] = (
     "mute",
     "back",
     "leave",
+    "hint",
+    "takeback",
 )
 """The values of ``t`` a client may send."""
 
@@ -855,6 +896,74 @@ class TurnEvent(_Event, TurnData):
     kind: Literal["turn"] = "turn"
 
 
+# ------------------------------------------------ help against the computer (issue 16)
+
+
+class HelpInfo(_Strict):
+    """The help a player may get at this table (:class:`Snapshot`'s
+    ``help``): ``allowed`` (hints and takebacks: at a table with no rating
+    at stake only; a takeback also needs no other human seated), and how
+    many ``hints`` and ``takebacks`` were used in the current match."""
+
+    allowed: bool
+    hints: int
+    takebacks: int
+
+
+class HelpEvent(_Event):
+    """``seat`` asked for a hint (its answer went to it alone: ``hint``,
+    outside the stream); ``hints`` and ``takebacks``: used in this match
+    so far, for the table's marker."""
+
+    kind: Literal["help"] = "help"
+    seat: SeatLetter
+    hints: int
+    takebacks: int
+
+
+class TakebackEvent(_Event):
+    """``seat`` took back its last card or bid: the deal went back to just
+    before it (the actions after it undone, the computer players' too) and
+    ``snapshot`` is the table as the receiving stream now sees it (apply it
+    as a ``snapshot``: the version is this event's); ``hints`` and
+    ``takebacks`` as in :class:`HelpEvent`."""
+
+    kind: Literal["takeback"] = "takeback"
+    seat: SeatLetter
+    hints: int
+    takebacks: int
+    snapshot: Snapshot
+
+
+class HintValue(_Strict):
+    """One legal action and the expert's value of it (null: not valued)."""
+
+    action: str
+    value: float | None
+
+
+class HintData(_Strict):
+    """``hint`` (outside the numbered stream, to the asking socket alone):
+    the expert's values of the seat's legal actions, as ``rebelote hint``
+    gives them (:func:`rebelote.bots.hint.hint_view`, from the seat's own
+    view): ``values`` best first, then those not valued; ``best``, the
+    ``expert``'s choice, the ``worlds`` (or deals) behind the values, their
+    ``basis``, the ``rule`` when the choice is not the best value; ``id``:
+    the request's, when it gave one."""
+
+    id: str | None = None
+    seat: SeatLetter
+    after: int | None
+    phase: str
+    trick: int | None
+    worlds: int
+    basis: str
+    values: list[HintValue]
+    best: str | None
+    expert: str
+    rule: str | None
+
+
 EventData: TypeAlias = Annotated[
     MatchStartEvent
     | DealStartEvent
@@ -875,7 +984,9 @@ EventData: TypeAlias = Annotated[
     | DealEndEvent
     | MatchEndEvent
     | SeatEvent
-    | TurnEvent,
+    | TurnEvent
+    | HelpEvent
+    | TakebackEvent,
     Field(discriminator="kind"),
 ]
 """The ``d`` of an ``event`` message, told apart by ``kind``; every event
@@ -903,6 +1014,7 @@ class Snapshot(_Strict):
     last_trick: TrickData | None
     turn: TurnData
     deal_summary: dict[str, Any] | None
+    help: HelpInfo | None = None
 
 
 class SnapshotTable(_Strict):
@@ -919,6 +1031,7 @@ class SnapshotTable(_Strict):
 
 
 Snapshot.model_rebuild()
+TakebackEvent.model_rebuild()
 
 
 class Countdown(_Strict):
@@ -1201,6 +1314,7 @@ def protocol_schema() -> dict[str, Any]:
         "chat_history": ChatHistory.model_json_schema(),
         "muted": MutedData.model_json_schema(),
         "notice": NoticeData.model_json_schema(),
+        "hint": HintData.model_json_schema(),
         "lobby_client": _LOBBY_ADAPTER.json_schema(),
         "lobby": LobbyList.model_json_schema(),
         "table": RoomData.model_json_schema(),

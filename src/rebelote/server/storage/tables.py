@@ -66,6 +66,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from rebelote.server.settings import ServerSettings
+from rebelote.server.storage.analyses import AnalysisStore
 from rebelote.server.storage.orm import Base, now
 from rebelote.server.storage.people import (
     NameTakenError,
@@ -277,11 +278,13 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(PeopleStore):
+class Store(AnalysisStore, PeopleStore):
     """The server's database (tables here; people, chat and results from
-    :class:`~rebelote.server.storage.people.PeopleStore`).  ``url``: any SQLAlchemy URL.  Call
-    :meth:`migrate` before use (``rebelote play`` does it on start).
-    ``settings``: the statement, lock and connection timeouts
+    :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
+    finished games from
+    :class:`~rebelote.server.storage.analyses.AnalysisStore`).  ``url``:
+    any SQLAlchemy URL.  Call :meth:`migrate` before use (``rebelote
+    play`` does it on start).  ``settings``: the statement, lock and connection timeouts
     (``db_*`` of :class:`~rebelote.server.settings.ServerSettings`).
 
     Errors never show the values of a statement (``hide_parameters``).

@@ -25,6 +25,9 @@ Operations (``args`` -> result):
 - ``snapshot`` ``{seat}`` -> ``[v, text]`` or ``null`` (no match yet);
 - ``act`` ``{seat, action, belote, id, made_at}`` -> ``true`` applied,
   ``false`` a duplicate (the seat is back first: :meth:`Room.back`);
+- ``hint`` ``{seat, id}`` -> the hint (:class:`~rebelote.server.protocol.messages.HintData`'s
+  fields); ``takeback`` ``{seat, id, made_at}`` -> ``true`` applied,
+  ``false`` a duplicate (both: the seat is back first, as for ``act``);
 - ``back`` ``{seat}``; ``leave`` ``{seat}``; ``chat`` ``{seat, text}``;
   ``mute`` ``{seat, target, muted}`` -> the seats it mutes;
 - ``join`` ``{seat, user_id, name, guest}`` -> the seat's token;
@@ -156,6 +159,17 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
             None if belote is None else bool(belote),
             action_id=args.get("id"),
             made_at=None if made_at is None else int(made_at),
+        )
+    if op == "hint":
+        seat = _player(args.get("seat"))
+        room.back(seat)
+        return await room.hint(seat, action_id=args.get("id"))
+    if op == "takeback":
+        seat = _player(args.get("seat"))
+        room.back(seat)
+        made_at = args.get("made_at")
+        return await room.takeback(
+            seat, action_id=args.get("id"), made_at=None if made_at is None else int(made_at)
         )
     if op == "back":
         room.back(_player(args.get("seat")))

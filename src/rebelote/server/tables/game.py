@@ -32,6 +32,21 @@ current :class:`~rebelote.state.State` of one table, and changes only by
   completes everyone's is not logged: the ``deal`` or ``match`` entry that
   it causes is).
 
+- ``hint`` ``{"after": 12}`` with the ``seat``: the seat's player got a
+  hint (the expert's values of its legal actions, computed from its own
+  view and sent to it alone) when ``after`` actions of the deal were made:
+  counted, and told to every stream (a ``help`` event, the table's marker);
+- ``takeback`` ``{"to": 11}`` with the ``seat`` (and the client's ``id``):
+  the seat's player took back his last card or bid of the deal, the
+  ``to``-th action of the deal (from 0) and everything after it (the
+  computer players' actions too): the deal is replayed from its pack to
+  its first ``to`` actions (a deal over is taken out of the match first:
+  its line, its points), and every stream gets a ``takeback`` event
+  holding its new snapshot.  The computer players then decide again from
+  there, with the same seeds (a deterministic table); their new actions
+  are new ``act`` entries.  A deal's record (:mod:`rebelote.server.tables.history`)
+  leaves out the actions a takeback undid.
+
 A table may also wait for its players before its first match (no log entry
 yet, ``match`` is ``None``): its seats may then be ``open``.
 
@@ -64,7 +79,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from rebelote.actions import Action, ChoosePattern, Cut, InvalidActionError, Play
-from rebelote.cards import card_name, cards_of, parse_card
+from rebelote.cards import Card, card_name, cards_of, parse_card
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
@@ -76,6 +91,8 @@ from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
     DealEndEvent,
     DealStartEvent,
+    HelpEvent,
+    HelpInfo,
     IllegalCards,
     IllegalityData,
     MatchEndEvent,
@@ -90,6 +107,7 @@ from rebelote.server.protocol.messages import (
     SnapshotTable,
     TableOptions,
     TablePublic,
+    TakebackEvent,
     TurnData,
     Waiting,
     WireData,
@@ -121,7 +139,7 @@ __all__ = [
     "derive_seed",
 ]
 
-EntryKind = Literal["match", "deal", "act", "seat", "agree"]
+EntryKind = Literal["match", "deal", "act", "seat", "agree", "hint", "takeback"]
 """The kinds of log entries."""
 
 SPECTATORS: StreamKey = None
@@ -278,6 +296,25 @@ class TableGame:
         """The seats whose last action in the current match a stand-in made
         (``by: standin``; a ``by: human`` one takes the seat out): a table
         rebuilt from its log stands in for them again at once."""
+        self.help_allowed = True
+        """Hints and takebacks may be asked here (no rating at stake: the
+        :class:`~rebelote.server.tables.table.Table` sets it from its
+        meta); told to the seats in the snapshot's ``help``."""
+        self.hints = 0
+        """Hints given in the current match (``hint`` entries)."""
+        self.takebacks = 0
+        """Takebacks in the current match (``takeback`` entries)."""
+        self.takeback_versions: dict[StreamKey, int] = {}
+        """Per seat, the version of the last ``takeback`` event of its own
+        stream: a takeback asked against an older version is stale (a
+        second click sent before the first one's answer came)."""
+        self.match_dealer: Seat | None = None
+        """The current match's first dealer (a takeback rebuilds the match)."""
+        self.deal_pack: list[Card] = []
+        """The current deal's pack, as its ``deal`` entry gives it."""
+        self.deal_actions: list[tuple[Seat, Action, str]] = []
+        """The current deal's actions applied, in order: ``(seat, action,
+        by)`` (``by`` as the ``act`` entry says it)."""
         self._entry_action: tuple[tuple[int, Seat, str], Action] | None = None
         """The action of the last ``act`` entry this game built
         (:meth:`action_entry`), keyed by the number of entries applied then,
@@ -577,6 +614,10 @@ class TableGame:
             out = self._apply_act(entry)
         elif entry.kind == "agree":
             out = self._apply_agree(entry)
+        elif entry.kind == "hint":
+            out = self._apply_hint(entry)
+        elif entry.kind == "takeback":
+            out = self._apply_takeback(entry)
         else:
             raise ValueError(f"unknown log entry {entry.kind!r}")
         self.entries += 1
@@ -678,6 +719,10 @@ class TableGame:
         self.next_deadline = None
         self.cards_played = dict.fromkeys(self.order, 0)
         self.standin_cards = dict.fromkeys(self.order, 0)
+        self.hints = self.takebacks = 0
+        self.match_dealer = dealer
+        self.deal_pack = []
+        self.deal_actions = []
         return [
             self._public(
                 MatchStartEvent(
@@ -701,6 +746,8 @@ class TableGame:
         pack = [parse_card(str(c)) for c in entry.payload["pack"]]
         state = match.deal(pack)
         self.state = state
+        self.deal_pack = pack
+        self.deal_actions = []
         self.deal_number += 1
         self.actions_in_deal = 0
         self.summary = None
@@ -736,6 +783,7 @@ class TableGame:
         except IllegalActionError as exc:  # a computer player's action that is not legal
             raise self._refusal(state, entry.seat, text, exc.reason) from None
         self.actions_in_deal += 1
+        self.deal_actions.append((entry.seat, action, str(payload.get("by", ""))))
         if isinstance(action, Play):
             self.cards_played[entry.seat] += 1
             if payload.get("by") == "standin":
@@ -903,6 +951,115 @@ class TableGame:
             for w, cards in groups.items()
         ]
 
+    # ------------------------------------------------ help against the computer
+
+    def help_info(self) -> HelpInfo:
+        """The table's :class:`HelpInfo` (the snapshot's ``help``)."""
+        return HelpInfo(allowed=self.help_allowed, hints=self.hints, takebacks=self.takebacks)
+
+    def takeback_index(self, seat: Seat) -> int | None:
+        """The place in the current deal (from 0) of ``seat``'s last action
+        of its own (``by: human``: not an automatic cut, pattern or forced
+        card, nor a stand-in's), or ``None``: no deal going on or waiting
+        for the next one (a match over is never reopened), or no such
+        action in this deal."""
+        if self.waiting not in ("action", "next") or self.state is None:
+            return None
+        for i in range(len(self.deal_actions) - 1, -1, -1):
+            who, _action, by = self.deal_actions[i]
+            if who == seat and by == "human":
+                return i
+        return None
+
+    def takeback_entry(self, seat: Seat) -> Entry:
+        """The ``takeback`` entry of ``seat``'s last card or bid (see
+        :meth:`takeback_index`).  Raises :class:`ProtocolError`
+        ``takeback_none`` when there is none to take back."""
+        index = self.takeback_index(seat)
+        if index is None:
+            raise ProtocolError(
+                "takeback_none", "nothing of yours to take back in this deal", legal=[]
+            )
+        return Entry("takeback", seat, {"to": index})
+
+    def hint_entry(self, seat: Seat) -> Entry:
+        """The ``hint`` entry of a hint given to ``seat`` now."""
+        return Entry("hint", seat, {"after": self.actions_in_deal})
+
+    def _apply_hint(self, entry: Entry) -> list[Outgoing]:
+        if entry.seat is None or entry.seat not in self.seats:
+            raise ValueError("a hint entry needs a seat of the table")
+        if self.match is None:
+            raise ValueError("a hint entry before the match")
+        self.hints += 1
+        event = HelpEvent(
+            match=self.match_number,
+            deal=self.deal_number,
+            seat=entry.seat.letter,
+            hints=self.hints,
+            takebacks=self.takebacks,
+        )
+        return [self._public(event)]
+
+    def _apply_takeback(self, entry: Entry) -> list[Outgoing]:
+        seat = entry.seat
+        match = self.match
+        state = self.state
+        if seat is None or match is None or state is None or match.is_over:
+            raise ValueError("a takeback needs a deal of a match going on")
+        to = entry.payload.get("to")
+        if not isinstance(to, int) or not 0 <= to < len(self.deal_actions):
+            raise ValueError(f"a takeback to action {to!r} of {len(self.deal_actions)}")
+        if self.deal_actions[to][0] != seat:
+            raise ValueError(f"action {to} of the deal is not {seat.letter}'s")
+        if state.is_terminal:
+            # the deal is taken out of the match: its line, its points
+            assert self.match_dealer is not None
+            rebuilt = Match(self.rules, self.match_dealer)
+            for done in match.deals[:-1]:
+                rebuilt.add(done.result)
+            self.match = match = rebuilt
+            self.sheet.pop()
+            if self.finished and self.finished[-1][:2] == (self.match_number, self.deal_number):
+                self.finished.pop()
+        kept, undone = self.deal_actions[:to], self.deal_actions[to:]
+        state = match.deal(self.deal_pack)
+        for who, action, _by in kept:
+            state.apply(action, who)
+        self.state = state
+        self.deal_actions = kept
+        self.actions_in_deal = to
+        for who, action, by in undone:
+            if isinstance(action, Play):
+                self.cards_played[who] -= 1
+                if by == "standin":
+                    self.standin_cards[who] -= 1
+        self.summary = None
+        self.agreed = set()
+        self.next_deadline = None
+        self._entry_action = None
+        self.takebacks += 1
+        # every stream starts again from its snapshot; its turn is the one
+        # sent, the version of an action made against (stale before it)
+        turns = self._turn_wire()
+        per_seat: dict[StreamKey, WireData] = {}
+        for key in self.keys:
+            self._last_turn[key] = turns[key]
+            event = TakebackEvent(
+                match=self.match_number,
+                deal=self.deal_number,
+                seat=seat.letter,
+                hints=self.hints,
+                takebacks=self.takebacks,
+                snapshot=self.snapshot(key),
+            )
+            per_seat[key] = WireData.of(event)
+        out = self._number(per_seat)
+        for key, (v, _) in out.per_seat.items():
+            self.turn_versions[key] = v
+        self.takeback_versions[seat] = out.per_seat[seat][0]
+        return [out]
+
     # ---------------------------------------------------------------- snapshots
 
     def rules_info(self) -> RulesInfo:
@@ -975,6 +1132,7 @@ class TableGame:
             last_trick=last_trick(view),
             turn=self.turn(seat),
             deal_summary=self.summary,
+            help=self.help_info(),
         )
         check_visible(snap.model_dump(mode="json", exclude={"table"}), view)
         return snap

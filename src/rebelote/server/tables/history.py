@@ -40,6 +40,7 @@ __all__ = [
     "deal_logs",
     "deal_record",
     "finished_deals",
+    "help_counts",
     "match_record",
     "replay_base",
     "replay_data",
@@ -100,13 +101,18 @@ def _seats_by_deal(stored: StoredTable) -> dict[tuple[int, int], list[dict[str, 
 
 
 def _deal_view(
-    match: int, deal: int, state: State, seats: list[dict[str, Any]] | None
+    match: int,
+    deal: int,
+    state: State,
+    seats: list[dict[str, Any]] | None,
+    help: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     summary = deal_summary(state)
     return {
         "match": match,
         "deal": deal,
         "seats": seats,
+        "help": help or {"hints": 0, "takebacks": 0},
         "dealer": state.dealer.letter,
         "hands": _hands(state),
         "turned": None if state.turned is None else card_name(state.turned),
@@ -132,6 +138,23 @@ def _deal_view(
     }
 
 
+def help_counts(stored: StoredTable) -> dict[tuple[int, int], dict[str, int]]:
+    """The hints and takebacks used in each deal ``(match, deal)`` that had
+    any: ``{"hints": 2, "takebacks": 1}`` (the ``hint`` and ``takeback``
+    entries of the log)."""
+    out: dict[tuple[int, int], dict[str, int]] = {}
+    match = deal = 0
+    for e in stored.events:
+        if e.kind == "match":
+            match, deal = match + 1, 0
+        elif e.kind == "deal":
+            deal += 1
+        elif e.kind in ("hint", "takeback"):
+            counts = out.setdefault((match, deal), {"hints": 0, "takebacks": 0})
+            counts["hints" if e.kind == "hint" else "takebacks"] += 1
+    return out
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class ReplayBase:
     """What every replay and record of one state of a table is made of (the
@@ -142,11 +165,12 @@ class ReplayBase:
 
     deals: list[tuple[int, int, State]]
     seats: dict[tuple[int, int], list[dict[str, Any]]]
+    help: dict[tuple[int, int], dict[str, int]] = dataclasses.field(default_factory=dict)
 
 
 def replay_base(stored: StoredTable) -> ReplayBase:
     """The :class:`ReplayBase` of ``stored``."""
-    return ReplayBase(shown_deals(stored), _seats_by_deal(stored))
+    return ReplayBase(shown_deals(stored), _seats_by_deal(stored), help_counts(stored))
 
 
 def replay_data(
@@ -156,11 +180,12 @@ def replay_data(
     be read now (:func:`shown_deals`; of ``match`` only, when given) with
     all hands, bids and tricks; each deal with its ``seats``, who sat
     there when it was over (:func:`_seats_by_deal`; the table's ``seats`` are
-    who sits there now).  ``base``: ``stored``'s :class:`ReplayBase`, when
+    who sits there now), and its ``help``, the hints and takebacks used in
+    it (:func:`help_counts`).  ``base``: ``stored``'s :class:`ReplayBase`, when
     built already."""
     base = base or replay_base(stored)
     deals = [
-        _deal_view(m, d, s, base.seats.get((m, d)))
+        _deal_view(m, d, s, base.seats.get((m, d)), base.help.get((m, d)))
         for m, d, s in base.deals
         if match is None or m == match
     ]
@@ -185,7 +210,7 @@ class DealLog:
 def deal_logs(stored: StoredTable) -> dict[tuple[int, int], DealLog]:
     """Each deal's log by ``(match, deal)``, numbered as the table numbers
     them (a ``match`` entry starts match 1, 2, ...; its ``deal`` entries
-    deal 1, 2, ...)."""
+    deal 1, 2, ...); the actions a ``takeback`` entry undid are left out."""
     starts: dict[tuple[int, int], StoredEvent] = {}
     acts: dict[tuple[int, int], list[StoredEvent]] = {}
     match = deal = 0
@@ -198,6 +223,9 @@ def deal_logs(stored: StoredTable) -> dict[tuple[int, int], DealLog]:
             acts[(match, deal)] = []
         elif e.kind == "act" and (match, deal) in acts:
             acts[(match, deal)].append(e)
+        elif e.kind == "takeback" and (match, deal) in acts:
+            # the actions it undid are not the deal's
+            del acts[(match, deal)][int(e.payload["to"]) :]
     return {
         key: DealLog(
             Seat[str(e.payload["dealer"])],

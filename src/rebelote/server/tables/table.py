@@ -42,7 +42,7 @@ import hmac
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from rebelote.rules import Rules
 from rebelote.seats import Seat
@@ -65,6 +65,7 @@ from rebelote.server.storage.tables import (
     TableMeta,
     hash_token,
 )
+from rebelote.server.tables.assist import table_hint
 from rebelote.server.tables.bots import choose_action, seated
 from rebelote.server.tables.game import AutoStep, Entry, EntryKind, Outgoing, SeatSpec, TableGame
 
@@ -143,13 +144,14 @@ def game_from_stored(
     game = TableGame(
         stored.id, rules, options, stored.seed, seats, timed=stored.meta.visibility != "solo"
     )
+    game.help_allowed = not stored.meta.ranked
     if keep_deals:
         game.finished = []
     out: list[Outgoing] = []
     for e in stored.events:
         if e.seq != game.entries:
             raise ValueError(f"table {stored.id}: log entry {e.seq} where {game.entries} was due")
-        if e.kind not in ("match", "deal", "act", "seat", "agree"):
+        if e.kind not in ("match", "deal", "act", "seat", "agree", "hint", "takeback"):
             raise ValueError(f"table {stored.id}: unknown log entry kind {e.kind!r}")
         kind = cast(EntryKind, e.kind)
         entry = Entry(kind, None if e.seat is None else Seat[e.seat], e.payload)
@@ -198,7 +200,7 @@ def request_id(event: StoredEvent) -> tuple[Seat, str] | None:
     action_id = event.payload.get("id")
     if not isinstance(action_id, str):
         return None
-    if event.kind in ("act", "agree"):
+    if event.kind in ("act", "agree", "takeback"):
         letter = event.seat
     elif event.kind in ("match", "deal"):
         letter = event.payload.get(AGREED)
@@ -249,6 +251,7 @@ class Table:
         self._status_before = game.status
         self._suspect = False
         self._action_ids: dict[Seat, deque[str]] = {}
+        game.help_allowed = not self.meta.ranked
         seated(spec.level for spec in game.seats.values() if spec.kind == "bot")
 
     @property
@@ -451,6 +454,91 @@ class Table:
                 recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
                 if action_id not in recent:
                     recent.append(action_id)
+
+    # ------------------------------------------------ help against the computer
+
+    def _check_help(self, seat: Seat, *, takeback: bool) -> None:
+        """Refuse help where a rating is at stake (``rated_table``); a
+        takeback also where another human plays (``takeback_others``: it
+        would undo his moves too)."""
+        if self.meta.ranked:
+            raise ProtocolError(
+                "rated_table", "hints and takebacks are only for tables with no rating at stake"
+            )
+        if takeback:
+            others = [
+                s
+                for s, spec in self.game.seats.items()
+                if s != seat and spec.kind == "human" and not spec.left
+            ]
+            if others:
+                raise ProtocolError(
+                    "takeback_others", "no takeback at a table where other people play"
+                )
+
+    async def hint(self, seat: Seat, *, action_id: str | None = None) -> dict[str, Any]:
+        """The expert's values of ``seat``'s legal actions now
+        (:func:`~rebelote.server.tables.assist.table_hint`: from the seat's
+        own view, in the hints' threads, off the event loop), then a
+        ``hint`` log entry (the table's marker).  Raises
+        :class:`ProtocolError`: ``rated_table``, ``not_your_turn``,
+        ``busy`` (too many hints under way), ``stale`` (the table moved on
+        meanwhile: nothing stored), ``unavailable``."""
+        async with self.lock:
+            self._check_driving()
+            await self._sync()
+            self._check_can_act(seat)
+            self._check_help(seat, takeback=False)
+            game = self.game
+            state = game.state
+            if game.waiting != "action" or state is None or state.current != seat:
+                raise ProtocolError("not_your_turn", "a hint is for your own decision", legal=[])
+            version = game.entries
+            view = game.view(seat)
+            seed = game.decision_seed(seat)
+            after = game.actions_in_deal
+        report = await table_hint(view, seed=seed, after=after)
+        async with self.lock:
+            self._check_driving()
+            await self._sync()
+            if self.game.entries != version:
+                raise ProtocolError("stale", "the table moved on meanwhile: ask again")
+            await self._commit([self.game.hint_entry(seat)])
+        return {**report, "id": action_id}
+
+    async def takeback(
+        self, seat: Seat, *, action_id: str | None = None, made_at: int | None = None
+    ) -> bool:
+        """Take back ``seat``'s last card or bid of the deal (a
+        ``takeback`` log entry, :meth:`TableGame.takeback_entry`), once:
+        an ``action_id`` this seat already sent is not applied again
+        (``False``), and one made against a version of the seat's stream
+        older than its last takeback (``made_at``) is ``stale``.  Returns
+        ``True`` when applied.  Raises :class:`ProtocolError`
+        (``rated_table``, ``takeback_others``, ``takeback_none``,
+        ``stale``, ``unavailable``); then nothing changed."""
+        async with self.lock:
+            self._check_driving()
+            await self._sync()
+            self._check_can_act(seat)
+            self._check_help(seat, takeback=True)
+            recent = self._action_ids.setdefault(seat, deque(maxlen=ACTION_IDS_KEPT))
+            if action_id is not None and action_id in recent:
+                return False
+            last = self.game.takeback_versions.get(seat, 0)
+            if made_at is not None and made_at < last:
+                raise ProtocolError(
+                    "stale",
+                    f"that takeback was asked at version {made_at}, before the one at "
+                    f"version {last}: look again",
+                )
+            entry = self.game.takeback_entry(seat)
+            if action_id is not None:
+                entry = Entry(entry.kind, entry.seat, {**entry.payload, "id": action_id})
+            await self._commit([entry])
+            if action_id is not None:
+                recent.append(action_id)
+            return True
 
     def _check_can_act(self, seat: Seat) -> None:
         row = self.seat_rows.get(seat)

@@ -128,6 +128,10 @@ const ERROR_KEYS = {
   spectator: 'error.spectator',
   left: 'error.left',
   not_started: 'error.not_started',
+  // help against the computer (issue 16): hints and takebacks
+  rated_table: 'error.rated_table',
+  takeback_none: 'error.takeback_none',
+  takeback_others: 'error.takeback_others',
 };
 
 // Refusals that say why (`detail.reason`), each worded on its own.

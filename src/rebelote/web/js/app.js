@@ -15,6 +15,8 @@ import { initSettings, trickHold } from './settings.js';
 import { cue } from './sound.js';
 import { announce, clearAnnouncements } from './announce.js';
 import { summaryParts } from './score.js';
+import { askHint, askTakeback, assistError, assistEvent, assistHint, assistSnapshot, renderAssist } from './hint.js';
+import { closeAnalysis, drawReplayHelp, openAnalysis } from './analysis.js';
 import {
   LEVEL_KEYS, SEAT_KEYS, SPEED_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
   reasonText, resultLabel, seatName, sideName,
@@ -342,6 +344,7 @@ async function lobbyToken(tableId) {
 
 function closeTable() {
   app.opening += 1;
+  closeAnalysis();
   if (app.conn) app.conn.close();
   const chat = $('#table-chat');
   if (chat) {
@@ -442,6 +445,11 @@ function onStatus(status, detail) {
 // players are: the events after it wait in a queue (in order).
 function onMessage(msg) {
   if (!app.model) return;
+  if (msg.t === 'hint') {
+    assistHint(app, msg.d); // the expert's values, to us alone (js/hint.js)
+    render();
+    return;
+  }
   if (msg.t !== 'snapshot' && msg.t !== 'event' && msg.t !== 'error') {
     outsideStream(msg);
     return;
@@ -569,6 +577,7 @@ function handle(msg) {
   if (msg.t !== 'error') app.appliedV = msg.v;
   if (msg.t === 'snapshot') {
     model.applySnapshot(msg.d);
+    assistSnapshot(msg.d);
     attachChat(msg.d.table.you);
     app.view.ui.beloteAsk = null;
     render();
@@ -590,12 +599,24 @@ function handle(msg) {
     model.pending = false;
     app.inflight = null;
     clearTimeout(app.pendingTimer);
+    assistError(msg.d);
     // a refusal that closes the connection is said by the page that follows
     // an action the rules refuse: why, in words (the server's `why`)
     if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why, model.ledCard));
     else if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
     if ($('#deal-end').open) renderDealEnd();
+    return;
+  }
+  const taken = assistEvent(msg.d);
+  if (taken) {
+    // a takeback: the table as it was before our last card or bid (js/hint.js)
+    model.applySnapshot(taken);
+    app.view.ui.beloteAsk = null;
+    app.inflight = null;
+    clearTimeout(app.pendingTimer);
+    if ($('#deal-end').open) $('#deal-end').close();
+    render();
     return;
   }
   const mineBefore = model.myDecision;
@@ -643,6 +664,7 @@ function render() {
   page.dataset.deal = String(model.match?.deal || 0);
   page.dataset.match = String(model.match?.number || 0);
   renderAway(model);
+  renderAssist(app);
   if (app.keyboard && model.myDecision && !document.querySelector('dialog[open]')) {
     const active = document.activeElement;
     const lost = !active || active === document.body || !active.isConnected || active.disabled;
@@ -811,6 +833,7 @@ function drawReplay() {
   const steps = dealSteps(d);
   const model = replayModel(r);
   app.model = model;
+  drawReplayHelp(app);
   const last = model.deal.trickDone && model.deal.trickWinner ? model.lastTrick : null;
   if (r.step === steps) model.replayStatus = resultLabel(d.result);
   else if (r.step === 0) model.replayStatus = t('replay.auction');
@@ -1158,6 +1181,21 @@ function onClick(e) {
       dialog?.close();
       leaveTable();
       break;
+    case 'hint':
+      if (!askHint(app)) toast(t('conn.offline'));
+      render();
+      break;
+    case 'takeback':
+      if (!askTakeback(app)) toast(t('conn.offline'));
+      break;
+    case 'analysis':
+      openAnalysis(app);
+      break;
+    case 'analysis-prev':
+    case 'analysis-next':
+      stepReplay(0, action === 'analysis-prev' ? -1 : 1);
+      openAnalysis(app); // the deal's match may be another one
+      break;
     case 'back':
       app.conn?.send({ t: 'back' });
       app.timedOut = false;
@@ -1239,6 +1277,7 @@ async function main() {
   document.addEventListener('keydown', onKey);
   document.addEventListener('pointerdown', () => (app.keyboard = false));
   $('#new-game-form').addEventListener('submit', startNewGame);
+  $('#analysis').addEventListener('close', closeAnalysis);
   $('#deal-end').addEventListener('close', () => {
     if (app.model?.summary) app.endShown = `${app.model.match.number}:${app.model.match.deal}:${app.model.match.winner || ''}`;
   });

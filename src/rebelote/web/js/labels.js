@@ -37,6 +37,7 @@ const PRESET_KEYS = {
   seed003: 'preset.seed003',
   coinche: 'preset.coinche',
   'three-players': 'preset.three-players',
+  'ffb-coinche': 'preset.ffb-coinche',
 };
 const PRESET_DESC_KEYS = {
   ffb: 'presetdesc.ffb',
@@ -48,6 +49,7 @@ const PRESET_DESC_KEYS = {
   seed003: 'presetdesc.seed003',
   coinche: 'presetdesc.coinche',
   'three-players': 'presetdesc.three-players',
+  'ffb-coinche': 'presetdesc.ffb-coinche',
 };
 
 /** The rank as printed on the cards and in labels (V D R in French). */
@@ -259,6 +261,7 @@ const REASON_KEYS = {
   must_trump: 'reason.must_trump',
   must_overtrump: 'reason.must_overtrump',
   may_not_undertrump: 'reason.may_not_undertrump',
+  may_not_undertrump_partner: 'reason.may_not_undertrump_partner',
   must_undertrump: 'reason.must_undertrump',
   belote_not_held: 'reason.belote_not_held',
   belote_automatic: 'reason.belote_automatic',

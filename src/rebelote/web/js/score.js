@@ -5,14 +5,16 @@
 // side made (cards, dix de der, capot, declarations, belote), the contract's
 // verdict and why (bid not reached, defence higher, tie), and what each
 // side scores (the coinche contract times its multiplier, its points, the
-// defenders' points of a dedans, declarations, belote, the Sans Atout /
-// Tout Atout multiplier).  Nothing here computes a score.
+// defenders' points of a dedans, declarations, belote, the coinche's
+// multiplier of a whole deal, the Sans Atout / Tout Atout multiplier, the
+// rounding).  Nothing here computes a score.
 //
 // Hooks: p.summary-sentence[data-verdict], table.summary[data-summary]
-// with tr[data-line] (cards, dix_de_der, capot, declarations, belote, made,
-// contract, released, added, total) and tr[data-scored] (contract, points,
-// defence, declarations, taker_declarations, belote, taker_belote,
-// strain_multiplier), td[data-side].
+// with tr[data-line] (cards, dix_de_der, to_162, capot, declarations,
+// belote, made, contract, released, added, total) and tr[data-scored]
+// (contract, deal, points, defence, declarations, defence_declarations,
+// taker_declarations, belote, taker_belote, coinche_multiplier,
+// strain_multiplier, rounding), td[data-side].
 
 import { t } from './i18n.js';
 import { parseContract } from './model.js';
@@ -31,13 +33,18 @@ function h(tag, attrs = {}, ...children) {
 }
 
 const MADE_KEYS = {
-  cards: 'end.cardPoints', dix_de_der: 'end.dixDeDer', capot: 'end.capot', declarations: 'end.declarations',
-  belote: 'end.belote',
+  cards: 'end.cardPoints', dix_de_der: 'end.dixDeDer', to_162: 'score.line.to_162', capot: 'end.capot',
+  declarations: 'end.declarations', belote: 'end.belote',
 };
 const SCORED_KEYS = {
-  points: 'score.line.points', defence: 'score.line.defence', declarations: 'score.line.declarations',
+  deal: 'score.line.deal', points: 'score.line.points', defence: 'score.line.defence',
+  declarations: 'score.line.declarations', defence_declarations: 'score.line.defence_declarations',
   taker_declarations: 'score.line.taker_declarations', belote: 'end.belote', taker_belote: 'score.line.taker_belote',
+  rounding: 'score.line.rounding',
 };
+/** Lines whose points may be taken away: written with their sign. */
+const SIGNED = new Set(['to_162', 'rounding']);
+const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '');
 const VERDICT_KEYS = {
   made: 'score.verdict.made', bid_not_reached: 'score.verdict.bid_not_reached',
   capot_not_made: 'score.verdict.capot_not_made', defence_higher: 'score.verdict.defence_higher',
@@ -60,9 +67,11 @@ export function summaryContract(s) {
 /** The deal's sentence: its verdict and why, in words (plain text). */
 export function sentence(model, s) {
   const b = s.breakdown;
+  // the contract's worth: times its multiplier, unless that multiplies the whole deal
+  const wholeDeal = (b.coinche_multiplier || 1) > 1;
   const params = {
     taker: sideName(model, b.taker), tp: b.taker_points, dp: b.defence_points, value: b.contract_value,
-    contract: (b.contract_value || 0) * b.multiplier, held: b.held_over,
+    contract: (b.contract_value || 0) * (wholeDeal ? 1 : b.multiplier), held: b.held_over,
   };
   let key = SENTENCE_KEYS[b.verdict] || SENTENCE_KEYS.made;
   if (b.verdict === 'made' && b.contract_value !== null) {
@@ -71,7 +80,9 @@ export function sentence(model, s) {
   else if (b.verdict === 'made' && b.result === 'capot') key = 'score.sentence.capot';
   else if (b.verdict === 'tie' && b.result === 'litige') key = 'score.sentence.litige';
   let text = t(key, params);
+  if (wholeDeal) text += ` ${t('score.sentence.wholeDeal', { n: b.coinche_multiplier })}`;
   if (b.strain_multiplier !== 1) text += ` ${t('score.sentence.multiplied', { n: b.strain_multiplier })}`;
+  if (b.rounding && b.rounding !== 'none') text += ` ${t('score.sentence.rounded')}`;
   return text;
 }
 
@@ -90,8 +101,11 @@ function contractCell(model, s, b) {
 /** A scored line's label. */
 function scoredLabel(model, s, b, kind) {
   if (kind === 'contract') {
-    return b.multiplier === 1 ? t('score.line.contract', { value: b.contract_value })
+    return b.multiplier === 1 || (b.coinche_multiplier || 1) > 1 ? t('score.line.contract', { value: b.contract_value })
       : t('score.line.contractTimes', { value: b.contract_value, n: b.multiplier });
+  }
+  if (kind === 'coinche_multiplier') {
+    return t(b.coinche_multiplier === 4 ? 'score.line.surcoinche' : 'score.line.coinche', { n: b.coinche_multiplier });
   }
   if (kind === 'strain_multiplier') {
     return t(s.trump === 'TA' ? 'score.line.ta' : 'score.line.sa', { n: b.strain_multiplier });
@@ -134,7 +148,8 @@ export function summaryParts(model, s, totals) {
       const always = line.kind === 'cards' || line.kind === 'dix_de_der';
       if (!always && !Object.values(line.points).some(Boolean)) continue;
       const label = line.kind === 'capot' && s.solo_capot ? t('end.soloCapot') : t(MADE_KEYS[line.kind]);
-      const fmt = line.kind === 'declarations' ? decls : line.kind === 'cards' ? String : blank;
+      const fmt = line.kind === 'declarations' ? decls : line.kind === 'cards' ? String
+        : SIGNED.has(line.kind) ? signed : blank;
       made.append(row({ 'data-line': line.kind }, label, cells(line.points, fmt)));
     }
     made.append(row({ 'data-line': 'made' }, t('score.made'), cells(b.made_totals), 'subtotal'));
@@ -148,7 +163,8 @@ export function summaryParts(model, s, totals) {
   if (b) {
     scored.append(row({ 'data-line': 'contract', 'data-verdict': b.verdict }, t('score.contract'), [contractCell(model, s, b)], 'contract-line'));
     for (const line of b.scored) {
-      scored.append(row({ 'data-scored': line.kind }, scoredLabel(model, s, b, line.kind), cells(line.points, blank)));
+      scored.append(row({ 'data-scored': line.kind }, scoredLabel(model, s, b, line.kind),
+        cells(line.points, SIGNED.has(line.kind) ? signed : blank)));
     }
   }
   if (s.released) {
