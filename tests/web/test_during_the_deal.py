@@ -207,6 +207,8 @@ def play_deal_first_cards(page: Page) -> None:
         s = driver.state()
         if s["enabled"]:
             page.click(f'#hand [data-card="{s["enabled"][0]}"]')
+            if s["enabled"][0] in s["beloteChoice"]:
+                page.click('#actions [data-belote="yes"]')  # "Belote !" said
             page.wait_for_function(
                 "(card) => !window.rebelote.model.deal.hand.includes(card)", arg=s["enabled"][0]
             )
@@ -570,5 +572,48 @@ def test_last_trick_button_is_a_trick(browser: Browser, web: LiveServer, script_
         "els => els.map((e) => [e.dataset.lastSeat, e.dataset.card])",
     )
     assert cards == [["E", "AS"], ["N", "9S"], ["W", "KS"], ["S", "10S"]]
+    no_errors(page)
+    page.context.close()
+
+
+def test_score_explained_ffb_coinche_rounding(
+    browser: Browser, web: LiveServer, script_table: Any, shots: Path
+) -> None:
+    """The FFB's coinche (``ffb-coinche``): we bid 80 hearts (the others
+    pass), declare our tierce and say belote; the score of the deal with
+    its rounding line (FFB coinche 2015, 10.2), exactly."""
+    script_table(dealer="S")
+    page = new_page(browser, web, DESKTOP)
+    create_table(web, page, preset="ffb-coinche", target=2000, options={"speed": "instant"})
+    wait_my_turn(page)
+    page.click("#actions [data-bid='80H']")
+    play_deal_first_cards(page)
+    page.wait_for_selector("#deal-end[open] table.summary")
+    # hearts trump; S holds A K Q of hearts (a tierce, 20, and the belote);
+    # the tricks (the same with East taking, counted by hand): 9S 8D 7S 10S
+    # S 10; AH 9H 9D 7H E 25; JS QD 8S QS S 8; KH 10H AD KS E 29; AS 9C 10D
+    # QH S 24; 8H JH QC KD E 27; 7D KC 8C JD S 6; 7C 10C AC JC N 23 and the
+    # dix de der: NS 71 + 10 + 20 + 20 = 121 against 81, the contract is
+    # made: NS 80 + 101 + 20 = 201, EW 81, each rounded to 200 and 80
+    expect(page.locator("#deal-end .summary-sentence")).to_have_text(
+        "Contrat de 80 réussi : le preneur (Nous) fait 121 points contre 81, et le contrat"
+        " lui rapporte 80 de plus. Chaque score est arrondi à la dizaine."
+    )
+    assert summary_rows(page) == [
+        ["", "Nous", "Eux"],
+        ["Points des plis", "71", "81"],
+        ["Dix de der", "10", ""],
+        ["Annonces", "20 Tierce A", ""],
+        ["Belote", "20", ""],
+        ["Points faits", "121", "81"],
+        ["Contrat", "80 par Vous — réussi"],
+        ["Contrat de 80", "80", ""],
+        ["Points faits, hors belote", "101", "81"],
+        ["Belote", "20", ""],
+        ["Arrondi à la dizaine", "\u22121", "\u22121"],
+        ["Points marqués", "+200", "+80"],
+        ["Total", "200", "80"],
+    ]
+    page.screenshot(path=str(shots / "deal-end-ffb-coinche-1280x800.png"))
     no_errors(page)
     page.context.close()

@@ -82,7 +82,7 @@ export function sentence(model, s) {
   let text = t(key, params);
   if (wholeDeal) text += ` ${t('score.sentence.wholeDeal', { n: b.coinche_multiplier })}`;
   if (b.strain_multiplier !== 1) text += ` ${t('score.sentence.multiplied', { n: b.strain_multiplier })}`;
-  if (b.rounding && b.rounding !== 'none') text += ` ${t('score.sentence.rounded')}`;
+  if (b.scored.some((line) => line.kind === 'rounding')) text += ` ${t('score.sentence.rounded')}`;
   return text;
 }
 
