@@ -5,7 +5,8 @@ points were counted by hand there from the card tables of RULES.md.
 
 Each breakdown names the points each side made (cards, dix de der, capot,
 declarations, belote), the contract's verdict and why, and what each side
-scores; the scored lines add up to the deal's score (no rule rounds it)."""
+scores, multipliers and rounding included; the scored lines add up to the
+deal's score."""
 
 from __future__ import annotations
 
