@@ -277,6 +277,27 @@ def test_record_seed_7_is_deterministic_and_round_trips(tmp_path: Path) -> None:
     assert json.loads(done.stdout) == summary
 
 
+def test_record_match_with_events_ends_with_match_ended() -> None:
+    """``rebelote record --match --events``: the match record carries the
+    match's own event, ``match_ended``, and replays with it."""
+    done, _ = rebelote("record", "--seed", "7", "--match", "--events", "--rules", "seed002")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["events"] == [
+        {
+            "kind": "match_ended",
+            "winner": 1,
+            "totals": [268, 562],
+            "target": 501,
+            "deals": 5,
+            "seat": None,
+        }
+    ]
+    assert len(record["deals"]) == 5
+    summary = replay(record)
+    assert (summary["winner"], summary["totals"]) == ("EW", {"NS": 268, "EW": 562})
+
+
 def test_rules_lists_every_preset() -> None:
     """RULES.md "Presets": ffb, ffb-no-declarations, seed000,
     seed000-tout-atout, seed001, seed002, seed003, coinche, the

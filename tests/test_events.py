@@ -35,6 +35,7 @@ from rebelote.events import (
     Declined,
     Event,
     EventError,
+    MatchEnded,
     PackCut,
     PatternChosen,
     TrickWon,
@@ -246,6 +247,17 @@ def test_every_kind_is_met_once() -> None:
                 "points": 28,
             },
         ),
+        (
+            MatchEnded(0, (1012, 540), 1000, 9),
+            {
+                "kind": "match_ended",
+                "winner": 0,
+                "totals": [1012, 540],
+                "target": 1000,
+                "deals": 9,
+                "seat": None,
+            },
+        ),
     ],
 )
 def test_json_forms(event: Event, data: dict[str, Any]) -> None:
@@ -299,6 +311,11 @@ def test_declared_and_scored_json() -> None:
         ({"kind": "bid", "seat": "N", "bid": "85H"}, "event 'bid': bad 'bid'"),
         ({"kind": "belote_said", "seat": "N", "card": "KS", "word": "x"}, "bad 'word'"),
         ({"kind": "all_passed", "seat": "N"}, "event 'all_passed': bad 'seat'"),
+        (
+            {"kind": "match_ended", "winner": 0, "totals": "1012", "target": 1000, "deals": 9},
+            "event 'match_ended': bad 'totals'",
+        ),
+        ({"kind": "match_ended", "winner": 0, "totals": [1]}, "event 'match_ended' needs"),
     ],
 )
 def test_bad_json(data: dict[str, Any], message: str) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from rebelote.actions import ChoosePattern, Cut, Declare, Play, parse_bid
-from rebelote.cards import DECK_32, CardSet, cards_of, parse_card, parse_cards
+from rebelote.cards import DECK_32, Card, CardSet, cards_of, parse_card, parse_cards
 from rebelote.match import Match, next_dealer
 from rebelote.rules import OPTION_NAMES, PRESETS, Rules, preset
 from rebelote.scoring import DealResult
@@ -136,7 +136,15 @@ def play(state: State, cards: str, silent: str = "") -> None:
     quiet = set(parse_cards(silent))
     for card in parse_cards(cards):
         declare_if_asked(state)
-        state.apply(Play(card, card not in quiet))
+        state.apply(legal_play(state, card, card not in quiet))
+
+
+def legal_play(state: State, card: Card, said: bool = True) -> Play:
+    """``card`` as :meth:`State.legal_actions` writes it: with the belote
+    word ``said`` where its player chooses (seed 001), else without (an
+    illegal card: as it is, for ``apply`` to refuse)."""
+    plays = [a for a in state.legal_actions() if isinstance(a, Play) and a.card == card]
+    return next((a for a in plays if a.belote is said), plays[0] if plays else Play(card))
 
 
 def texts(state: State) -> list[str]:

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from rebelote.cards import card_name
-from rebelote.events import Event
+from rebelote.events import Event, MatchEnded
+from rebelote.match import Match
 from rebelote.record import (
     FORMAT,
     IllegalRecordError,
@@ -261,6 +262,76 @@ def test_a_match_record_of_format_2() -> None:
     }
     assert replay(old) == summary
     assert convert(old) == record
+
+
+MATCH_ENDED: dict[str, Any] = {
+    "kind": "match_ended",
+    "winner": 1,
+    "totals": [239, 571],
+    "target": 501,
+    "deals": 5,
+    "seat": None,
+}
+"""The end of seed002's random match of seed 3: EW win 571 to 239 in five
+deals."""
+
+
+def test_a_match_record_carries_the_match_ended_event() -> None:
+    """A match record written with events carries the match's own beside
+    its deals: the typed ``MatchEnded`` (winner, final totals, target,
+    deals), the replay's exactly; it reads back, replays, and a wrong one is
+    refused.  Without events, none."""
+    played, states = random_match(preset("seed002"), random.Random(3))
+    assert played.ended == MatchEnded(1, (239, 571), 501, 5)
+    deals = []
+    for state in states:
+        deal = state_to_record(state, events=True)
+        del deal["format"], deal["rules"]
+        deals.append(deal)
+    record: dict[str, Any] = {
+        "format": 2,
+        "rules": "seed002",
+        "deals": deals,
+        "events": [MATCH_ENDED],
+    }
+    assert convert(record, events=True) == record
+    assert "events" not in convert(record)
+    assert Event.from_json(MATCH_ENDED) == played.ended
+    summary = replay(json.loads(json.dumps(record)))
+    assert (summary["winner"], summary["totals"]) == ("EW", {"NS": 239, "EW": 571})
+    bad = copy.deepcopy(record)
+    bad["events"][0]["totals"] = [239, 570]
+    with pytest.raises(RecordError, match="the events of the match are not the replay's: event 1"):
+        replay(bad)
+    # a match not over yet: no MatchEnded
+    unfinished = {**record, "deals": deals[:2], "events": []}
+    assert convert(unfinished, events=True) == unfinished
+    with pytest.raises(RecordError, match="the events of the match are not the replay's"):
+        replay({**unfinished, "events": [MATCH_ENDED]})
+
+
+def test_match_add_emits_match_ended_once() -> None:
+    """``Match.add`` gives ``MatchEnded`` to its ``events`` list with the
+    deal that reaches the target, and with no other."""
+    played, states = random_match(preset("three-players"), random.Random(3))
+    match = Match(preset("three-players"), states[0].dealer)
+    seen: list[list[Event]] = []
+    for state in states:
+        assert state.result is not None
+        events: list[Event] = []
+        match.add(state.result, events)
+        seen.append(events)
+    assert seen[:-1] == [[]] * 14
+    assert seen[-1] == [MatchEnded(2, (826, 986, 1058), 1000, 15)]
+    assert seen[-1][0].to_json() == {
+        "kind": "match_ended",
+        "winner": 2,
+        "totals": [826, 986, 1058],
+        "target": 1000,
+        "deals": 15,
+        "seat": None,
+    }
+    assert match.ended == played.ended == seen[-1][0]
 
 
 def test_a_format_2_record_from_the_pack_starts_with_the_cut() -> None:

@@ -72,14 +72,16 @@ def why(
     option: str | None,
     source: str,
     *,
+    suit: str | None = None,
+    house_rule: bool = False,
     applied: bool = False,
 ) -> None:
-    """``why_illegal`` gives exactly this reason, ``is_legal`` is False, and
-    ``apply`` refuses the action with the same reason, changing nothing.
-    ``applied``: a belote word ``apply`` reads leniently (it plays the card
-    as the rules fix the word); ``parse_action`` of the text refuses it with
-    the reason."""
-    expected = Illegality(reason, option, source)
+    """``why_illegal`` gives exactly this reason (``suit``: the suit it
+    names; ``house_rule``: the option's value here is not the FFB's),
+    ``is_legal`` is False, and ``apply`` refuses the action with the
+    same reason, changing nothing.  ``applied``: a belote word, whose text
+    ``parse_action`` refuses with the same reason too."""
+    expected = Illegality(reason, option, source, suit, house_rule)
     assert option is None or option in Rules.__dataclass_fields__
     assert state.why_illegal(action) == expected
     assert not state.is_legal(action) and action not in state.legal
@@ -87,10 +89,9 @@ def why(
     if applied:
         assert isinstance(action, Play)
         assert parsed_reason(state, action.text) == expected
-    else:
-        with pytest.raises(IllegalActionError) as info:
-            state.apply(action)
-        assert info.value.reason == expected
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(action)
+    assert info.value.reason == expected
     assert (state.phase, state.current, list(state.hands), list(state.trick_cards)) == before
 
 
@@ -196,17 +197,21 @@ def test_classic_round_one_and_two_seed002() -> None:
     why(state, Bid("strain", Strain.S), R.SUIT_ONLY_IN_ROUND_TWO, None, SEED002)
     assert state.why_illegal(Bid("take")) is None
     play_bids(state, "pass pass pass pass")
-    why(state, Bid("take"), R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002)
+    # round two: no "take"; the reason names hearts, the turned suit, out here
+    why(state, Bid("take"), R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002, suit="H")
     why(
         state,
         Bid("strain", Strain.H),
         R.TURNED_SUIT_IN_ROUND_TWO,
         "round_two_turned_suit",
         SEED002,
+        suit="H",
     )
     assert state.why_illegal(Bid("strain", Strain.S)) is None
+    # seed 001: hearts may be named in round two: the reason names no suit
     seed001 = deal(SEED001_RULES, D1, "7H", bids="pass pass pass pass")
     assert seed001.why_illegal(Bid("strain", Strain.H)) is None
+    why(seed001, Bid("take"), R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002)
 
 
 def play_bids(state: State, bids: str) -> None:
@@ -222,9 +227,26 @@ def test_bid_not_in_auction() -> None:
     why(classic, parse_bid("80H"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
     why(classic, Bid("coinche"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
     why(classic, Bid("strain", Strain.TA), R.BID_NOT_IN_AUCTION, "bidding", SEED000)
+    # a coinche table is compared with the federation's coinche rules, whose
+    # auction it is: not a house rule; coinche's club sequence after a
+    # coinche is one (the FFB's lets the three next players speak)
     coinche = State.from_deck(COINCHE, Seat.N, PACK, "3-2")
     why(coinche, Bid("take"), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
-    why(coinche, Bid("strain", Strain.H), R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
+    strain = Bid("strain", Strain.H)
+    why(coinche, strain, R.BID_NOT_IN_AUCTION, "bidding", RULES_DIGEST)
+    # a classic table with the federation's coinche under-trump rule: its own
+    assert (
+        Illegality(R.MAY_NOT_UNDERTRUMP_PARTNER, "lower_trump_under_partner", FFB_COINCHE)
+        .under(COINCHE.replace(lower_trump_under_partner="all_trumps_only"))
+        .house_rule
+        is False
+    )
+    assert (
+        Illegality(R.MAY_NOT_UNDERTRUMP_PARTNER, "lower_trump_under_partner", FFB_COINCHE)
+        .under(FFB_RULES.replace(lower_trump_under_partner="all_trumps_only"))
+        .house_rule
+        is True
+    )
 
 
 def test_tout_atout_overbids_seed000() -> None:
@@ -301,9 +323,9 @@ def test_declarations_choice_seed000() -> None:
 def test_declarations_off_seed002_and_automatic_seed003() -> None:
     """Seed 002 declares nothing; seed 003 declares for each player."""
     off = deal_after(NO_DECL, DECL, "7H", "take")
-    why(off, Declare(()), R.DECLARATIONS_OFF, "declarations", SEED002)
+    why(off, Declare(()), R.DECLARATIONS_OFF, "declarations", SEED002, house_rule=True)
     auto = deal_after(SEED003_RULES, DECL, "7H", "take")
-    why(auto, Declare(()), R.DECLARATIONS_AUTOMATIC, "declarations", SEED003)
+    why(auto, Declare(()), R.DECLARATIONS_AUTOMATIC, "declarations", SEED003, house_rule=True)
 
 
 def test_declarations_out_of_order() -> None:
@@ -330,10 +352,18 @@ def test_declarations_out_of_order() -> None:
 
 def test_not_in_hand_and_must_follow_suit_seed000() -> None:
     """Seed 000: "On est obligé de fournir à la couleur demandée": after W's
-    AS, S holds spades: the 10H is refused, the QD is not his."""
+    AS, S holds spades: the 10H is refused (the reason names spades, the
+    suit led), the QD is not his."""
     state = deal(FFB_RULES, D1, "7H")
     play(state, "AS")
-    why(state, c("10H"), R.MUST_FOLLOW_SUIT, None, SEED000)
+    why(state, c("10H"), R.MUST_FOLLOW_SUIT, None, SEED000, suit="S")
+    assert state.why_illegal(c("10H")).to_json() == {  # type: ignore[union-attr]
+        "reason": "must_follow_suit",
+        "option": None,
+        "source": SEED000,
+        "suit": "S",
+        "house_rule": False,
+    }
     why(state, c("QD"), R.NOT_IN_HAND, None, RULES_DIGEST)
     assert state.why_illegal(c("9S")) is None
 
@@ -347,7 +377,7 @@ def test_must_trump_seed000_and_without_exemption_seed003() -> None:
     why(state, c("8D"), R.MUST_TRUMP, None, SEED000)
     strict = deal(SEED003_RULES, D1, "7H")
     play(strict, "AS 7S")
-    why(strict, c("7D"), R.MUST_TRUMP, "partner_winning_exemption", SEED003)
+    why(strict, c("7D"), R.MUST_TRUMP, "partner_winning_exemption", SEED003, house_rule=True)
     free = deal(FFB_RULES, D1, "7H")
     play(free, "AS 7S")
     assert free.why_illegal(c("7D")) is None
@@ -372,8 +402,9 @@ def test_partner_master_with_trump_seed003() -> None:
     strict = deal(SEED003_RULES, PARTNER_TRUMPS, "7H")
     play(strict, "AS 9H 7S")
     assert strict.current == Seat.N
-    why(strict, c("8H"), R.MAY_NOT_UNDERTRUMP, "partner_winning_exemption", SEED003)
-    why(strict, c("QC"), R.MUST_OVERTRUMP, "partner_winning_exemption", SEED003)
+    option = "partner_winning_exemption"
+    why(strict, c("8H"), R.MAY_NOT_UNDERTRUMP, option, SEED003, house_rule=True)
+    why(strict, c("QC"), R.MUST_OVERTRUMP, option, SEED003, house_rule=True)
     assert strict.legal_actions() == [c("JH")]
     free = deal(NO_DECL, PARTNER_TRUMPS, "7H")
     play(free, "AS 9H 7S")
@@ -397,6 +428,7 @@ def test_lower_trump_under_partner_only_with_trumps_alone_ffb_coinche() -> None:
             R.MAY_NOT_UNDERTRUMP_PARTNER,
             "lower_trump_under_partner",
             FFB_COINCHE,
+            house_rule=True,
         )
     assert [a.text for a in state.legal_actions()] == ["JH", "7D", "QC", "KC", "AC"]
 
@@ -421,7 +453,8 @@ def test_must_undertrump_partner_master_without_exemption() -> None:
     rules = NO_DECL.replace(partner_winning_exemption=False)
     state = deal(rules, PARTNER_LOW, "7H")
     play(state, "AS 9H 7S")
-    why(state, c("QC"), R.MUST_UNDERTRUMP, "partner_winning_exemption", SEED003)
+    option = "partner_winning_exemption"
+    why(state, c("QC"), R.MUST_UNDERTRUMP, option, SEED003, house_rule=True)
     assert [a.text for a in state.legal_actions()] == ["8H", "QH", "KH", "AH"]
 
 
@@ -433,7 +466,7 @@ def test_must_go_higher_on_trump_lead_seed000() -> None:
     state = deal(FFB_RULES, D3, "7H")
     play(state, "10H 8H")
     why(state, c("QH"), R.MUST_GO_HIGHER, "overtrump_partner_on_trump_lead", SEED000)
-    why(state, c("7D"), R.MUST_FOLLOW_SUIT, None, SEED000)
+    why(state, c("7D"), R.MUST_FOLLOW_SUIT, None, SEED000, suit="H")
     exempt = deal(FFB_RULES.replace(overtrump_partner_on_trump_lead=False), D3, "7H")
     play(exempt, "10H 8H")
     assert exempt.why_illegal(c("QH")) is None
@@ -465,7 +498,7 @@ def test_belote_words() -> None:
     said = FFB_RULES.replace(belote_must_be_said=True)
     state = deal_after(said, CAPOT, "10H", "take")
     play_cards(state, "JH 7S 7H")
-    expected = Illegality(R.BELOTE_CHOICE_NEEDED, "belote_must_be_said", SEED001)
+    expected = Illegality(R.BELOTE_CHOICE_NEEDED, "belote_must_be_said", SEED001, house_rule=True)
     assert state.why_illegal(Play(qh)) == expected
     assert not state.is_legal(Play(qh))
     with pytest.raises(AmbiguousActionError) as amb:
@@ -481,20 +514,40 @@ def test_belote_words() -> None:
     assert state.current == Seat.N
     kh = parse_card("KH")
     for flag in (True, False):
-        why(state, Play(kh, flag), R.BELOTE_DECIDED, "belote_must_be_said", SEED001, applied=True)
+        option = "belote_must_be_said"
+        why(state, Play(kh, flag), R.BELOTE_DECIDED, option, SEED001, house_rule=True, applied=True)
     assert state.legal_actions() == [Play(kh)]
 
 
-def test_card_without_the_choice_still_says_belote() -> None:
-    """``apply`` keeps its behaviour: a card written without the belote word
-    where the choice is open says belote (the flag's old default)."""
+def test_apply_takes_the_belote_word_as_legal_actions_writes_it() -> None:
+    """``apply`` accepts a card exactly as :meth:`State.legal_actions`
+    writes it, so that every action it accepts replays from its text: a
+    card without the word where the choice is open is ambiguous
+    (``AmbiguousActionError``, as ``parse_action``), a word where belote is
+    automatic is illegal (``belote_automatic``); nothing changes."""
     said = FFB_RULES.replace(belote_must_be_said=True)
     state = deal_after(said, CAPOT, "10H", "take")
     play_cards(state, "JH 7S 7H")
-    events = state.apply(Play(parse_card("QH")))
-    assert [e.kind for e in events] == ["belote_said", "played", "trick_won"]
-    pair = 1 << parse_card("KH") | 1 << parse_card("QH")
-    assert state.belote_said == {pair: True}
+    qh = parse_card("QH")
+    before = (state.current, list(state.hands), list(state.trick_cards), dict(state.belote_said))
+    with pytest.raises(AmbiguousActionError) as amb:
+        state.apply(Play(qh), Seat.N)
+    assert str(amb.value) == "say whether you say belote with QH: QH belote or QH no-belote"
+    assert (amb.value.seat, amb.value.action) == (Seat.N, "QH")
+    assert amb.value.candidates == [Play(qh, True), Play(qh, False)]
+    assert (state.current, state.hands, state.trick_cards, state.belote_said) == before
+    events = state.apply(Play(qh, False))
+    assert [e.kind for e in events] == ["played", "trick_won"]
+    pair = 1 << parse_card("KH") | 1 << qh
+    assert state.belote_said == {pair: False}
+
+    automatic = deal_after(FFB_RULES, CAPOT, "10H", "take")
+    play_cards(automatic, "JH 7S 7H")
+    with pytest.raises(IllegalActionError) as info:
+        automatic.apply(Play(qh, True))
+    assert info.value.reason == Illegality(R.BELOTE_AUTOMATIC, "belote_must_be_said", SEED000)
+    assert str(info.value) == "belote automatic: N cannot QH belote at trick 1; legal: QH KH"
+    assert [e.kind for e in automatic.apply(Play(qh))][:2] == ["belote_said", "played"]
 
 
 def play_cards(state: State, cards: str | list[str]) -> None:
@@ -526,11 +579,27 @@ def test_every_reason_has_a_test() -> None:
 
 
 def test_illegality_json() -> None:
-    """``Illegality.to_json``: the reason code, the option and the source."""
+    """``Illegality.to_json``: the reason code, the option, the source, the
+    suit (none for must trump) and whether the option's value is the
+    table's own (:meth:`Illegality.under`: seed 003 grants no partner
+    exemption, the FFB does; the FFB's own rules are no house rule)."""
     reason = Illegality(R.MUST_TRUMP, "partner_winning_exemption", SEED003)
     assert reason.code == "must_trump"
     assert reason.to_json() == {
         "reason": "must_trump",
         "option": "partner_winning_exemption",
         "source": "docs/rules/seeds/003_7f3d86a6e289c91d.txt",
+        "suit": None,
+        "house_rule": False,
     }
+    assert reason.under(SEED003_RULES).to_json() == {
+        "reason": "must_trump",
+        "option": "partner_winning_exemption",
+        "source": "docs/rules/seeds/003_7f3d86a6e289c91d.txt",
+        "suit": None,
+        "house_rule": True,
+    }
+    assert reason.under(FFB_RULES) == reason
+    higher = Illegality(R.MUST_GO_HIGHER, "overtrump_partner_on_trump_lead", SEED000)
+    assert higher.under(FFB_RULES).house_rule is False  # the FFB's rule
+    assert higher.under(preset("seed001")).house_rule is False

@@ -20,6 +20,7 @@ and ignores extra spaces.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
@@ -39,6 +40,7 @@ __all__ = [
     "InvalidActionError",
     "Play",
     "parse_bid",
+    "shown",
 ]
 
 CAPOT_VALUE = 250
@@ -52,6 +54,19 @@ class ActionError(ValueError):
     :class:`InvalidActionError` and of
     :class:`~rebelote.state.IllegalActionError` and
     :class:`~rebelote.state.AmbiguousActionError`."""
+
+
+SHOWN_CHARS = 40
+"""The longest part of a text an error message quotes (:func:`shown`)."""
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for an error message: as it is up to
+    :data:`SHOWN_CHARS` characters, else its start and its length
+    (``'cut 99999…' (5004 characters)``)."""
+    if len(text) <= SHOWN_CHARS:
+        return repr(text)
+    return f"{text[:SHOWN_CHARS]!r}… ({len(text)} characters)"
 
 
 class InvalidActionError(ActionError):
@@ -121,12 +136,19 @@ class Bid:
         return self.text
 
 
+_CONTRACT = re.compile(r"([1-9][0-9]{1,2})(TA|SA|S|H|D|C)")
+"""A contract bid as :attr:`Bid.text` writes it (upper case): its value in
+ASCII digits with no leading zero (not ``080H``, nor 80 in Arabic-Indic
+or full-width digits), then its strain."""
+
 PASS = Bid("pass")
 TAKE = Bid("take")
 
 
 def parse_bid(text: str) -> Bid:
-    """Read a bid in record notation (case-insensitive).
+    """Read a bid in record notation (case-insensitive), a contract's
+    value as :attr:`Bid.text` writes it: ASCII digits, no leading zero
+    (``80H``, not ``080H`` nor 80 in other digits than 0-9).
 
     Raises ``ValueError`` when the text is no bid of any auction.
     """
@@ -140,19 +162,14 @@ def parse_bid(text: str) -> Bid:
     for amount_text, value in (("CAPOT", CAPOT_VALUE),):
         if up.startswith(amount_text) and up[len(amount_text) :] in Strain.__members__:
             return Bid("contract", Strain[up[len(amount_text) :]], value)
-    digits = ""
-    for ch in up:
-        if ch.isdigit():
-            digits += ch
-        else:
-            break
-    rest = up[len(digits) :]
-    if digits and rest in Strain.__members__:
-        value = int(digits)
+    contract = _CONTRACT.fullmatch(up)
+    if contract is not None:
+        value = int(contract[1])
         if 80 <= value <= 160 and value % 10 == 0:
-            return Bid("contract", Strain[rest], value)
+            return Bid("contract", Strain[contract[2]], value)
     raise ValueError(
-        f"not a bid: {text!r} (pass, take, S/H/D/C, TA, SA, 80H..160H, capotH, coinche, surcoinche)"
+        f"not a bid: {shown(text)} (pass, take, S/H/D/C, TA, SA, 80H..160H, capotH, coinche, "
+        "surcoinche)"
     )
 
 
@@ -208,7 +225,7 @@ class Play:
             card = None
         if card is None or len(words) > 2:
             raise InvalidActionError(
-                f"not a card: {text!r} (write rank then suit, e.g. 10H, JS; "
+                f"not a card: {shown(text)} (write rank then suit, e.g. 10H, JS; "
                 "then 'belote' or 'no-belote' where that is the choice)",
                 text=text,
             )
@@ -217,7 +234,7 @@ class Play:
         flag = BELOTE_WORDS.get(words[1].lower())
         if flag is None:
             raise InvalidActionError(
-                f"not a card: {text!r}: after the card, write 'belote' or 'no-belote'",
+                f"not a card: {shown(text)}: after the card, write 'belote' or 'no-belote'",
                 text=text,
             )
         return cls(card, flag)

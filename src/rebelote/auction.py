@@ -204,10 +204,17 @@ class Auction:
         opponent of the last bidder, once.  Classic (seed 002):
         ``take`` in round one, a suit in round two, not the turned one unless
         ``Rules.round_two_turned_suit``.  Tout Atout (seed 000): a suit or a
-        take only before any bid; SA over a suit, TA over SA.
+        take only before any bid; SA over a suit, TA over SA.  The round-two
+        reasons name the turned suit where it may not be named
+        (:attr:`~rebelote.legality.Illegality.suit`); ``house_rule`` as
+        :meth:`~rebelote.legality.Illegality.under` sets it.
         """
         if bid in self.legal_bids():
             return None
+        return self._reason(bid).under(self.rules)
+
+    def _reason(self, bid: Bid) -> Illegality:
+        """:meth:`illegality`'s reason for the illegal ``bid``."""
         R = IllegalReason
         kind, strain, value = bid.kind, bid.strain, bid.value
         if (
@@ -242,11 +249,15 @@ class Auction:
             return Illegality(R.BID_TOO_LOW, None, SEED000)
         if bidding == "tout_atout" and self.high is not None:
             return Illegality(R.BID_TOO_LOW, None, SEED000)
+        turned = self.turned
+        assert turned is not None
         if kind == "take":
-            return Illegality(R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002)
+            # Round two: a suit is named, the turned one too where allowed.
+            out = None if self.rules.round_two_turned_suit else turned.text
+            return Illegality(R.TAKE_ONLY_IN_ROUND_ONE, None, SEED002, out)
         if self.round == 1:
             return Illegality(R.SUIT_ONLY_IN_ROUND_TWO, None, SEED002)
-        return Illegality(R.TURNED_SUIT_IN_ROUND_TWO, "round_two_turned_suit", SEED002)
+        return Illegality(R.TURNED_SUIT_IN_ROUND_TWO, "round_two_turned_suit", SEED002, turned.text)
 
     def bid(self, bid: Bid) -> AuctionStatus:
         """Apply the current speaker's ``bid`` (already checked legal)."""

@@ -162,7 +162,11 @@ def record(
     match: Annotated[bool, typer.Option("--match", help="A whole match, not one deal.")] = False,
     out: Annotated[Path | None, typer.Option(help="Write to this file, not stdout.")] = None,
     events: Annotated[
-        bool, typer.Option("--events", help="Write each action's events beside it.")
+        bool,
+        typer.Option(
+            "--events",
+            help="Write each action's events beside it (and a match's end, with --match).",
+        ),
     ] = False,
 ) -> None:
     """Write the record (format 2) of a random deal (or match) played by
@@ -176,13 +180,16 @@ def record(
     rng = random.Random(seed)
     data: dict[str, Any]
     if match:
-        _, states = random_match(rule_set, rng)
+        match_state, states = random_match(rule_set, rng)
         deals = []
         for state in states:
             deal = state_to_record(state, events=events)
             del deal["format"], deal["rules"]
             deals.append(deal)
         data = {"format": FORMAT, "rules": rule_set.to_record(), "deals": deals}
+        if events:  # the match's own: MatchEnded once a side has won
+            ended = match_state.ended
+            data["events"] = [] if ended is None else [ended.to_json()]
     else:
         data = state_to_record(random_deal(rule_set, rng), events=events)
     text = json.dumps(data, ensure_ascii=False)

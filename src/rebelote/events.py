@@ -3,7 +3,8 @@ dataclass per kind, each with :meth:`Event.to_json` and
 :meth:`Event.from_json`.
 
 Every event has ``seat`` (who acted or was served; ``None`` for
-:class:`CardTurned`, :class:`AllPassed` and :class:`DealScored`), the class
+:class:`CardTurned`, :class:`AllPassed`, :class:`DealScored` and
+:class:`MatchEnded`), the class
 constant ``kind`` (its name in JSON) and the class constant ``private``:
 a private event may be shown to its ``seat`` only (the cards dealt to him;
 declining to declare, which would tell the table he held something).
@@ -29,12 +30,19 @@ class                  ``kind``         fields
 :class:`TrickWon`      ``trick_won``    ``seat`` (the winner), ``number``,
                                         ``cards`` (in play order), ``points``
 :class:`DealScored`    ``deal_scored``  ``result``
+:class:`MatchEnded`    ``match_ended``  ``winner`` (a side), ``totals`` (per
+                                        side), ``target``, ``deals``
 =====================  ===============  =====================================
+
+:class:`MatchEnded` is the match's (:meth:`rebelote.match.Match.add`, when a
+side reaches the target), not a deal's: :meth:`State.apply
+<rebelote.state.State.apply>` never returns it.
 
 JSON: seats as letters, cards as names (``10H``), card masks as lists of
 names in card order, a bid as its text, a contract as ``{"taker", "strain",
 "value", "multiplier"}``, a declaration as ``{"kind", "cards", "top",
-"points"}``, a deal result as its fields.
+"points"}``, a deal result as its fields, a side as its index (0 NS, 1 EW;
+in the three-player game 0 W, 1 S, 2 E, as in a deal result).
 """
 
 from __future__ import annotations
@@ -67,6 +75,7 @@ __all__ = [
     "Declined",
     "Event",
     "EventError",
+    "MatchEnded",
     "PackCut",
     "PatternChosen",
     "TrickWon",
@@ -276,6 +285,21 @@ class DealScored(Event):
     seat: None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    """The match is over: side ``winner`` reached the ``target`` first (or
+    with the higher total, both sides reaching it in the same deal; seed
+    000, seed 001), the final ``totals`` per side, after ``deals`` deals
+    (void ones included)."""
+
+    kind: ClassVar[str] = "match_ended"
+    winner: int
+    totals: tuple[int, ...]
+    target: int
+    deals: int
+    seat: None = None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -294,6 +318,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CardPlayed,
         TrickWon,
         DealScored,
+        MatchEnded,
     )
 }
 """Every event class by its ``kind``."""
@@ -456,6 +481,7 @@ _CODECS: dict[Any, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
         lambda cards: [card_name(c) for c in cards],
         lambda names: tuple(parse_card(n) for n in names),
     ),
+    "tuple[int, ...]": (list, _ints),
     "Bid": (lambda b: b.text, parse_bid),
     "Contract": (contract_json, contract_from_json),
     "tuple[Declaration, ...]": (

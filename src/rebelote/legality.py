@@ -14,8 +14,11 @@ which the project follows where the texts are silent).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
+
+from .rules import PRESETS, Rules
 
 __all__ = [
     "FFB",
@@ -25,6 +28,7 @@ __all__ = [
     "SEED001",
     "SEED002",
     "SEED003",
+    "SUIT_REASONS",
     "IllegalReason",
     "Illegality",
 ]
@@ -88,7 +92,11 @@ class IllegalReason(Enum):
     TAKE_ONLY_IN_ROUND_ONE = "take_only_in_round_one"
     """``take`` in round two, where a suit is named (seed 002: "Si tout le monde
     passe au premier tour, le joueur à la droite du donneur peut choisir
-    n'importe quelle couleur")."""
+    n'importe quelle couleur").  The taker still gets the turned card in
+    round two: what is refused is the word, not the card.  ``suit``: the
+    turned suit where round two excludes it (``Rules.round_two_turned_suit``
+    off: "sauf la couleur de la carte sur la table"), ``None`` where it may
+    be named (seed 001)."""
 
     SUIT_ONLY_IN_ROUND_TWO = "suit_only_in_round_two"
     """A suit named in round one, where only the turned card's suit may be
@@ -98,7 +106,7 @@ class IllegalReason(Enum):
     TURNED_SUIT_IN_ROUND_TWO = "turned_suit_in_round_two"
     """The turned suit named in round two (``Rules.round_two_turned_suit``
     off; seed 002: "n'importe quelle couleur sauf la couleur de la carte sur
-    la table")."""
+    la table").  ``suit``: the turned suit."""
 
     BID_TOO_LOW = "bid_too_low"
     """A bid that does not beat the last one: coinche contracts (RULES.md: "A
@@ -218,18 +226,61 @@ class Illegality:
     field whose value makes it illegal, ``None`` where every text agrees;
     ``source``: the text stating the rule (:data:`SEED000` ..
     :data:`SEED003`, :data:`RULES_DIGEST`, :data:`FFB` or
-    :data:`FFB_COINCHE`).
+    :data:`FFB_COINCHE`); ``suit``: the
+    suit the reason is about, as a letter ``S`` ``H`` ``D`` ``C``, where it
+    names one (see :data:`SUIT_REASONS`), else ``None``; ``house_rule``:
+    whether ``option``'s value at this table differs from the FFB's (the
+    ``ffb`` preset, or ``ffb-coinche`` at a coinche table): the rule is the
+    table's own, not the standard one (seed 003's partner with no
+    exemption, seed 001's belote that must be said, the club coinche
+    sequence after a coinche ...; set by :meth:`under`).
     """
 
     reason: IllegalReason
     option: str | None
     source: str
+    suit: str | None = None
+    house_rule: bool = False
+
+    def under(self, rules: Rules) -> Illegality:
+        """This reason at a table of ``rules``: :attr:`house_rule` set where
+        ``option``'s value differs from the FFB's (the ``ffb`` preset, or
+        ``ffb-coinche`` at a coinche table: docs/rules/FFB.md)."""
+        option = self.option
+        standard = _FFB_COINCHE_RULES if rules.bidding == "coinche" else _FFB_RULES
+        house = option is not None and getattr(rules, option) != getattr(standard, option)
+        return self if house == self.house_rule else dataclasses.replace(self, house_rule=house)
 
     @property
     def code(self) -> str:
         """The reason's code, e.g. ``must_follow_suit``."""
         return self.reason.value
 
-    def to_json(self) -> dict[str, str | None]:
-        """``{"reason": code, "option": name or null, "source": text}``."""
-        return {"reason": self.reason.value, "option": self.option, "source": self.source}
+    def to_json(self) -> dict[str, str | bool | None]:
+        """``{"reason": code, "option": name or null, "source": text,
+        "suit": letter or null, "house_rule": true or false}``."""
+        return {
+            "reason": self.reason.value,
+            "option": self.option,
+            "source": self.source,
+            "suit": self.suit,
+            "house_rule": self.house_rule,
+        }
+
+
+_FFB_RULES = PRESETS["ffb"]
+"""The standard the table's options are compared with (:attr:`Illegality.house_rule`)."""
+
+_FFB_COINCHE_RULES = PRESETS["ffb-coinche"]
+"""The standard a coinche table's options are compared with (:attr:`Illegality.house_rule`)."""
+
+
+SUIT_REASONS: dict[IllegalReason, str] = {
+    IllegalReason.MUST_FOLLOW_SUIT: "the suit led, to follow",
+    IllegalReason.TAKE_ONLY_IN_ROUND_ONE: (
+        "the turned card's suit where round two excludes it "
+        "(``Rules.round_two_turned_suit`` off); none where any suit may be named"
+    ),
+    IllegalReason.TURNED_SUIT_IN_ROUND_TWO: "the turned card's suit, excluded in round two",
+}
+"""The reasons whose :attr:`Illegality.suit` names a suit, and which suit."""

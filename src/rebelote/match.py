@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import DECK_24, DECK_32, Card, cards_of
+from .events import Event, MatchEnded
 from .rules import Rules
 from .scoring import DealResult
 from .seats import SEATS_3, SEATS_4, Seat, next_seat, previous_seat
@@ -105,9 +106,21 @@ class Match:
             pack = self.shuffled_pack(rng)
         return State.new(self.rules, self.dealer, pack)
 
-    def add(self, result: DealResult) -> MatchDeal:
+    @property
+    def ended(self) -> MatchEnded | None:
+        """The :class:`~rebelote.events.MatchEnded` event of the match once
+        it is over (its winner, final totals, target and number of deals),
+        else ``None``."""
+        if self.winner is None:
+            return None
+        return MatchEnded(self.winner, tuple(self.totals), self.rules.target, len(self.deals))
+
+    def add(self, result: DealResult, events: list[Event] | None = None) -> MatchDeal:
         """Add a finished deal's result: update totals, litige points, the
-        dealer and the winner.  Returns the deal's line of the score sheet."""
+        dealer and the winner.  Returns the deal's line of the score sheet.
+        ``events``: a list that receives the events the deal causes in the
+        match: :class:`~rebelote.events.MatchEnded` when a side reaches the
+        target with it."""
         if self.is_over:
             raise ValueError("the match is over")
         score = list(result.score)
@@ -128,6 +141,10 @@ class Match:
         top = max(totals)
         if top >= self.rules.target and totals.count(top) == 1:
             self.winner = totals.index(top)
+            if events is not None:
+                ended = self.ended
+                assert ended is not None
+                events.append(ended)
         self.dealer = next_dealer(self.rules, self.dealer, result)
         return entry
 

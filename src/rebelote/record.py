@@ -49,9 +49,13 @@ Format 1, still read (a record without ``format`` is format 2 when it has
 
 A match record is ``{"format": 2, "rules": ..., "deals": [deal records]}``
 (or format 1 with format 1 deals); a deal inside it may omit ``rules`` and
-``format`` (then the match's).  Fewer actions (or bids or cards) than a
-whole deal stop the replay there.  :func:`convert` writes any record, of
-either format, in format 2.
+``format`` (then the match's).  A match record that carries events carries
+the match's own too, ``"events"`` beside ``"deals"``: ``[]`` while no side
+has won, else the :class:`~rebelote.events.MatchEnded` of the replay
+(``{"kind": "match_ended", "winner": 1, "totals": [960, 1048], "target":
+1000, "deals": 9, "seat": null}``); checked as a deal's events are.
+Fewer actions (or bids or cards) than a whole deal stop the replay there.
+:func:`convert` writes any record, of either format, in format 2.
 
 Errors: :class:`RecordError` for a malformed record (a card twice, a hand of
 7, an unknown preset, a deck of 31, an action that is no action, ...);
@@ -238,10 +242,12 @@ class _Replay:
         self.setup_events = tuple(setup_events)
 
     def apply(self, action: Action) -> RecordedAction:
-        """Apply the current player's legal ``action`` and keep it."""
+        """Apply the current player's legal ``action`` and keep it (checked
+        once: an action :meth:`State.parse_action` has just read is not
+        checked again, :meth:`State.apply_parsed`)."""
         seat = self.state.current
         assert seat is not None
-        done = RecordedAction(seat, action, tuple(self.state.apply(action, seat)))
+        done = RecordedAction(seat, action, tuple(self.state.apply_parsed(action, seat)))
         self.actions.append(done)
         return done
 
@@ -737,8 +743,12 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     return _replay_match(record)[1]
 
 
-def _replay_match(record: Mapping[str, Any]) -> tuple[list[ReplayedDeal], dict[str, Any]]:
-    """A match record's deals replayed, and its summary (see :func:`replay`)."""
+def _replay_match(
+    record: Mapping[str, Any],
+) -> tuple[list[ReplayedDeal], dict[str, Any], list[Event]]:
+    """A match record's deals replayed, its summary (see :func:`replay`) and
+    the match's own events (:class:`~rebelote.events.MatchEnded` once it is
+    won), which the record's ``events``, when it has them, must be."""
     match_format = record_format(record, 1) if "format" in record else None
     if "rules" not in record:
         raise RecordError("the match record has no 'rules'")
@@ -747,6 +757,7 @@ def _replay_match(record: Mapping[str, Any]) -> tuple[list[ReplayedDeal], dict[s
     if not isinstance(deals, list) or not deals:
         raise RecordError("deals must be a non-empty list of deal records")
     match = Match(rules, Seat.W if rules.players == 3 else Seat.N)
+    match_events: list[Event] = []
     summaries = []
     replays: list[ReplayedDeal] = []
     expected_dealer: Seat | None = None
@@ -779,7 +790,7 @@ def _replay_match(record: Mapping[str, Any]) -> tuple[list[ReplayedDeal], dict[s
                 raise RecordError(f"deal {index} is unfinished but more deals follow", deal=index)
             break
         match.dealer = state.dealer
-        entry = match.add(state.result)
+        entry = match.add(state.result, match_events)
         # The texts agree on the deal passing on after a played deal; after a
         # void deal they differ (Rules.all_pass), so any dealer is read then.
         played = state.result.result not in ("passed", "cancelled")
@@ -788,14 +799,20 @@ def _replay_match(record: Mapping[str, Any]) -> tuple[list[ReplayedDeal], dict[s
         summary["released"] = entry.released
         summary["totals"] = _per_side(state, entry.totals)
         summaries.append(summary)
+    if "events" in record:
+        _check_events(record["events"], match_events, "the match")
     names = ("W", "S", "E") if rules.players == 3 else ("NS", "EW")
-    return replays, {
-        "rules": rules.to_record(),
-        "deals": summaries,
-        "totals": {names[i]: t for i, t in enumerate(match.totals)},
-        "held_over": match.held_over,
-        "winner": None if match.winner is None else names[match.winner],
-    }
+    return (
+        replays,
+        {
+            "rules": rules.to_record(),
+            "deals": summaries,
+            "totals": {names[i]: t for i, t in enumerate(match.totals)},
+            "held_over": match.held_over,
+            "winner": None if match.winner is None else names[match.winner],
+        },
+        match_events,
+    )
 
 
 def _with_warnings(summary: dict[str, Any], warnings: Sequence[str]) -> dict[str, Any]:
@@ -884,15 +901,16 @@ def state_to_record(state: State, *, events: bool = False, format: int = FORMAT)
 
 def convert(record: Mapping[str, Any], *, events: bool = False) -> dict[str, Any]:
     """A deal or match record of format 1 or 2, replayed and written in
-    format 2 (with each action's events when ``events``; a match's deals
-    without their ``rules`` and ``format``).  Raises :class:`RecordError`
+    format 2 (with each action's events when ``events``, and a match's own,
+    :class:`~rebelote.events.MatchEnded` once won; a match's deals without
+    their ``rules`` and ``format``).  Raises :class:`RecordError`
     as :func:`replay` does, and for a deal given by ``hands`` (format 2
     needs its deck)."""
     if not isinstance(record, Mapping):
         raise RecordError("a record must be a JSON object")
     if "deals" not in record:
         return _record_2(replay_deal(record), events)
-    replays, summary = _replay_match(record)
+    replays, summary, match_events = _replay_match(record)
     deals = []
     for index, replayed in enumerate(replays, start=1):
         try:
@@ -902,7 +920,10 @@ def convert(record: Mapping[str, Any], *, events: bool = False) -> dict[str, Any
             raise
         del deal["format"], deal["rules"]
         deals.append(deal)
-    return {"format": FORMAT, "rules": summary["rules"], "deals": deals}
+    out: dict[str, Any] = {"format": FORMAT, "rules": summary["rules"], "deals": deals}
+    if events:
+        out["events"] = [e.to_json() for e in match_events]
+    return out
 
 
 def _record_1(state: State) -> dict[str, Any]:

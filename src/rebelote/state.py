@@ -32,6 +32,7 @@ Randomness never enters here: the pack is given.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import Enum
 from operator import itemgetter
@@ -47,6 +48,7 @@ from .actions import (
     InvalidActionError,
     Play,
     parse_bid,
+    shown,
 )
 from .auction import Auction, Contract
 from .cards import (
@@ -323,6 +325,7 @@ class State:
     __slots__ = (
         "_belote_cards",
         "_belote_owner",
+        "_checked",
         "_next",
         "_partner_of",
         "_play_table",
@@ -399,6 +402,10 @@ class State:
         self.tricks: list[Trick] = []
         self.played: CardMask = 0
         self.result: DealResult | None = None
+        self._checked: tuple[tuple[object, ...], tuple[Action, ...]] | None = None
+        """The actions :meth:`parse_action` last found legal, with the
+        position it found them in (:meth:`_position`), for
+        :meth:`apply_parsed`."""
 
     # ----------------------------------------------------------------- set-up
 
@@ -720,7 +727,9 @@ class State:
 
         The :class:`~rebelote.legality.Illegality` names the reason, the
         :class:`~rebelote.rules.Rules` option behind it and the text the rule
-        comes from (see :class:`~rebelote.legality.IllegalReason`).  Checked in
+        comes from (see :class:`~rebelote.legality.IllegalReason`), the suit
+        it is about where it names one, and whether the option's value here
+        is the table's own (``house_rule``: it differs from the FFB's).  Checked in
         this order: the deal over, the seat's turn, the phase, then the rules
         of the action (the cut, the pattern, the auction, declarations, the
         card and its belote word).
@@ -730,6 +739,11 @@ class State:
         return self._why(action, seat)
 
     def _why(self, action: object, seat: Seat | None) -> Illegality:
+        """:meth:`why_illegal` of an illegal action, its ``house_rule`` set
+        for these rules (:meth:`~rebelote.legality.Illegality.under`)."""
+        return self._reason(action, seat).under(self.rules)
+
+    def _reason(self, action: object, seat: Seat | None) -> Illegality:
         R = IllegalReason
         phase = self.phase
         if not isinstance(action, (Play, Bid, Declare, Cut, ChoosePattern)):
@@ -832,18 +846,66 @@ class State:
             action = Play.parse(text)
         why = self.why_illegal(action, seat)
         if why is None:
+            self._checked = (self._position(), (action,))
             return action
         if why.reason is IllegalReason.BELOTE_CHOICE_NEEDED:
-            assert isinstance(action, Play)
-            candidates: list[Action] = [Play(action.card, True), Play(action.card, False)]
-            raise AmbiguousActionError(
-                f"say whether you say belote with {action.text}: "
-                f"{' or '.join(a.text for a in candidates)}",
-                seat=self.current,
-                action=text,
-                candidates=candidates,
-            )
+            ambiguous = self._ambiguous(action, text)
+            self._checked = (self._position(), tuple(ambiguous.candidates))
+            raise ambiguous
         raise self._illegal(action, why.reason.value.replace("_", " "), why, text)
+
+    def _position(self) -> tuple[object, ...]:
+        """What every action changes (the phase, who is to act, the cards
+        played, the bids made, the declarations due): a position that
+        :meth:`apply_parsed` finds equal is the one :meth:`parse_action`
+        checked the action in."""
+        auction = self.auction
+        return (
+            self.phase,
+            self.current,
+            self.played,
+            -1 if auction is None else len(auction.bids),
+            len(self.to_declare),
+        )
+
+    def apply_parsed(
+        self, action: Action, seat: Seat | None = None, *, events: bool = True
+    ) -> list[Event]:
+        """Apply an action that :meth:`parse_action` has just read, and so
+        checked, in this position (or one of the two candidates of its
+        :class:`AmbiguousActionError`): the one-parse-per-action path of the
+        server, where the action is checked once, by :meth:`parse_action`.
+
+        The action is trusted only if it is the one :meth:`parse_action`
+        last returned (or offered) and the deal has not moved since (the
+        phase, the player to act, the cards played, the bids and the
+        declarations due are as they were then), ``seat`` being that player;
+        any other action goes through :meth:`apply`, checked.  Returns the
+        events, and raises, as :meth:`apply` does.
+        """
+        checked = self._checked
+        if (
+            checked is not None
+            and (seat is None or seat == self.current)
+            and action in checked[1]
+            and checked[0] == self._position()
+        ):
+            self._checked = None
+            return self._apply(action, events)
+        return self.apply(action, seat, events=events)
+
+    def _ambiguous(self, action: Action, text: str | None = None) -> AmbiguousActionError:
+        """The refusal of a card without the belote choice its player must
+        make (``text``: as written, else the action's)."""
+        assert isinstance(action, Play)
+        candidates: list[Action] = [Play(action.card, True), Play(action.card, False)]
+        return AmbiguousActionError(
+            f"say whether you say belote with {action.text}: "
+            f"{' or '.join(a.text for a in candidates)}",
+            seat=self.current,
+            action=action.text if text is None else text,
+            candidates=candidates,
+        )
 
     def _parse_declare(self, text: str, words: list[str], seat: Seat | None) -> Declare:
         """The declarations ``words`` name (``none``, or kinds with an optional
@@ -911,12 +973,16 @@ class State:
         (typed, :mod:`rebelote.events`).
 
         ``seat``, when given, must be the current player (a bid or card out of
-        turn is refused).  Raises :class:`IllegalActionError` (nothing
-        changes; its ``reason`` is :meth:`why_illegal`'s) when the action is
-        not among :meth:`legal_actions`.  A card is accepted whatever its
-        belote flag where the rules fix whether belote is said, and a card
-        without the flag where the choice is open says belote (as before the
-        flag was written in the text).
+        turn is refused).  The action must be among :meth:`legal_actions`
+        exactly, a card's belote word included (so that every action
+        accepted replays from its :attr:`~rebelote.actions.Play.text`):
+        raises :class:`AmbiguousActionError` for a card without the word
+        where its player must say whether he says belote (``QH`` where ``QH
+        belote`` and ``QH no-belote`` are legal), and
+        :class:`IllegalActionError` (its ``reason`` :meth:`why_illegal`'s:
+        ``belote_automatic``, ``belote_decided``, ``belote_not_held`` for a
+        word where there is no choice) for any other action not legal now.
+        Nothing changes then.
 
         ``events=False``: for simulations, where nobody listens: the action
         is checked and applied all the same, but no event is built and the
@@ -941,7 +1007,13 @@ class State:
                             mask = trumps & over or mask & under
                 card = action.card
                 if 0 <= card < 32 and mask & _BITS[card]:
-                    return self._play(action, events)
+                    # The belote word as legal_actions writes it: none
+                    # unless the card is the choice of a belote to say.
+                    if not self._belote_cards >> card & 1:
+                        if action.belote is None:
+                            return self._play(action, events)
+                    elif (action.belote is not None) == self._belote_choice(card):
+                        return self._play(action, events)
         elif type(action) is Bid and phase is _BIDDING and (seat is None or seat == self.current):
             assert self.auction is not None
             if action in self.auction.legal_bids():
@@ -951,17 +1023,22 @@ class State:
         if seat is not None and seat != self.current:
             raise self._illegal(action, f"not {Seat(seat).letter}'s turn", self._why(action, seat))
         if isinstance(action, Play):
-            if self.phase is Phase.PLAYING and self.legal_play_mask() >> action.card & 1:
+            if self.is_legal(action):
                 return self._play(action, events)
         elif action in self.legal_actions():
             return self._apply(action, events)
+        why = self._why(action, seat)
+        if why.reason is IllegalReason.BELOTE_CHOICE_NEEDED:
+            raise self._ambiguous(action)
         kind = {
             Phase.PLAYING: "illegal card",
             Phase.BIDDING: "illegal bid",
         }.get(self.phase, "illegal action")
         if self.phase is Phase.PLAYING and self._must_declare():
             kind = "declare first"
-        raise self._illegal(action, kind, self._why(action, seat))
+        elif why.reason in _BELOTE_REASONS:
+            kind = why.code.replace("_", " ")
+        raise self._illegal(action, kind, why)
 
     def _play_out(self, choose: _Chooser) -> None:
         """Play the deal to its end, each action ``choose(legal)``, where
@@ -1335,6 +1412,15 @@ class State:
 BELOTE_FLAGS: tuple[bool | None, ...] = (None, True, False)
 """The values of :attr:`Play.belote`."""
 
+_BELOTE_REASONS = frozenset(
+    (
+        IllegalReason.BELOTE_AUTOMATIC,
+        IllegalReason.BELOTE_DECIDED,
+        IllegalReason.BELOTE_NOT_HELD,
+    )
+)
+"""The refusals of a belote word where there is no choice to make."""
+
 
 def _looks_like_card(word: str) -> bool:
     try:
@@ -1346,18 +1432,32 @@ def _looks_like_card(word: str) -> bool:
 
 def _not_an_action(text: str) -> str:
     return (
-        f"not an action: {text!r} (a card like JS or 'QH belote', a bid like pass, take, "
+        f"not an action: {shown(text)} (a card like JS or 'QH belote', a bid like pass, take, "
         "H, TA, 80H, capotS, coinche, or 'cut 12', 'deal 3-2', 'declare tierce-KH')"
     )
 
 
+_PACKET = re.compile(r"0|[1-9][0-9]{0,2}")
+"""A cut's packet as :attr:`Cut.text` writes it: ASCII digits, no leading
+zero, at most three (``cut 40`` reads, and is refused as out of range)."""
+
+
 def _parse_setup(text: str, words: list[str]) -> Action:
-    """``cut N``, ``deal 3-2`` / ``deal 2-3``; ``declare`` alone is no action."""
+    """``cut N``, ``deal 3-2`` / ``deal 2-3``; ``declare`` alone is no action.
+    Raises :class:`InvalidActionError` for anything else, and for a cut
+    whose packet is not a number as ``cut N`` writes it (``cut 012``,
+    ``cut ١٢``, a number of thousands of digits)."""
     head = words[0].lower()
     if len(words) == 2:
         arg = words[1]
-        if head == "cut" and arg.isascii() and arg.isdigit():
-            return Cut(int(arg))
+        if head == "cut":
+            if _PACKET.fullmatch(arg):
+                return Cut(int(arg))
+            raise InvalidActionError(
+                f"not a cut: {shown(text)} (cut N: the number of cards lifted, in digits "
+                "0-9 without leading zeros, e.g. cut 12, or cut 0 to decline)",
+                text=text,
+            )
         if head == "deal" and arg in PATTERNS:
             return ChoosePattern(arg)
     raise InvalidActionError(_not_an_action(text), text=text)

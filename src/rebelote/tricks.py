@@ -24,11 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import DECK_32, SUIT_MASKS, Card, CardMask
+from .cards import DECK_32, SUIT_MASKS, Card, CardMask, Suit
 from .legality import FFB, FFB_COINCHE, SEED000, SEED003, Illegality, IllegalReason
 from .rules import Rules
 from .seats import Seat
 from .trump import Strain, StrainTables, strain_tables
+
+_SUIT_LETTERS: tuple[str, ...] = tuple(s.letter for s in Suit)
+"""``_SUIT_LETTERS[card >> 3]``: the letter of the card's suit."""
 
 __all__ = [
     "PlayTable",
@@ -113,8 +116,11 @@ def card_illegality(
     name ``partner_winning_exemption`` and seed 003, whose list has no
     exemption; a trump under the partner's winning trump while holding
     another card is ``may_not_undertrump_partner``
-    (``Rules.lower_trump_under_partner``, FFB coinche 2015, 5.2).  Raises
-    ``ValueError`` when ``card`` is not in ``hand``.
+    (``Rules.lower_trump_under_partner``, FFB coinche 2015, 5.2).  A
+    must-follow-suit reason names the suit led (``suit``); ``house_rule``
+    says whether the option's value differs from the FFB's
+    (:meth:`~rebelote.legality.Illegality.under`).  Raises ``ValueError``
+    when ``card`` is not in ``hand``.
     """
     bit = 1 << card
     if not hand & bit:
@@ -122,15 +128,29 @@ def card_illegality(
     if legal_play_mask(hand, led, winning, partner_winning, tables, rules) & bit:
         return None
     assert led is not None and winning is not None
+    return _card_reason(bit, hand, led, winning, partner_winning, tables, rules).under(rules)
+
+
+def _card_reason(
+    bit: CardMask,
+    hand: CardMask,
+    led: Card,
+    winning: Card,
+    partner_winning: bool,
+    tables: StrainTables,
+    rules: Rules,
+) -> Illegality:
+    """:func:`card_illegality`'s reason for the illegal card ``bit``."""
     follow = hand & SUIT_MASKS[led >> 3]
     trumps_all = tables.trumps
+    led_suit = _SUIT_LETTERS[led >> 3]
     if trumps_all >> led & 1:
         if not follow & bit:
-            return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000)
+            return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000, led_suit)
         option = "overtrump_partner_on_trump_lead" if partner_winning else None
         return Illegality(IllegalReason.MUST_GO_HIGHER, option, SEED000)
     if follow:
-        return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000)
+        return Illegality(IllegalReason.MUST_FOLLOW_SUIT, None, SEED000, led_suit)
     if partner_winning and rules.partner_winning_exemption:
         return Illegality(
             IllegalReason.MAY_NOT_UNDERTRUMP_PARTNER, "lower_trump_under_partner", FFB_COINCHE

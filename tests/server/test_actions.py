@@ -74,7 +74,7 @@ def _wire(err: ProtocolError) -> dict[str, Any]:
 
 
 def test_each_core_refusal_has_its_code() -> None:
-    game, _, follow, off = _position()
+    game, led, follow, off = _position()
     state = game.state
     assert state is not None
     legal = game.turn(Seat.S).legal
@@ -95,7 +95,13 @@ def test_each_core_refusal_has_its_code() -> None:
         "message": f"{off[0].lower()} is not allowed at trick {state.trick_number} (playing): "
         f"must follow suit; legal now: {' '.join(legal)}",
         "legal": legal,
-        "why": {"reason": "must_follow_suit", "option": None, "source": SEED000},
+        "why": {
+            "reason": "must_follow_suit",
+            "option": None,
+            "source": SEED000,
+            "suit": led[-1],
+            "house_rule": False,
+        },
     }
 
     # IllegalActionError, another seat's turn: not_your_turn, nothing of S's hand
@@ -104,13 +110,25 @@ def test_each_core_refusal_has_its_code() -> None:
         "code": "not_your_turn",
         "message": "it is S's turn, not N's",
         "legal": [],
-        "why": {"reason": "not_your_turn", "option": None, "source": SEED000},
+        "why": {
+            "reason": "not_your_turn",
+            "option": None,
+            "source": SEED000,
+            "suit": None,
+            "house_rule": False,
+        },
     }
 
     # IllegalActionError, an action of another phase
     err = _refusal(game, Seat.S, "take")
     assert err.code == "illegal"
-    assert err.extra["why"] == {"reason": "wrong_phase", "option": None, "source": RULES_DIGEST}
+    assert err.extra["why"] == {
+        "reason": "wrong_phase",
+        "option": None,
+        "source": RULES_DIGEST,
+        "suit": None,
+        "house_rule": False,
+    }
 
     # the table's own requests are read apart: no deal action
     err = _refusal(game, Seat.S, " NEXT ")
@@ -153,6 +171,9 @@ def test_belote_choice_seed001() -> None:
                 assert game.request(seat, card, False)[0].payload == quiet
                 assert game.request(seat, f"{card} BELOTE", None)[0].payload == said
                 assert game.request(seat, f"{card} no-belote", False)[0].payload == quiet
+                # the page's buttons send the text alone
+                assert game.request(seat, f"{card} no-belote", None)[0].payload == quiet
+                assert game.request(seat, f"{card} belote", None)[0].payload == said
                 outs = game.apply(game.request(seat, card, False)[0])
                 kinds = [o.per_seat[seat][1].data["kind"] for o in outs]
                 assert kinds[0] == "card"  # no belote said
@@ -169,7 +190,13 @@ def test_belote_word_where_there_is_no_choice_is_illegal() -> None:
     game, _, follow, _ = _position()
     err = _refusal(game, Seat.S, f"{follow[0]} belote")
     assert err.code == "illegal"  # a card of the suit led, no trump: no belote
-    assert err.extra["why"] == {"reason": "belote_not_held", "option": None, "source": SEED001}
+    assert err.extra["why"] == {
+        "reason": "belote_not_held",
+        "option": None,
+        "source": SEED001,
+        "suit": None,
+        "house_rule": False,
+    }
     (entry,) = game.request(Seat.S, follow[0], False)
     assert entry.payload == {"action": follow[0], "by": "human"}
 
@@ -185,21 +212,36 @@ def test_the_deal_over_refuses_cards() -> None:
         "code": "illegal",
         "message": "AS: the deal is over: send next",
         "legal": ["next"],
-        "why": {"reason": "deal_over", "option": None, "source": RULES_DIGEST},
+        "why": {
+            "reason": "deal_over",
+            "option": None,
+            "source": RULES_DIGEST,
+            "suit": None,
+            "house_rule": False,
+        },
     }
     err = _refusal(game, Seat.S, "fold")
     assert (err.code, err.extra["legal"]) == ("bad_action", ["next"])
 
 
 def test_a_legal_action_is_read_checked_and_applied_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's action: read once (``parse_action``, which checks it:
+    one ``is_legal``), then applied once through ``apply_parsed``, which
+    trusts it (no second check: the checked ``apply`` is never called).  A
+    computer player's action, never read, is checked once, by ``apply``."""
     game, _, follow, _ = _position()
     played = Play(parse_card(follow[0]))
-    calls: dict[str, list[Any]] = {"parse": [], "apply": [], "is_legal": []}
+    calls: dict[str, list[Any]] = {"parse": [], "apply_parsed": [], "apply": [], "is_legal": []}
     real_parse, real_apply, real_is_legal = State.parse_action, State.apply, State.is_legal
+    real_parsed = State.apply_parsed
 
     def parse_action(self: State, text: str, seat: Seat | None = None) -> Action:
         calls["parse"].append(text)
         return real_parse(self, text, seat)
+
+    def apply_parsed(self: State, action: Action, seat: Seat | None = None, **kw: Any) -> Any:
+        calls["apply_parsed"].append(action)
+        return real_parsed(self, action, seat, **kw)
 
     def apply(self: State, action: Action, seat: Seat | None = None, **kw: Any) -> Any:
         calls["apply"].append(action)
@@ -211,15 +253,23 @@ def test_a_legal_action_is_read_checked_and_applied_once(monkeypatch: pytest.Mon
         return real_is_legal(self, action, seat)
 
     monkeypatch.setattr(State, "parse_action", parse_action)
+    monkeypatch.setattr(State, "apply_parsed", apply_parsed)
     monkeypatch.setattr(State, "apply", apply)
     monkeypatch.setattr(State, "is_legal", is_legal)
     entries = game.request(Seat.S, follow[0], None)
-    assert calls == {"parse": [follow[0]], "apply": [], "is_legal": [played]}
+    assert calls == {"parse": [follow[0]], "apply_parsed": [], "apply": [], "is_legal": [played]}
     outs = game.apply(entries[0])
-    assert calls == {"parse": [follow[0]], "apply": [played], "is_legal": [played]}
+    # the legality check: once, inside parse_action; apply (checked) never
+    assert calls == {
+        "parse": [follow[0]],
+        "apply_parsed": [played],
+        "apply": [],
+        "is_legal": [played],
+    }
     kinds = [o.per_seat[Seat.S][1].data["kind"] for o in outs]
     assert kinds[0] == "card"
-    # a computer player's action: built from the action itself, never read
+    # a computer player's action: built from the action itself, never read,
+    # checked once by apply
     state = game.state
     assert state is not None and state.current is not None
     bot = state.current
@@ -227,7 +277,7 @@ def test_a_legal_action_is_read_checked_and_applied_once(monkeypatch: pytest.Mon
     for key in calls:
         calls[key].clear()
     game.apply(game.action_entry(bot, action, "bot"))
-    assert (calls["parse"], calls["apply"]) == ([], [action])
+    assert (calls["parse"], calls["apply_parsed"], calls["apply"]) == ([], [action], [action])
 
 
 def test_a_stored_action_is_read_once_on_replay(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -258,10 +308,14 @@ def test_a_stored_action_is_read_once_on_replay(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_turn_says_why_each_card_of_the_own_hand_is_illegal() -> None:
-    game, _, _, off = _position()
+    """Each seat's own greyed cards, grouped by reason: S must follow the
+    suit led, which the reason names; the others wait for their turn."""
+    game, led, _, off = _position()
     turn = game.turn(Seat.S)
     assert turn.illegal == [
-        IllegalCards(reason="must_follow_suit", option=None, source=SEED000, cards=off)
+        IllegalCards(
+            reason="must_follow_suit", option=None, source=SEED000, suit=led[-1], cards=off
+        )
     ]
     for seat in (Seat.N, Seat.W, Seat.E):
         view = game.view(seat)
@@ -273,7 +327,14 @@ def test_turn_says_why_each_card_of_the_own_hand_is_illegal() -> None:
     # the wire form, in the turn event and the snapshot
     event = TurnEvent(match=1, deal=1, **turn.model_dump())
     assert json.loads(envelope("event", event, 9))["d"]["illegal"] == [
-        {"reason": "must_follow_suit", "option": None, "source": SEED000, "cards": off}
+        {
+            "reason": "must_follow_suit",
+            "option": None,
+            "source": SEED000,
+            "suit": led[-1],
+            "house_rule": False,
+            "cards": off,
+        }
     ]
     assert game.snapshot(Seat.S).turn.illegal == turn.illegal
 
@@ -281,8 +342,8 @@ def test_turn_says_why_each_card_of_the_own_hand_is_illegal() -> None:
 def test_turn_reasons_name_the_rule_option() -> None:
     """Seed 003 grants no partner exemption: a card refused while the
     partner wins the trick names the option ``partner_winning_exemption``
-    and seed 003 as its source."""
-    seen: set[tuple[str, str | None, str]] = set()
+    and seed 003 as its source, a house rule (the FFB exempts him)."""
+    seen: set[tuple[str, str | None, str, bool]] = set()
     for seed in range(60):
         game = _game("seed003", seed=seed, humans=tuple(SEATS_4), target=1)
         rng = random.Random(seed)
@@ -293,14 +354,14 @@ def test_turn_reasons_name_the_rule_option() -> None:
             if seat is not None and state.phase.value == "playing":
                 for group in game.turn(seat).illegal:
                     if group.option is not None:
-                        seen.add((group.reason, group.option, group.source))
+                        seen.add((group.reason, group.option, group.source, group.house_rule))
             for entry in _step(game, rng):
                 game.apply(entry)
-    options = {option for _, option, _ in seen}
+    options = {option for _, option, _, _ in seen}
     assert "partner_winning_exemption" in options, seen
-    for reason, option, source in seen:
+    for reason, option, source, house_rule in seen:
         if option == "partner_winning_exemption":
-            assert source == SEED003
+            assert (source, house_rule) == (SEED003, True)  # not the FFB's rule
             assert reason in (
                 "must_trump",
                 "must_overtrump",
@@ -341,3 +402,12 @@ def test_every_card_of_the_hand_is_legal_or_has_a_reason(preset: str) -> None:
             game.apply(entry)
         steps += 1
     assert steps > 40
+
+
+def test_a_table_names_its_preset_as_a_player_understands_it() -> None:
+    """A table's rules carry the preset's key (as records write it) and its
+    ``title``, the name a player understands, which pages word."""
+    info = _game("seed001", seed=1, target=1).rules_info()
+    assert (info.preset, info.title) == ("seed001", "belote-said")
+    info = _game("ffb", seed=1, target=1).rules_info()
+    assert (info.preset, info.title) == ("ffb", "ffb")

@@ -21,6 +21,18 @@ def test_presets_with_descriptions_options_and_help(server: LiveServer) -> None:
     with server.http() as http:
         presets = http.get("/api/presets").json()
     assert [p["name"] for p in presets] == list(PRESETS)
+    # each preset's name a player understands (rules.preset_name)
+    assert [p["title"] for p in presets] == [
+        "ffb",
+        "ffb-no-declarations",
+        "declaration-turn",
+        "tout-atout",
+        "belote-said",
+        "dealer-leads-501",
+        "auto-declarations-501",
+        "coinche",
+        "three-players",
+    ]
     for p in presets:
         rules = PRESETS[p["name"]]
         assert p["description"] == PRESET_DESCRIPTIONS[p["name"]]

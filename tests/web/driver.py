@@ -94,7 +94,7 @@ class Driver:
         cards = {a for a in s["legal"] if is_card(a)}
         assert set(s["enabled"]) == cards, (s["enabled"], s["legal"])
         for act in s["acts"]:
-            if act.endswith((" belote", " quiet")):
+            if act.endswith((" belote", " no-belote")):
                 continue
             assert act in s["legal"], (act, s["legal"])
         if s["strain"] is not None:

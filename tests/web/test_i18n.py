@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from rebelote.rules import PRESETS
+from rebelote.rules import PRESETS, preset_name
 from rebelote.server.api.help import preset_infos
 from rebelote.server.app import WEB_DIR
 from rebelote.server.protocol.messages import BOT_LEVELS, SPEED_DELAYS
@@ -83,8 +83,9 @@ def test_no_label_is_left_unused() -> None:
 
 
 def test_presets_levels_and_speeds_have_labels() -> None:
-    for name in PRESETS:
-        assert f"preset.{name}" in FR and f"presetdesc.{name}" in FR, name
+    for name in PRESETS:  # keyed by the name a player understands (the server's title)
+        title = preset_name(name)
+        assert f"preset.{title}" in FR and f"presetdesc.{title}" in FR, name
     for level in BOT_LEVELS:
         assert f"level.{level}" in FR, level
     for speed in SPEED_DELAYS:

@@ -170,6 +170,76 @@ def test_one_deal_with_the_keyboard_only(
     page.context.close()
 
 
+PRESET_NAMES_FR = [
+    "Belote classique (FFB)",
+    "Belote sans annonces",
+    "Belote avec tour d'annonces",
+    "Tout atout / Sans atout",
+    "Belote à annoncer",
+    "Le donneur entame, en 501",
+    "Annonces automatiques, en 501",
+    "Coinche",
+    "Belote à trois",
+]
+PRESET_NAMES_EN = [
+    "Classic belote (FFB)",
+    "Belote without declarations",
+    "Belote with a declaration turn",
+    "All trumps / No trump",
+    "Belote must be said",
+    "The dealer leads, to 501",
+    "Automatic declarations, to 501",
+    "Coinche",
+    "Three-player belote",
+]
+
+
+def test_preset_names_in_the_page_language(browser: Browser, web: LiveServer) -> None:
+    """The new-match dialog and the start page name each preset from the
+    server's ``title`` (the name a player understands), in the page's
+    language: never « règles 001 » nor a preset's key."""
+    page = open_page(browser, web, DESKTOP)
+    titles = [p["title"] for p in httpx.get(web.url + "/api/presets").json()]
+    assert titles[4] == "belote-said"
+    page.click("[data-action='new']")
+    page.wait_for_selector("#new-game[open]")
+    names = page.locator("#preset-choices .preset-text > b")
+    assert names.all_inner_texts() == PRESET_NAMES_FR
+    help_seed001 = page.locator("#preset-choices [data-help='seed001']")
+    assert help_seed001.get_attribute("aria-label") == "Règles : Belote à annoncer"
+    assert page.locator("#preset-list li b").all_inner_texts() == PRESET_NAMES_FR
+    page.click("#new-game [data-action='cancel-new']")
+    page.evaluate(
+        "async () => { const i18n = await import('/js/i18n.js'); await i18n.setLang('en'); }"
+    )
+    page.click("[data-action='new']")
+    page.wait_for_selector("#new-game[open]")
+    assert page.locator("#preset-choices .preset-text > b").all_inner_texts() == PRESET_NAMES_EN
+    # a table's rules as the server gives them (the lobby's and the history's
+    # rooms), and older data that names the preset by its key alone
+    names = page.evaluate(
+        """async () => {
+          const labels = await import('/js/labels.js');
+          return [
+            labels.presetName({preset: 'seed001', title: 'belote-said'}),
+            labels.presetName({preset: 'seed003', title: 'auto-declarations-501'}),
+            labels.presetName('seed002'),
+            labels.presetName({name: 'seed000'}),
+            labels.presetName({preset: 'house', title: 'house'}),
+          ];
+        }"""
+    )
+    assert names == [
+        "Belote must be said",
+        "Automatic declarations, to 501",
+        "The dealer leads, to 501",
+        "Belote with a declaration turn",
+        "house",
+    ]
+    no_errors(page)
+    page.context.close()
+
+
 def test_start_page_continue_and_rules_help(browser: Browser, web: LiveServer, shots: Path) -> None:
     page = open_page(browser, web, PHONE)
     assert page.locator("[data-action='continue']").is_hidden()
@@ -376,8 +446,12 @@ def test_timings(browser: Browser, web: LiveServer, shots: Path) -> None:
 
 def test_belote_choice_asks_the_player(browser: Browser, web: LiveServer) -> None:
     """Seed 001: a card of ``turn.belote_choice`` is played only after the
-    player says whether he announces belote (here the choice is given to the
-    page by hand, the rest is the real table)."""
+    player says whether he announces belote; each answer's button carries,
+    and sends as it is, the core's one notation of the choice (``QH
+    belote``, ``QH no-belote``: ``State.parse_action`` reads both).  The
+    choice is given to the page by hand and what the page sends is caught
+    before the server (which would refuse a belote word on a card that
+    makes none); the rest is the real table."""
     page = open_page(browser, web, DESKTOP)
     create_table(web, page, preset="seed001", target=1000, options={"speed": "instant"})
     driver = Driver(page)
@@ -394,24 +468,39 @@ def test_belote_choice_asks_the_player(browser: Browser, web: LiveServer) -> Non
           const card = app.model.turn.legal.find((a) => /^(10|[789JQKA])[SHDC]$/.test(a));
           app.model.turn = {...app.model.turn, belote_choice: [card]};
           app.sent = [];
-          const send = app.conn.send.bind(app.conn);
-          app.conn.send = (msg) => { app.sent.push(msg); return send(msg); };
+          app.conn.send = (msg) => { app.sent.push(msg); return true; };
           app.view.render(app.model);
           return card;
         }"""
     )
-    page.click(f'#hand [data-card="{card}"]')
-    page.wait_for_selector('#actions [data-belote="yes"]')
-    assert "Belote" in page.locator("#actions").inner_text()
-    assert page.evaluate("() => window.rebelote.sent.length") == 0  # nothing sent yet
-    # the act carries its id (this page's next one) and the version it was chosen at
     session, actions, version = page.evaluate(
         "() => [window.rebelote.session, window.rebelote.actions, window.rebelote.appliedV]"
     )
-    page.click('#actions [data-belote="yes"]')
-    page.wait_for_selector(f'#trick [data-trick-seat="S"][data-card="{card}"]')
-    sent = page.evaluate("() => window.rebelote.sent")
-    act = {"action": card, "belote": True, "id": f"{session}-{actions + 1}"}
-    assert sent == [{"t": "act", "d": act, "v": version}]
+    for answer, text in (("no", f"{card} no-belote"), ("yes", f"{card} belote")):
+        page.click(f'#hand [data-card="{card}"]')
+        page.wait_for_selector('#actions [data-belote="yes"]')
+        assert "Belote" in page.locator("#actions").inner_text()
+        assert page.evaluate("() => window.rebelote.sent.length") == 0  # nothing sent yet
+        yes = page.locator('#actions [data-belote="yes"]')
+        no = page.locator('#actions [data-belote="no"]')
+        assert (yes.get_attribute("data-act"), no.get_attribute("data-act")) == (
+            f"{card} belote",
+            f"{card} no-belote",
+        )
+        page.click(f'#actions [data-belote="{answer}"]')
+        # the act: the text of the choice, its id (this page's next one) and
+        # the version it was chosen at
+        actions += 1
+        act = {"action": text, "id": f"{session}-{actions}"}
+        assert page.evaluate("() => window.rebelote.sent") == [{"t": "act", "d": act, "v": version}]
+        page.evaluate(
+            """() => {
+              const app = window.rebelote;
+              app.sent = [];
+              app.model.pending = false;
+              app.inflight = null;
+              app.view.render(app.model);
+            }"""
+        )
     no_errors(page)
     page.context.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rebelote.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
+from rebelote.rules import PRESET_DESCRIPTIONS, PRESETS, Rules, preset_name
 from rebelote.server.protocol.messages import PresetInfo, RuleHelp
 
 __all__ = ["describe", "preset_infos", "rules_help"]
@@ -273,6 +273,7 @@ def preset_infos() -> list[PresetInfo]:
     return [
         PresetInfo(
             name=name,
+            title=preset_name(name),
             description=PRESET_DESCRIPTIONS.get(name, name),
             players=rules.players,
             target=rules.target,

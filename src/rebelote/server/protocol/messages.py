@@ -189,6 +189,9 @@ CHAT_MAX_CHARS = 300
 SeatLetter = Annotated[str, StringConstraints(pattern=r"^[NWSE]$")]
 """A seat as one letter ``N W S E`` (the engine's :class:`~rebelote.seats.Seat` names)."""
 
+SuitLetter = Annotated[str, StringConstraints(pattern=r"^[SHDC]$")]
+"""A suit as one letter ``S H D C`` (the engine's :class:`~rebelote.cards.Suit` letters)."""
+
 BotLevel = Literal["random", "beginner", "intermediate", "expert"]
 """The computer players' levels a table may seat: every level of
 :func:`rebelote.bots.make_bot` but ``expert-bidder``, a variant for measuring
@@ -512,15 +515,19 @@ class SeatInfo(_Strict):
 
 
 class RulesInfo(_Strict):
-    """A table's rules: the ``preset`` they come from, its one-line
-    ``description``, ``players`` (3 or 4), the match ``target`` and every
-    option (:meth:`rebelote.rules.Rules.options`)."""
+    """A table's rules: the ``preset`` they come from (its key, as records
+    write it: ``seed001``), its ``title`` (the name a player understands:
+    :func:`rebelote.rules.preset_name`, ``belote-said``; the key itself
+    where it is clear already, ``ffb``), its one-line ``description``,
+    ``players`` (3 or 4), the match ``target`` and every option
+    (:meth:`rebelote.rules.Rules.options`)."""
 
     preset: str
     description: str
     players: int
     target: int
     options: dict[str, Any]
+    title: str = ""
 
 
 class RuleHelp(_Strict):
@@ -533,9 +540,13 @@ class RuleHelp(_Strict):
 
 
 class PresetInfo(_Strict):
-    """One entry of ``GET /api/presets``."""
+    """One entry of ``GET /api/presets``: the preset's ``name`` (its key,
+    which ``POST /api/tables`` takes) and its ``title``, the name a player
+    understands (:func:`rebelote.rules.preset_name`: ``belote-said`` for
+    ``seed001``, ``ffb`` for ``ffb``), which a page words in its language."""
 
     name: str
+    title: str
     description: str
     players: int
     target: int
@@ -609,11 +620,19 @@ class IllegalityData(_Strict):
     ``not_your_turn``, ``bid_too_low`` ...); ``option``, the
     :class:`~rebelote.rules.Rules` field whose value makes it illegal (null
     where every rule text agrees); ``source``, the text stating the rule (a
-    file under ``docs/rules/``, or ``FFB``)."""
+    file under ``docs/rules/``, or ``FFB``); ``suit``, the suit the reason
+    is about (``S`` ``H`` ``D`` ``C``: for ``must_follow_suit`` the suit
+    led; in round two's reasons, the turned suit where it is excluded),
+    null where it names none (:data:`rebelote.legality.SUIT_REASONS`);
+    ``house_rule``, whether ``option``'s value at this table differs from
+    the FFB's (a page says "this table's rule" then only).  A page words
+    the reason from these fields alone."""
 
     reason: str
     option: str | None
     source: str
+    suit: SuitLetter | None = None
+    house_rule: bool = False
 
 
 class IllegalCards(IllegalityData):

@@ -80,11 +80,12 @@ from pydantic import BaseModel
 
 from rebelote.actions import Action, ChoosePattern, Cut, InvalidActionError, Play
 from rebelote.cards import Card, card_name, cards_of, parse_card
+from rebelote.events import Event, MatchEnded
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
 from rebelote.observation import PlayerView, observe
 from rebelote.record import deal_summary
-from rebelote.rules import Rules
+from rebelote.rules import Rules, preset_name
 from rebelote.seats import SEATS_3, SEATS_4, Seat, previous_seat
 from rebelote.server.api.help import describe
 from rebelote.server.broker.hub import StreamKey
@@ -219,7 +220,13 @@ def _normalize(text: str) -> str:
 
 
 def _why_data(why: Illegality) -> IllegalityData:
-    return IllegalityData(reason=why.code, option=why.option, source=why.source)
+    return IllegalityData(
+        reason=why.code,
+        option=why.option,
+        source=why.source,
+        suit=why.suit,
+        house_rule=why.house_rule,
+    )
 
 
 class TableGame:
@@ -779,7 +786,10 @@ class TableGame:
         else:
             action = self._parse(entry.seat, text, belote)  # from the stored log
         try:
-            events = state.apply(action, entry.seat)
+            # Checked once: by parse_action when a player's text was read
+            # (the core trusts it then), else (a computer player's action,
+            # never read) by apply.
+            events = state.apply_parsed(action, entry.seat)
         except IllegalActionError as exc:  # a computer player's action that is not legal
             raise self._refusal(state, entry.seat, text, exc.reason) from None
         self.actions_in_deal += 1
@@ -824,7 +834,8 @@ class TableGame:
         match = self.match
         assert match is not None and state.result is not None
         dealer = match.dealer
-        entry = match.add(state.result)
+        ended: list[Event] = []
+        entry = match.add(state.result, ended)
         summary = deal_summary(state, entry.score)
         summary["released"] = entry.released
         summary["totals"] = self._side_dict(entry.totals)
@@ -855,14 +866,15 @@ class TableGame:
         data = WireData.of(end)
         check_wire(data, public, "everyone")
         out = [self._number(dict.fromkeys(self.keys, data))]
-        if match.winner is not None:
+        for event in ended:  # the core's MatchEnded: a side reached the target
+            assert isinstance(event, MatchEnded)
             out.append(
                 self._public(
                     MatchEndEvent(
                         match=self.match_number,
                         deal=self.deal_number,
-                        winner=self.sides[match.winner],
-                        totals=self._side_dict(match.totals),
+                        winner=self.sides[event.winner],
+                        totals=self._side_dict(event.totals),
                         sheet=list(self.sheet),
                     )
                 )
@@ -947,7 +959,14 @@ class TableGame:
             if why is not None:  # always: the card is not among the legal ones
                 groups.setdefault(why, []).append(card_name(card))
         return [
-            IllegalCards(reason=w.code, option=w.option, source=w.source, cards=cards)
+            IllegalCards(
+                reason=w.code,
+                option=w.option,
+                source=w.source,
+                suit=w.suit,
+                house_rule=w.house_rule,
+                cards=cards,
+            )
             for w, cards in groups.items()
         ]
 
@@ -1066,6 +1085,7 @@ class TableGame:
         """The table's :class:`RulesInfo`."""
         return RulesInfo(
             preset=self.rules.preset,
+            title=preset_name(self.rules.preset),
             description=describe(self.rules),
             players=self.rules.players,
             target=self.rules.target,

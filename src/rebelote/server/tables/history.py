@@ -259,7 +259,7 @@ def _old_action(state: State, seat: Seat, payload: Mapping[str, Any]) -> Action:
     except AmbiguousActionError as exc:  # a card whose belote flag was beside it
         said = payload.get("belote") is not False
         action = next(a for a in exc.candidates if isinstance(a, Play) and a.belote is said)
-    state.apply(action, seat)
+    state.apply_parsed(action, seat)
     return action
 
 

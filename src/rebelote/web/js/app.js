@@ -158,8 +158,8 @@ function renderPresetList(list) {
     ...list.map((p) =>
       h('li', {},
         h('button', { type: 'button', class: 'link', 'data-help': p.name, onclick: () => showHelp(p.name) },
-          h('b', { text: presetName(p.name) }),
-          h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+          h('b', { text: presetName(p) }),
+          h('span', { class: 'desc', text: presetDescription(p, p.description) }))),
     ),
   );
 }
@@ -170,8 +170,8 @@ async function showHelp(name) {
   const list = await presets();
   const p = list.find((x) => x.name === name);
   if (!p) return;
-  $('#help-title').textContent = t('help.title', { name: presetName(p.name) });
-  $('#help-desc').textContent = presetDescription(p.name, p.description);
+  $('#help-title').textContent = t('help.title', { name: presetName(p) });
+  $('#help-desc').textContent = presetDescription(p, p.description);
   $('#help-lines').replaceChildren(...p.help.map((line) => h('li', { 'data-option': line.option, text: helpText(line.text) })));
   const dialog = $('#help');
   dialog.dataset.preset = name;
@@ -197,11 +197,11 @@ async function showNewGame() {
         h('label', {},
           h('input', { type: 'radio', name: 'preset', value: p.name, checked: p.name === prefs.preset, 'data-preset': p.name }),
           h('span', { class: 'preset-text' },
-            h('b', { text: presetName(p.name) }),
-            h('span', { class: 'desc', text: presetDescription(p.name, p.description) }))),
+            h('b', { text: presetName(p) }),
+            h('span', { class: 'desc', text: presetDescription(p, p.description) }))),
         h('button', {
-          type: 'button', class: 'help-btn', 'data-help': p.name, 'aria-label': t('new.rulesOf', { name: presetName(p.name) }),
-          title: t('new.rulesOf', { name: presetName(p.name) }), text: '?', onclick: () => showHelp(p.name),
+          type: 'button', class: 'help-btn', 'data-help': p.name, 'aria-label': t('new.rulesOf', { name: presetName(p) }),
+          title: t('new.rulesOf', { name: presetName(p) }), text: '?', onclick: () => showHelp(p.name),
         })),
     ),
   );
@@ -602,7 +602,7 @@ function handle(msg) {
     assistError(msg.d);
     // a refusal that closes the connection is said by the page that follows
     // an action the rules refuse: why, in words (the server's `why`)
-    if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why, model.ledCard));
+    if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why));
     else if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
     if ($('#deal-end').open) renderDealEnd();
@@ -685,11 +685,21 @@ function renderAway(model) {
   $('#away-text').textContent = reason === 'move' ? t('table.timedOut') : t('table.awayYou');
 }
 
+/** Whether `action` is one the server offers now: a text of `turn.legal`,
+ * or a card of `turn.belote_choice` with the word of the choice, in the
+ * core's notation (`QH belote`, `QH no-belote`). */
+function offered(turn, action) {
+  if (turn.legal.includes(action)) return true;
+  const m = /^(\S+) (belote|no-belote)$/.exec(action);
+  return Boolean(m) && turn.belote_choice.includes(m[1]);
+}
+
 function act(action, belote) {
   const model = app.model;
   if (!model || model.pending) return;
-  if (!model.turn || !model.turn.legal.includes(action)) return; // only what the server offers
-  if (isCard(action)) performance.mark(`rb:click:${action}`);
+  if (!model.turn || !offered(model.turn, action)) return; // only what the server offers
+  const card = action.split(' ')[0];
+  if (isCard(card)) performance.mark(`rb:click:${card}`);
   // the action's id (a resend after a drop is not applied twice) and the
   // version it was chosen at (a click on a table that has changed since is
   // refused as stale): docs/protocol.md
@@ -703,6 +713,7 @@ function act(action, belote) {
   app.timedOut = false; // acting is being back
   model.pending = true;
   app.view.ui.beloteAsk = null;
+  app.view.ui.refused = null; // a reason shown is over once the player acts
   clearTimeout(app.pendingTimer);
   app.pendingTimer = setTimeout(() => {
     if (app.model === model && model.pending) {
@@ -716,6 +727,10 @@ function act(action, belote) {
 function clickCard(card) {
   const model = app.model;
   const turn = model?.turn;
+  if (app.view.ui.refused && app.view.ui.refused.card !== card) {
+    app.view.ui.refused = null; // another card clicked: the reason shown is over
+    render();
+  }
   if (!turn || model.pending || turn.seat !== model.you || !turn.legal.includes(card)) return;
   if (turn.belote_choice.includes(card)) {
     app.view.ui.beloteAsk = card;

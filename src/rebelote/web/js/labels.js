@@ -27,14 +27,18 @@ const CARRE_KEYS = {
   7: 'decl.carre.7', 8: 'decl.carre.8', 9: 'decl.carre.9', 10: 'decl.carre.10',
   J: 'decl.carre.J', Q: 'decl.carre.Q', K: 'decl.carre.K', A: 'decl.carre.A',
 };
+// The presets' names and descriptions in the page's language, by the name
+// a player understands that the server gives each preset (`title` of
+// /api/presets and of a table's rules: rebelote.rules.preset_name); older
+// data, which names a preset by its key alone (`seed001`), finds the same.
 const PRESET_KEYS = {
   ffb: 'preset.ffb',
   'ffb-no-declarations': 'preset.ffb-no-declarations',
-  seed000: 'preset.seed000',
-  'seed000-tout-atout': 'preset.seed000-tout-atout',
-  seed001: 'preset.seed001',
-  seed002: 'preset.seed002',
-  seed003: 'preset.seed003',
+  'declaration-turn': 'preset.declaration-turn',
+  'tout-atout': 'preset.tout-atout',
+  'belote-said': 'preset.belote-said',
+  'dealer-leads-501': 'preset.dealer-leads-501',
+  'auto-declarations-501': 'preset.auto-declarations-501',
   coinche: 'preset.coinche',
   'three-players': 'preset.three-players',
   'ffb-coinche': 'preset.ffb-coinche',
@@ -42,28 +46,48 @@ const PRESET_KEYS = {
 const PRESET_DESC_KEYS = {
   ffb: 'presetdesc.ffb',
   'ffb-no-declarations': 'presetdesc.ffb-no-declarations',
-  seed000: 'presetdesc.seed000',
-  'seed000-tout-atout': 'presetdesc.seed000-tout-atout',
-  seed001: 'presetdesc.seed001',
-  seed002: 'presetdesc.seed002',
-  seed003: 'presetdesc.seed003',
+  'declaration-turn': 'presetdesc.declaration-turn',
+  'tout-atout': 'presetdesc.tout-atout',
+  'belote-said': 'presetdesc.belote-said',
+  'dealer-leads-501': 'presetdesc.dealer-leads-501',
+  'auto-declarations-501': 'presetdesc.auto-declarations-501',
   coinche: 'presetdesc.coinche',
   'three-players': 'presetdesc.three-players',
   'ffb-coinche': 'presetdesc.ffb-coinche',
 };
+const PRESET_TITLES = {
+  seed000: 'declaration-turn',
+  'seed000-tout-atout': 'tout-atout',
+  seed001: 'belote-said',
+  seed002: 'dealer-leads-501',
+  seed003: 'auto-declarations-501',
+};
+
+/** The player's name of a preset given as the server gives it: a preset of
+ * /api/presets ({name, title}), a table's rules ({preset, title}), or a
+ * name alone. */
+function presetTitle(p) {
+  if (typeof p === 'string') return PRESET_TITLES[p] || p;
+  if (!p) return '';
+  return p.title || PRESET_TITLES[p.name || p.preset] || p.name || p.preset || '';
+}
 
 /** The rank as printed on the cards and in labels (V D R in French). */
 export function rankMap() {
   return { J: t('rank.J'), Q: t('rank.Q'), K: t('rank.K'), A: t('rank.A') };
 }
 
-/** The name of a preset, and its one-line description (the server's, if unknown). */
-export function presetName(name) {
-  return PRESET_KEYS[name] ? t(PRESET_KEYS[name]) : name;
+/** The name of a preset in the page's language (the server's `title`
+ * itself for a preset the page does not know), and its one-line
+ * description (the server's, if unknown); `p` as presetTitle takes it. */
+export function presetName(p) {
+  const title = presetTitle(p);
+  return PRESET_KEYS[title] ? t(PRESET_KEYS[title]) : title;
 }
 
-export function presetDescription(name, fallback, target) {
-  const text = PRESET_DESC_KEYS[name] ? t(PRESET_DESC_KEYS[name]) : fallback || '';
+export function presetDescription(p, fallback, target) {
+  const title = presetTitle(p);
+  const text = PRESET_DESC_KEYS[title] ? t(PRESET_DESC_KEYS[title]) : fallback || '';
   // A table's own target replaces the preset's ("1000 points." at a table to 200).
   if (target === undefined || target === null) return text;
   return text.replace(/\d+ points?\./, `${target} ${target === 1 ? 'point' : 'points'}.`);
@@ -269,19 +293,32 @@ const REASON_KEYS = {
   belote_choice_needed: 'reason.belote_choice_needed',
 };
 // The rule options that make a card illegal while the partner wins the
-// trick (these rules grant no exemption): said after the reason.
+// trick: said after the reason ("though your partner is winning"), with
+// "this table's rule" only where the server says the option's value is the
+// table's own (`house_rule`: not the FFB's).
 const PARTNER_OPTIONS = new Set(['partner_winning_exemption', 'overtrump_partner_on_trump_lead']);
-const SUIT_SYMBOLS = { S: '♠', H: '♥', D: '♦', C: '♣' };
+
+// The reasons that may name a suit (the server's `suit`): their words with
+// it ({suit}), and without it (take_only_in_round_one: where the turned
+// suit may be named in round two; the others: a server that names none).
+const SUIT_REASON_KEYS = {
+  must_follow_suit: ['reason.must_follow_suit', 'reason.followLed'],
+  take_only_in_round_one: ['reason.takeOtherSuit', 'reason.take_only_in_round_one'],
+  turned_suit_in_round_two: ['reason.turnedSuitOut', 'reason.turned_suit_in_round_two'],
+};
 
 /**
  * Why an action is not legal, in words, from the server's `{reason, option,
- * source}` (`turn.illegal`, an error's `why`); `led`: the card that leads
- * the trick now, or null (named in "You must follow suit: ♥").  Plain text.
+ * source, suit, house_rule}` (`turn.illegal`, an error's `why`) alone: the suit a
+ * reason is about comes with it (`suit`: "You must follow suit in hearts"),
+ * never from what the table shows.  Plain text.
  */
-export function reasonText(why, led) {
+export function reasonText(why) {
   const key = why && Object.hasOwn(REASON_KEYS, why.reason) ? REASON_KEYS[why.reason] : null;
   if (!key) return t('reason.unknown');
-  const suit = led ? SUIT_SYMBOLS[parseCard(led)[1]] || '' : '';
-  const text = t(key, { suit });
-  return PARTNER_OPTIONS.has(why.option) ? t('reason.partnerRule', { text }) : text;
+  const suit = why.suit && SUIT_KEYS[why.suit] ? t(SUIT_KEYS[why.suit]) : null;
+  const keys = SUIT_REASON_KEYS[why.reason];
+  const text = keys ? (suit ? t(keys[0], { suit }) : t(keys[1])) : t(key);
+  if (!PARTNER_OPTIONS.has(why.option)) return text;
+  return why.house_rule ? t('reason.partnerRule', { text }) : t('reason.partner', { text });
 }

@@ -50,12 +50,16 @@ function emptyDeal(dealer) {
  * deal or the rematch) and `deadline` (Unix seconds: the table goes on by
  * itself then) are absent from older servers: [] and null.  `why`: from
  * `illegal` (the cards of our hand we may not play now, grouped by reason),
- * each such card -> {reason, option, source}; empty from older servers. */
+ * each such card -> {reason, option, source, suit, house_rule}; empty from
+ * older servers. */
 function normalTurn(e) {
   if (!e) return null;
   const why = new Map();
   for (const group of Array.isArray(e.illegal) ? e.illegal : []) {
-    const reason = { reason: group.reason, option: group.option ?? null, source: group.source ?? null };
+    const reason = {
+      reason: group.reason, option: group.option ?? null, source: group.source ?? null, suit: group.suit ?? null,
+      house_rule: group.house_rule === true,
+    };
     for (const card of group.cards || []) why.set(card, reason);
   }
   return {
@@ -105,13 +109,6 @@ export class TableModel {
 
   get players() {
     return this.table?.rules.players || 4;
-  }
-
-  /** The card that leads the trick in play, or null (none yet, or the
-   * trick on the table is over). */
-  get ledCard() {
-    const deal = this.deal;
-    return !deal.trickDone && deal.trick.length ? deal.trick[0].card : null;
   }
 
   /** Whether the player must decide now (something in turn.legal, not automatic). */

@@ -192,11 +192,15 @@ export class TableView {
   }
 
   /** Say in the status line why `card` (greyed) may not be played: the
-   * reason the server sent with this turn; until the next turn. */
+   * reason the server sent with this turn.  It stays while it is still
+   * true (the server's later turns give the card the same reason: the
+   * computer players' moves do not end it), until the player acts or
+   * clicks another card (`ui.refused`, cleared by the page then). */
   showReason(card) {
     const model = this.model;
-    if (!model?.turn?.why.has(card)) return;
-    this.ui.refused = { card, turn: model.turn };
+    const why = model?.turn?.why.get(card);
+    if (!why) return;
+    this.ui.refused = { card, why };
     this.renderStatus(model);
   }
 
@@ -433,9 +437,11 @@ export class TableView {
     let text = '';
     let mine = false;
     const refused = this.ui.refused;
-    const why = refused && refused.turn === turn ? turn.why.get(refused.card) : null;
+    // the clicked card's reason, while this turn still gives it that reason
+    const now = refused && !model.pending ? turn?.why.get(refused.card) : null;
+    const why = now && sameReason(now, refused.why) ? now : null;
     if (!why) this.ui.refused = null;
-    if (why) text = reasonText(why, model.ledCard);
+    if (why) text = reasonText(why);
     else if (model.mode === 'replay') text = model.replayStatus || '';
     else if (model.lobby && model.room?.status === 'closed' && model.match?.winner) text = t('end.closed');
     else if (!model.match) text = model.table?.status === 'open' || !model.table?.status ? t('status.notStarted') : '';
@@ -609,11 +615,14 @@ export class TableView {
     const card = this.ui.beloteAsk;
     const said = model.deal.belotes.some(([s]) => s === model.you);
     const ask = said ? t('belote.askRebelote') : t('belote.ask');
-    const yes = h('button', { type: 'button', class: 'btn primary', 'data-belote': 'yes', 'data-act': `${card} belote` }, said ? t('belote.yesRebelote') : t('belote.yes'));
-    const no = h('button', { type: 'button', class: 'btn', 'data-belote': 'no', 'data-act': `${card} quiet` }, t('belote.no'));
+    // the core's one notation of the choice (docs/protocol.md): sent as it is
+    const sayIt = `${card} belote`;
+    const keepQuiet = `${card} no-belote`;
+    const yes = h('button', { type: 'button', class: 'btn primary', 'data-belote': 'yes', 'data-act': sayIt }, said ? t('belote.yesRebelote') : t('belote.yes'));
+    const no = h('button', { type: 'button', class: 'btn', 'data-belote': 'no', 'data-act': keepQuiet }, t('belote.no'));
     const cancel = h('button', { type: 'button', class: 'btn pass', 'data-belote': 'cancel', text: t('belote.cancel') });
-    yes.addEventListener('click', () => this.handlers.act(card, true));
-    no.addEventListener('click', () => this.handlers.act(card, false));
+    yes.addEventListener('click', () => this.handlers.act(sayIt));
+    no.addEventListener('click', () => this.handlers.act(keepQuiet));
     cancel.addEventListener('click', () => this.handlers.cancelBelote());
     return [h('span', { class: 'ask' }, ask, ' ', cardLabel(card)), yes, no, cancel];
   }
@@ -626,7 +635,6 @@ export class TableView {
     const legal = new Set(canPlay ? turn.legal.filter(isCard) : []);
     const playing = canPlay && legal.size > 0;
     const sorted = sortHand(model.deal.hand, model.deal.contract?.strain, getSetting('cardOrder'));
-    const led = model.ledCard;
     if (this.handLang !== lang()) {
       this.handCards.clear();
       this.hand.replaceChildren();
@@ -652,7 +660,7 @@ export class TableView {
       el.classList.toggle('illegal', playing && !ok);
       el.classList.toggle('asking', this.ui.beloteAsk === card);
       el.setAttribute('aria-disabled', ok ? 'false' : 'true');
-      this.describeReason(el, card, ok ? null : turn?.why.get(card) || null, led);
+      this.describeReason(el, card, ok ? null : turn?.why.get(card) || null);
       if (this.hand.children[i] !== el) this.hand.insertBefore(el, this.hand.children[i] || null);
     });
     this.hand.classList.toggle('playing', playing);
@@ -661,10 +669,10 @@ export class TableView {
   }
 
   /** A greyed card's reason, as the server sent it (`why`: {reason,
-   * option, source}, or null): `data-reason` (the code), and in words as the
+   * option, source, suit}, or null): `data-reason` (the code), and in words as the
    * card's accessible description (a visually hidden element inside it,
    * `aria-describedby`) and its tooltip (`title`). */
-  describeReason(el, card, why, led) {
+  describeReason(el, card, why) {
     let note = el.querySelector(':scope > .why');
     if (!why) {
       delete el.dataset.reason;
@@ -673,7 +681,7 @@ export class TableView {
       note?.remove();
       return;
     }
-    const text = reasonText(why, led);
+    const text = reasonText(why);
     if (!note) {
       note = h('span', { class: 'why visually-hidden', id: `hand-why-${card}` });
       el.append(note);
@@ -683,6 +691,11 @@ export class TableView {
     el.setAttribute('aria-describedby', note.id);
     el.title = text;
   }
+}
+
+/** Whether two of the server's reasons say the same (the same words). */
+function sameReason(a, b) {
+  return a.reason === b.reason && a.option === b.option && a.suit === b.suit && a.house_rule === b.house_rule;
 }
 
 /** The card of the hand's greyed (disabled) button under `target`, if it

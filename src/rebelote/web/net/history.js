@@ -56,7 +56,7 @@ async function main() {
   const cell = (label, attrs, ...children) => el('td', { 'data-label': label, ...attrs }, ...children);
   $('#running tbody').replaceChildren(...history.running.map((r) => el('tr', { dataset: { table: r.table_id, status: r.status } },
     cell(t('hist.col.table'), { text: tableName(r.room) }),
-    cell(t('lobby.col.rules'), { text: t('lobby.rulesTo', { preset: presetName(r.room.rules.preset), target: r.room.rules.target }) }),
+    cell(t('lobby.col.rules'), { text: t('lobby.rulesTo', { preset: presetName(r.room.rules), target: r.room.rules.target }) }),
     cell(t('hist.col.seat'), { text: t('hist.runningSeat', { status: statusText(r.status), seat: seatLabel(r.seat) }) }),
     cell('', { class: 'row-actions' },
       el('a', { class: 'btn primary', href: r.status === 'open' ? `/lobby.html?table=${encodeURIComponent(r.table_id)}` : tableHref(r.table_id), text: t('hist.open') }),

@@ -30,7 +30,7 @@ const STATUS_KEYS = {
 };
 const status = (s) => (STATUS_KEYS[s] ? t(STATUS_KEYS[s]) : s);
 const seatLabel = (seat) => t(SEAT_KEYS[seat]);
-const rulesText = (room) => t('lobby.rulesTo', { preset: presetName(room.rules.preset), target: room.rules.target })
+const rulesText = (room) => t('lobby.rulesTo', { preset: presetName(room.rules), target: room.rules.target })
   + (room.ranked ? ` · ${t('lobby.ranked')}` : ` · ${t('lobby.friendly')}`);
 
 const state = {
@@ -342,7 +342,7 @@ async function drawRoom({ room, you }) {
   const name = tableName(room);
   part(head, JSON.stringify([name, room.rules, room.ranked, room.status, room.spectators]), () => [
     el('h2', { text: `${name} · ${rulesText(room)}` }),
-    el('p', { class: 'note', text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules.preset, room.rules.description, room.rules.target)}` }),
+    el('p', { class: 'note', text: `${t('lobby.statusLine', { status: status(room.status) })} ${presetDescription(room.rules, room.rules.description, room.rules.target)}` }),
     room.spectators ? el('p', { class: 'note', text: t('lobby.spectators', { n: room.spectators }) }) : null]);
   // one box per seat, each rebuilt only when that seat (or who we are) changed
   if (seatsBox.children.length !== room.seats.length) {
@@ -571,7 +571,7 @@ function guardCreate() {
 
 async function setupCreate() {
   const presets = await api('/api/presets').catch(() => []);
-  $('#preset').replaceChildren(...presets.map((p) => el('option', { value: p.name, text: `${presetName(p.name)} : ${presetDescription(p.name, p.description)}` })));
+  $('#preset').replaceChildren(...presets.map((p) => el('option', { value: p.name, text: `${presetName(p)} : ${presetDescription(p, p.description)}` })));
   const createError = $('#create-error');
   $('#create-form').addEventListener('input', () => { createError.textContent = ''; });
   $('#create-form').addEventListener('submit', async (ev) => {
