@@ -566,7 +566,7 @@ function flushQueue() {
 function endHold() {
   const model = app.model;
   if (model?.turn?.played && model.deal.trickDone) {
-    model.turn = { ...model.turn, played: false };
+    model.turn.played = false;
     render();
   }
 }

@@ -294,9 +294,10 @@ export class TableModel {
   }
 
   /** `seat` has played or bid: the turn it had is over (until the
-   * server's next `turn`, which a finished trick shown may hold back). */
+   * server's next `turn`, which a finished trick shown may hold back).
+   * The turn is marked in place: it is still the server's last turn. */
   acted(seat) {
-    if (this.turn && this.turn.seat === seat && this.turn.waiting === 'action') this.turn = { ...this.turn, played: true };
+    if (this.turn && this.turn.seat === seat && this.turn.waiting === 'action') this.turn.played = true;
   }
 
   say(seat, bubble) {
