@@ -516,3 +516,53 @@ def test_coinche_no_take_bid() -> None:
         with pytest.raises(IllegalActionError):
             state.apply(parse_bid(word))
     assert spoken(state) == []
+
+
+# ================================================================ rounds
+
+
+def rounds(state: State) -> list[int]:
+    """The round of each bid so far."""
+    assert state.auction is not None
+    return list(state.auction.rounds)
+
+
+def test_each_bid_keeps_its_round_seed001() -> None:
+    """Seed 001: "Si personne n'accepte la carte, on procède à un deuxième
+    tour": four passes in round one, then round two's bids are round 2; the
+    views say so too (``bid_rounds``, beside ``bids``)."""
+    state = dealt(FFB)
+    bids(state, "pass pass pass")
+    assert rounds(state) == [1, 1, 1]
+    bids(state, "pass pass H")
+    assert rounds(state) == [1, 1, 1, 1, 2, 2]
+    assert state.contract == Contract(Seat.S, Strain.H)
+    for view in views(state):
+        assert view.bid_rounds == (1, 1, 1, 1, 2, 2)
+        assert view.to_json()["bid_rounds"] == [1, 1, 1, 1, 2, 2]
+    assert views(dealt(FFB))[0].to_json()["bid_rounds"] == []
+
+
+def test_three_players_round_two_after_three_passes_rounds() -> None:
+    """Three players: round two after three passes."""
+    state = dealt(preset("three-players"), Seat.E)
+    bids(state, "pass pass pass pass")
+    assert rounds(state) == [1, 1, 1, 2]
+
+
+def test_tout_atout_overbids_stay_in_their_round_seed000() -> None:
+    """Seed 000: TA and SA may be bid in either round; an overbid after a
+    take in round one is still round one."""
+    state = dealt(TA)
+    bids(state, "take SA pass pass TA pass pass pass")
+    assert rounds(state) == [1] * 8
+    state = dealt(TA)
+    bids(state, "pass pass pass pass pass SA")
+    assert rounds(state) == [1, 1, 1, 1, 2, 2]
+
+
+def test_coinche_bids_are_all_round_one() -> None:
+    """Coinche has no second round: its coinche and surcoinche are bids."""
+    state = dealt(COINCHE)
+    bids(state, "80H coinche surcoinche")
+    assert rounds(state) == [1, 1, 1]

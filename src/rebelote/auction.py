@@ -118,6 +118,7 @@ class Auction:
         "passes",
         "players",
         "round",
+        "rounds",
         "rules",
         "status",
         "turned",
@@ -136,6 +137,11 @@ class Auction:
         self.status: AuctionStatus = "open"
         self.contract: Contract | None = None
         self.bids: list[tuple[Seat, Bid]] = []
+        self.rounds: list[int] = []
+        """The round of each bid of :attr:`bids`: 1, or 2 once everyone
+        passed round one (classic and Tout Atout games; seed 001 "Si
+        personne n'accepte la carte, on procède à un deuxième tour"); always
+        1 in coinche, whose coinche and surcoinche are bids of their own."""
 
     def copy(self) -> Auction:
         """An independent copy (the bids list is copied)."""
@@ -257,6 +263,7 @@ class Auction:
         """Apply the current speaker's ``bid`` (already checked legal)."""
         seat = self.current
         self.bids.append((seat, bid))
+        self.rounds.append(self.round)
         rules = self.rules
         if bid.kind == "pass":
             self.passes += 1

@@ -39,7 +39,9 @@ class PlayerView:
       cards held by each seat at the table.
     - ``turned``: the turned card (it was shown face up to all);
       ``turned_holder``: the taker, while he still holds it.
-    - ``bids``: every ``(seat, bid)`` in order; ``contract`` once made.
+    - ``bids``: every ``(seat, bid)`` in order; ``bid_rounds``: the round
+      of each (1, or 2 after everyone passed round one: seed 001 "on
+      procède à un deuxième tour"); ``contract`` once made.
     - ``declarations``: every ``(seat, declarations)`` made, in order;
       ``own_declarations``: what this seat could declare.
     - ``belotes``: ``(seat, card, "belote" | "rebelote")`` as said.
@@ -60,6 +62,7 @@ class PlayerView:
     turned: Card | None
     turned_holder: Seat | None
     bids: tuple[tuple[Seat, Bid], ...]
+    bid_rounds: tuple[int, ...]
     contract: Contract | None
     declarations: tuple[tuple[Seat, tuple[Declaration, ...]], ...]
     own_declarations: tuple[Declaration, ...]
@@ -87,6 +90,7 @@ class PlayerView:
             "turned": None if self.turned is None else card_name(self.turned),
             "turned_holder": None if self.turned_holder is None else self.turned_holder.letter,
             "bids": [[s.letter, b.text] for s, b in self.bids],
+            "bid_rounds": list(self.bid_rounds),
             "contract": None if self.contract is None else self.contract.text,
             "declarations": [[s.letter, [d.text for d in ds]] for s, ds in self.declarations],
             "own_declarations": [d.text for d in self.own_declarations],
@@ -136,6 +140,7 @@ def observe(state: State, seat: Seat) -> PlayerView:
         turned=turned,
         turned_holder=turned_holder,
         bids=tuple(state.auction.bids) if state.auction is not None else (),
+        bid_rounds=tuple(state.auction.rounds) if state.auction is not None else (),
         contract=state.contract,
         declarations=tuple(state.declared),
         own_declarations=state.found.get(seat, ()),

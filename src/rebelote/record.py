@@ -81,7 +81,7 @@ from .declarations import Declaration, DeclarationError, match_declarations
 from .events import Event
 from .match import Match
 from .rules import PATTERNS, Rules, RulesError
-from .scoring import DealResult
+from .scoring import DealResult, explain_deal
 from .seats import Seat, seats_of
 from .state import AmbiguousActionError, DealError, IllegalActionError, Phase, State
 from .trump import Strain
@@ -653,7 +653,11 @@ def _per_side(state: State, values: Sequence[Any]) -> dict[str, Any]:
 
 def deal_summary(state: State, score: Sequence[int] | None = None) -> dict[str, Any]:
     """The JSON summary of a deal: trump, taker, contract, tricks, card points,
-    dix de der, declarations, belote, capot, result, held_over and score.
+    dix de der, declarations, belote, capot, result, held_over and score, and
+    how the score adds up (``breakdown``: :meth:`ScoreBreakdown.to_json
+    <rebelote.scoring.ScoreBreakdown.to_json>` of
+    :func:`~rebelote.scoring.explain_deal`; ``None`` before the end and for
+    a deal not played).
 
     ``score`` overrides the deal's own score (a match adds released litige
     points).  A deal stopped early has ``result`` null and ``complete`` false.
@@ -694,6 +698,7 @@ def deal_summary(state: State, score: Sequence[int] | None = None) -> dict[str, 
         "result": None,
         "held_over": 0,
         "score": _per_side(state, [0] * nsides),
+        "breakdown": None,
         "complete": result is not None,
     }
     if state.trick_cards:
@@ -722,6 +727,9 @@ def deal_summary(state: State, score: Sequence[int] | None = None) -> dict[str, 
                 "score": _per_side(state, result.score if score is None else score),
             }
         )
+        breakdown = explain_deal(state.rules, result)
+        if breakdown is not None:
+            out["breakdown"] = breakdown.to_json(state.side_names)
     return out
 
 

@@ -43,13 +43,18 @@ made, the takers score (160, or 250 after a capot, + every declaration +
 their belote + the contract) x multiplier, the defenders their belote alone;
 failed, the defenders score (160 + every declaration + their belote + the
 contract) x multiplier, the takers their belote alone.
+
+:func:`explain_deal` tells how a deal's score adds up, line by line
+(:class:`ScoreBreakdown`): the points each side made, the contract's verdict
+and why (bid not reached, defence higher, tie), and what each side scores,
+multipliers and rounding included.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from .auction import Contract
 from .declarations import Declaration
@@ -60,8 +65,14 @@ from .trump import Strain
 
 __all__ = [
     "DIX_DE_DER",
+    "BreakdownLine",
     "DealResult",
+    "PointsKind",
     "ResultKind",
+    "ScoreBreakdown",
+    "ScoredKind",
+    "Verdict",
+    "explain_deal",
     "rounded_scores",
     "scale_to_162",
     "score_deal",
@@ -189,6 +200,9 @@ def score_deal(
     ``declarations[side]`` the declarations that count for each side (already
     compared: at most one side has any); ``belote_holders`` one seat per
     belote held, with ``belote_said`` whether it was said (seed 001).
+    :func:`explain_deal` tells how the result's score adds up (its lines are
+    built apart, so that scoring the many deals of the computer players'
+    simulations costs no more; it checks that they add up to this score).
     """
     nsides = 3 if rules.players == 3 else 2
     card = [0] * nsides
@@ -349,3 +363,397 @@ def score_deal(
         held,
         winner,
     )
+
+
+# ---------------------------------------------------------------- breakdown
+
+PointsKind = Literal["cards", "dix_de_der", "to_162", "capot", "declarations", "belote"]
+"""The lines of the points each side made in a deal, in order:
+
+- ``cards``: card points of its tricks (152 in all; 258 at Tout Atout with
+  the FFB's table);
+- ``dix_de_der``: 10 for the last trick (all four texts; seed 001 "la règle
+  du dix de der");
+- ``to_162``: what converting a Tout Atout or Sans Atout deal's points to
+  the 162 scale adds or takes (``Rules.ta_sa_points_to_162``, FFB
+  classique 2016, 11.3: "par la fraction 162/258");
+- ``capot``: what a capot adds to the lines above, so that they add up to
+  ``Rules.capot_points`` (252: seed 000 "100 au lieu du dix de der", seed
+  003 "+90"), ``Rules.solo_capot_points`` (seed 002: 350) or
+  ``Rules.coinche_capot_points`` (coinche: 250, the FFB's 252);
+- ``declarations``: the declarations that counted (RULES.md,
+  "Declarations"; the defenders' counted for the takers after their capot
+  where ``Rules.capot_takes_declarations``, FFB coinche 2015, 10.1.1);
+- ``belote``: belote points that counted (RULES.md common ground; seed 001
+  said aloud, seed 000 with a trick).
+"""
+
+ScoredKind = Literal[
+    "contract",
+    "deal",
+    "points",
+    "defence",
+    "declarations",
+    "defence_declarations",
+    "taker_declarations",
+    "belote",
+    "taker_belote",
+    "coinche_multiplier",
+    "strain_multiplier",
+    "rounding",
+]
+"""The lines of what each side scores for a deal, in order (each
+multiplier's line adds what it makes of the lines above it):
+
+- ``contract``: a coinche contract times its multiplier (coinche x2,
+  surcoinche x4): to the takers when made, to the defenders when failed
+  (RULES.md, "Coinche"); once only where the multiplier is the whole
+  deal's (``Rules.coinche_multiplies`` ``deal``: ``coinche_multiplier``);
+- ``deal``: a coinched contract made where the multiplier is the whole
+  deal's: 160, or 250 after a capot (FFB coinche 2015, 10.1.1 "160 points
+  (ou 250 points si capot réalisé, même non demandé)");
+- ``points``: its own points made, belote aside (cards, dix de der, capot,
+  declarations): each side when the contract is made (seed 001 "l'équipe
+  qui a pris marque le score de son total de points.  L'équipe adverse
+  marque le score de son total de points"); the defenders at a *litige*
+  (seed 003); a coinche taker with ``Rules.coinche_made_score``
+  ``contract_and_points`` (RULES.md, "Coinche");
+- ``defence``: what the defenders score for the cards when the takers fail
+  (*dedans*): 162 (seed 001 "L'équipe adverse marque 162 points"), the
+  capot's value when they took every trick (``Rules.capot_against_takers``,
+  ``Rules.solo_capot_points``), 160 in coinche (RULES.md), 81 each with
+  three players (RULES.md, "Three players"; 0 for the opponent of one who
+  took every trick);
+- ``declarations``: the defenders' own declarations on a *dedans*; the
+  takers' own in a whole coinched deal made;
+- ``defence_declarations``: the defenders' declarations, which go to the
+  takers in a whole coinched deal made (FFB coinche 2015, 10.1.1 "Les
+  annonces des défenseurs qui changent de main");
+- ``taker_declarations``: the takers' declarations, which go to the
+  defenders on a *dedans* (seed 003 "tous ses points reviennent à l'équipe
+  adverse"; four players only);
+- ``belote``: its own belote (kept by its holders, seeds 001, 002, 003;
+  coinche: outside the multiplier);
+- ``taker_belote``: the takers' belote given to the defenders on a *dedans*
+  (``Rules.belote_on_dedans`` ``defenders``);
+- ``coinche_multiplier``: what the coinche (x2) or surcoinche (x4) adds
+  where it multiplies the whole deal (``Rules.coinche_multiplies``
+  ``deal``, FFB coinche 2015, 10.1.1 and 10.1.2: the side that wins the
+  deal, its belote included);
+- ``strain_multiplier``: what a Sans Atout or Tout Atout deal's multiplier
+  adds (``Rules.sa_multiplier``, ``Rules.ta_multiplier``: seed 000 "le
+  double", "le triple");
+- ``rounding``: what rounding each side's score adds or takes
+  (``Rules.rounding``: FFB coinche 2015, 10.2 "arrondis à la dizaine la
+  plus proche"; :func:`rounded_scores`).
+"""
+
+Verdict = Literal["made", "bid_not_reached", "capot_not_made", "defence_higher", "tie"]
+"""Why the contract was made or failed:
+
+- ``made``: the takers scored more than the defenders (more than each
+  opponent with three players), and reached the coinche contract;
+- ``bid_not_reached``: coinche, the takers' points fell short of the
+  contract (RULES.md "The takers must reach their contract");
+- ``capot_not_made``: coinche, a capot contract and a trick lost;
+- ``defence_higher``: the defenders scored more than the takers;
+- ``tie``: equal points: *litige* (seed 003, ``Rules.tie``) or the takers
+  fail (seed 001 "son total doit donc dépasser 81"; coinche).
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakdownLine:
+    """One line of a :class:`ScoreBreakdown`: its ``kind`` and its points
+    per side (indexed by side, as :class:`DealResult`)."""
+
+    kind: str
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """How a played deal's score adds up, line by line (see
+    :func:`explain_deal`).  Per-side tuples are indexed by side, as in
+    :class:`DealResult`.
+
+    - ``made``: the points each side made, one :class:`BreakdownLine` per
+      :data:`PointsKind` in that order (every kind, zeros included);
+      ``made_totals``: their sum per side.
+    - ``taker``: the takers' side; ``taker_points``: their points made;
+      ``defence_points``: the best of the other sides'.
+    - ``contract_value``: the coinche contract (250 for capot), ``None`` in
+      classic games; ``multiplier``: 1, 2 (coinche) or 4 (surcoinche).
+    - ``verdict``: :data:`Verdict`; ``result``: the deal's
+      :data:`ResultKind` (``made``, ``capot``, ``dedans``, ``litige``).
+    - ``scored``: what each side scores, one line per :data:`ScoredKind`
+      that gives anyone points (zero lines left out), in that order;
+      ``strain_multiplier``: 2 (Sans Atout), 3 (Tout Atout) or 1;
+      ``coinche_multiplier``: the coinche's multiplier where it multiplies
+      the whole deal (``Rules.coinche_multiplies`` ``deal``), else 1;
+      ``rounding``: ``Rules.rounding``.
+    - ``score``: the sum of ``scored`` per side, :attr:`DealResult.score`;
+      ``held_over``: the points held for the winner of the next deal
+      (*litige*), multiplied and rounded like the score; ``winner``: as
+      :attr:`DealResult.winner`.
+    """
+
+    made: tuple[BreakdownLine, ...]
+    made_totals: tuple[int, ...]
+    taker: int
+    taker_points: int
+    defence_points: int
+    contract_value: int | None
+    multiplier: int
+    verdict: Verdict
+    result: ResultKind
+    scored: tuple[BreakdownLine, ...]
+    strain_multiplier: int
+    coinche_multiplier: int
+    rounding: str
+    score: tuple[int, ...]
+    held_over: int
+    winner: int | None
+
+    def to_json(self, side_names: Sequence[str]) -> dict[str, Any]:
+        """JSON: per-side values as ``{side name: points}`` (``side_names``
+        indexed by side: ``["NS", "EW"]``, ``["W", "S", "E"]``), the lines
+        as ``[{"kind", "points"}]``, the sides (``taker``, ``winner``) by
+        name."""
+
+        def per(values: Sequence[int]) -> dict[str, int]:
+            return {side_names[i]: v for i, v in enumerate(values)}
+
+        return {
+            "made": [{"kind": x.kind, "points": per(x.points)} for x in self.made],
+            "made_totals": per(self.made_totals),
+            "taker": side_names[self.taker],
+            "taker_points": self.taker_points,
+            "defence_points": self.defence_points,
+            "contract_value": self.contract_value,
+            "multiplier": self.multiplier,
+            "verdict": self.verdict,
+            "result": self.result,
+            "scored": [{"kind": x.kind, "points": per(x.points)} for x in self.scored],
+            "strain_multiplier": self.strain_multiplier,
+            "coinche_multiplier": self.coinche_multiplier,
+            "rounding": self.rounding,
+            "score": per(self.score),
+            "held_over": self.held_over,
+            "winner": None if self.winner is None else side_names[self.winner],
+        }
+
+
+def _taker_side(rules: Rules, taker: Seat) -> int:
+    """The side of ``taker``: NS 0 / EW 1, or the seat's own (W 0, S 1, E 2)."""
+    return int(taker) & 1 if rules.players == 4 else int(taker) - 1
+
+
+def _settle(
+    rules: Rules,
+    contract: Contract,
+    tk: int,
+    card: Sequence[int],
+    ddd: int,
+    capot: int | None,
+    solo: bool,
+    decl: Sequence[int],
+    bel: Sequence[int],
+) -> ScoreBreakdown:
+    """The contract and the score from each side's ``card`` points, the
+    dix de der's side ``ddd``, the ``capot`` side (``solo``: one player),
+    the points of the declarations that count (``decl``, as
+    :attr:`DealResult.declarations`: after a capot's transfer) and of belote
+    (``bel``); ``tk``: the takers' side.  The rules of the module
+    docstring, as :func:`score_deal` applies them, written line by line."""
+    nsides = len(card)
+    coinche = rules.bidding == "coinche"
+    zero = (0,) * nsides
+
+    trick_pts = list(card)
+    trick_pts[ddd] += DIX_DE_DER
+    raw = trick_pts[:]
+    if rules.ta_sa_points_to_162 and not contract.strain.is_suit:
+        deal_total = sum(card) + DIX_DE_DER
+        trick_pts = [scale_to_162(p, deal_total) for p in trick_pts]
+    scaled = [trick_pts[s] - raw[s] for s in range(nsides)]
+    capot_pts = [0] * nsides
+    if capot is not None:
+        if coinche:
+            value = rules.coinche_capot_points
+        elif solo and rules.solo_capot_points is not None:
+            value = rules.solo_capot_points
+        else:
+            value = rules.capot_points
+        capot_pts[capot] = value - trick_pts[capot]
+        trick_pts[capot] = value
+    ddd_pts = [DIX_DE_DER if s == ddd else 0 for s in range(nsides)]
+    total = [trick_pts[s] + decl[s] + bel[s] for s in range(nsides)]
+    made = (
+        BreakdownLine("cards", tuple(card)),
+        BreakdownLine("dix_de_der", tuple(ddd_pts)),
+        BreakdownLine("to_162", tuple(scaled)),
+        BreakdownLine("capot", tuple(capot_pts)),
+        BreakdownLine("declarations", tuple(decl)),
+        BreakdownLine("belote", tuple(bel)),
+    )
+
+    others = _OTHERS[nsides][tk]
+    best_other = max(map(total.__getitem__, others))
+    verdict: Verdict
+    if coinche:
+        assert contract.value is not None
+        reached = capot == tk if contract.capot_bid else total[tk] >= contract.value
+        if not reached:
+            verdict = "capot_not_made" if contract.capot_bid else "bid_not_reached"
+        elif total[tk] > best_other:
+            verdict = "made"
+        elif total[tk] == best_other:
+            verdict = "tie"
+        else:
+            verdict = "defence_higher"
+    else:
+        verdict = (
+            "made"
+            if total[tk] > best_other
+            else "tie"
+            if total[tk] == best_other
+            else "defence_higher"
+        )
+    value = contract.value or 0
+    mult = contract.multiplier
+    deal_multiplied = coinche and mult > 1 and rules.coinche_multiplies == "deal"
+
+    # each scored kind's points per side, filled below
+    lines: dict[str, list[int]] = {}
+
+    def add(kind: str, side: int, points: int) -> None:
+        lines.setdefault(kind, [0] * nsides)[side] += points
+
+    def side_total(side: int) -> int:
+        return sum(v[side] for v in lines.values())
+
+    held = 0
+    winner: int | None
+    kind: ResultKind
+    if verdict == "made":
+        kind = "capot" if capot == tk else "made"
+        winner = tk
+        if deal_multiplied:
+            add("deal", tk, COINCHE_CAPOT_DEAL if capot == tk else COINCHE_FAIL_POINTS)
+            add("declarations", tk, decl[tk])
+            for s in others:
+                add("defence_declarations", tk, decl[s])
+            add("belote", tk, bel[tk])
+            add("contract", tk, value)
+            add("coinche_multiplier", tk, side_total(tk) * (mult - 1))
+            for s in others:
+                add("belote", s, bel[s])
+        else:
+            for s in range(nsides):
+                own = trick_pts[s] + decl[s]
+                if s == tk and coinche:
+                    add("contract", s, value * mult)
+                    if rules.coinche_made_score == "contract":
+                        own = 0
+                add("points", s, own)
+                add("belote", s, bel[s])
+    elif verdict == "tie" and rules.tie == "litige" and not contract.capot_bid:
+        kind, winner = "litige", None
+        for s in others:
+            add("points", s, trick_pts[s] + decl[s])
+            add("belote", s, bel[s])
+        add("belote", tk, bel[tk])
+        held = total[tk] - bel[tk] + (value * mult if coinche else 0)
+    else:
+        kind = "dedans"
+        winner = others[0] if nsides == 2 else None
+        keep_belote = rules.belote_on_dedans == "holders"
+        if keep_belote:
+            add("belote", tk, bel[tk])
+        for s in others:
+            if deal_multiplied:
+                add("defence", s, COINCHE_FAIL_POINTS)
+                add("contract", s, value)
+            elif coinche:
+                add("defence", s, COINCHE_FAIL_POINTS)
+                add("contract", s, value * mult)
+            elif capot == s and solo and rules.solo_capot_points is not None:
+                # Seed 002: "Si un joueur a remportés tous les plis par lui-même
+                # ..., 350 points": any player, a defender too.
+                add("defence", s, rules.solo_capot_points)
+            elif capot == s:
+                add("defence", s, rules.capot_against_takers)
+            elif nsides == 3:
+                add("defence", s, 0 if capot is not None else DEAL_POINTS // 2)
+            else:
+                add("defence", s, DEAL_POINTS)
+            add("declarations", s, decl[s])
+            add("belote", s, bel[s])
+        if nsides == 2:
+            add("taker_declarations", others[0], decl[tk])
+            if not keep_belote:
+                add("taker_belote", others[0], bel[tk])
+            if deal_multiplied:
+                add("coinche_multiplier", others[0], side_total(others[0]) * (mult - 1))
+
+    strain = contract.strain
+    times = rules.sa_multiplier if strain == _SA else rules.ta_multiplier if strain == _TA else 1
+    if times != 1:
+        subtotal = [side_total(s) for s in range(nsides)]
+        for s in range(nsides):
+            add("strain_multiplier", s, subtotal[s] * (times - 1))
+        held *= times
+    score = tuple(side_total(s) for s in range(nsides))
+    final, held = rounded_scores(rules.rounding, score, held, tk)
+    for s in range(nsides):
+        add("rounding", s, final[s] - score[s])
+    order: tuple[str, ...] = get_args(ScoredKind)
+    scored = tuple(BreakdownLine(k, tuple(lines[k])) for k in order if k in lines and any(lines[k]))
+    return ScoreBreakdown(
+        made,
+        tuple(total),
+        tk,
+        total[tk],
+        best_other,
+        contract.value if coinche else None,
+        mult,
+        verdict,
+        kind,
+        scored or (BreakdownLine("points", zero),),
+        times,
+        mult if deal_multiplied else 1,
+        rules.rounding,
+        final,
+        held,
+        winner,
+    )
+
+
+def explain_deal(rules: Rules, result: DealResult) -> ScoreBreakdown | None:
+    """How ``result``'s score adds up under ``rules``: the points each side
+    made, the contract's verdict and why, and what each side scores, line
+    by line (:class:`ScoreBreakdown`).  ``None`` for a deal not played
+    (``passed``, ``cancelled``).  Raises ``ValueError`` when ``result`` was
+    not scored under ``rules`` (its score does not follow from them)."""
+    contract = result.contract
+    if contract is None or result.dix_de_der is None:
+        return None
+    decl = [sum(d.points for d in side) for side in result.declarations]
+    b = _settle(
+        rules,
+        contract,
+        _taker_side(rules, contract.taker),
+        result.card_points,
+        result.dix_de_der,
+        result.capot,
+        result.solo_capot,
+        decl,
+        result.belote_points,
+    )
+    if b.score != result.score or b.held_over != result.held_over or b.result != result.result:
+        raise ValueError(
+            f"this result ({result.result}, {result.score}) was not scored under these rules "
+            f"({b.result}, {b.score})"
+        )
+    return b

@@ -187,16 +187,32 @@ _FAIR = re.compile(r',"(commitment|fair)":null(?=[,}])')
 """``deal_start``'s ``commitment`` and ``deal_end``'s ``fair``, null in a
 log without fair deals (added after the recording: issue 18)."""
 
+_ROUND = re.compile(r',"round":[12](?=\})')
+"""A ``bid``'s ``round`` (added after the recording: issue 16)."""
+
+_BREAKDOWN = re.compile(r',"breakdown":(?:null|\{.*?\})(?=,"complete":)')
+"""A deal summary's ``breakdown`` (added after the recording: issue 16)."""
+
+
+def _bare(text: str) -> str:
+    """A message as it was recorded: without the fields added since."""
+    if '"kind":"turn"' in text:
+        return _ILLEGAL.sub("", text, count=1)
+    if '"kind":"bid"' in text:
+        return _ROUND.sub("", text, count=1)
+    if '"breakdown":' in text:
+        text = _BREAKDOWN.sub("", text)
+    if '"kind":"deal_' in text:
+        text = _FAIR.sub("", text, count=1)
+    return text
+
 
 def digests(streams: dict[str, list[str]]) -> dict[str, tuple[int, str]]:
     """Each stream's message count and the sha256 of its lines, each
-    ``turn`` without its ``illegal`` field and each ``deal_start`` and
-    ``deal_end`` without their null ``commitment`` and ``fair`` (the
-    recording predates them)."""
+    without the fields added after the recording (:func:`_bare`)."""
     out = {}
     for key, texts in streams.items():
-        bare = [_ILLEGAL.sub("", t, count=1) if '"kind":"turn"' in t else t for t in texts]
-        bare = [_FAIR.sub("", t, count=1) if '"kind":"deal_' in t else t for t in bare]
+        bare = [_bare(t) for t in texts]
         out[key] = (len(texts), hashlib.sha256("\n".join(bare).encode()).hexdigest())
     return out
 

@@ -154,8 +154,7 @@ _SAMPLE = """() => {
   const first = window.rebelote.model.turn;
   const step = () => {
     const m = window.rebelote.model;
-    const spent = !!m.turn && m.turn !== first && m.turn.seat === first.seat
-      && m.turn.legal.length === 0;
+    const spent = !!m.turn && m.turn === first && !!m.turn.played;
     let reasons = 0;
     for (const b of document.querySelectorAll('#hand button.card[data-reason]')) {
       const note = b.querySelector(':scope > .why');

@@ -781,11 +781,14 @@ class TurnedEvent(_Event):
 
 
 class BidEvent(_Event):
-    """``seat`` bid ``bid`` (record notation)."""
+    """``seat`` bid ``bid`` (record notation) in ``round`` 1, or 2 once
+    everyone passed round one (classic and Tout Atout games; always 1 in
+    coinche)."""
 
     kind: Literal["bid"] = "bid"
     seat: SeatLetter
     bid: str
+    round: Literal[1, 2] = 1
 
 
 class AllPassedEvent(_Event):

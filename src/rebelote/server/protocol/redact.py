@@ -257,7 +257,10 @@ def event_wire(
         kind = "trick"
         fields = {"trick": _trick_json(state.tricks[event.number - 1], event.number)}
     elif isinstance(event, ev.BidMade):
-        kind, fields = "bid", {"seat": seat, "bid": event.bid.text}
+        assert state.auction is not None
+        # the bid is the auction's last: one action, one bid
+        kind = "bid"
+        fields = {"seat": seat, "bid": event.bid.text, "round": state.auction.rounds[-1]}
     elif isinstance(event, (ev.Dealt, ev.DealCompleted)):
         kind = "dealt" if isinstance(event, ev.Dealt) else "completed"
         count = event.cards.bit_count()

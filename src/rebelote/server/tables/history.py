@@ -119,6 +119,7 @@ def _deal_view(
         "hands": _hands(state),
         "turned": None if state.turned is None else card_name(state.turned),
         "bids": [[s.letter, b.text] for s, b in state.auction.bids] if state.auction else [],
+        "bid_rounds": list(state.auction.rounds) if state.auction else [],
         "contract": None if state.contract is None else state.contract.text,
         "declarations": [[s.letter, [d.text for d in ds]] for s, ds in state.declared],
         "belotes": [[s.letter, card_name(c), w] for s, c, w in state.belotes],

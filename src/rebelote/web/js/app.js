@@ -11,18 +11,21 @@ import { connectionStatus, showCurrentGame } from './banners.js';
 import { TableModel, isCard, parseContract } from './model.js';
 import { TableView, cardElement, countdownText, h } from './render.js';
 import { dealSteps, replayModel, replayTotals } from './replay.js';
+import { initSettings, trickHold } from './settings.js';
+import { cue } from './sound.js';
+import { announce, clearAnnouncements } from './announce.js';
+import { summaryParts } from './score.js';
 import { askHint, askTakeback, assistError, assistEvent, assistHint, assistSnapshot, renderAssist } from './hint.js';
 import { closeAnalysis, drawReplayHelp, openAnalysis } from './analysis.js';
 import { openFair, renderFair } from './fair.js';
 import {
-  LEVEL_KEYS, SEAT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
+  LEVEL_KEYS, SEAT_KEYS, SPEED_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
   reasonText, resultLabel, seatName, sideName,
 } from './labels.js';
 
 const TOKENS_KEY = 'rebelote.tables';
 const PREFS_KEY = 'rebelote.prefs';
 const PENDING_TIMEOUT = 8000; // ms before an unanswered action is given up
-const TRICK_HOLD = 800; // ms a finished trick stays on the table before the next card
 const LOBBY_URL = './lobby.html';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -350,6 +353,7 @@ function closeTable() {
     chat.clear?.();
   }
   app.queue = [];
+  clearAnnouncements();
   app.appliedV = null;
   app.inflight = null;
   clearTimeout(app.holdTimer);
@@ -437,8 +441,9 @@ function onStatus(status, detail) {
   }
 }
 
-// A finished trick stays on the table for TRICK_HOLD ms, however fast the
-// computer players are: the events after it wait in a queue (in order).
+// A finished trick stays on the table for a moment (the settings' pace:
+// js/settings.js trickHold, 0.8 s by default), however fast the computer
+// players are: the events after it wait in a queue (in order).
 function onMessage(msg) {
   if (!app.model) return;
   if (msg.t === 'hint') {
@@ -552,6 +557,19 @@ function flushQueue() {
     }
     handle(app.queue.shift());
   }
+  if (app.model && performance.now() >= app.holdUntil) endHold();
+}
+
+/** The finished trick has been shown long enough.  The turn that came
+ * after it is drawn (flushQueue); when none came, the turn before it still
+ * holds (the server sends a turn only when it changed: the seat that
+ * played the trick's last card won it and leads), so it is drawn again. */
+function endHold() {
+  const model = app.model;
+  if (model?.turn?.played && model.deal.trickDone) {
+    model.turn.played = false;
+    render();
+  }
 }
 
 function handle(msg) {
@@ -602,12 +620,18 @@ function handle(msg) {
     render();
     return;
   }
+  const mineBefore = model.myDecision;
   const effects = model.applyEvent(msg.d);
+  announce(model, msg.d); // the live region (#announcer)
+  cue(model, msg.d, mineBefore); // the sounds, when on
   if (msg.d.kind === 'turn') {
     clearTimeout(app.pendingTimer);
     app.inflight = null;
   }
-  if (msg.d.kind === 'trick') app.holdUntil = performance.now() + TRICK_HOLD;
+  if (msg.d.kind === 'trick') {
+    app.holdUntil = performance.now() + trickHold();
+    scheduleFlush();
+  }
   if (msg.d.kind === 'seat') {
     const info = model.seatInfo(msg.d.seat);
     // a player who left once the match was over refused the rematch: the
@@ -967,41 +991,6 @@ function renderDealEnd() {
   }
 }
 
-/** The summary of a deal: the contract, points, declarations, belote,
- * capot, points added and `totals` (per side; none: no total row). */
-function summaryParts(model, s, totals) {
-  const sides = model.match.sides;
-  const parts = [];
-  const contract = s.taker ? parseContract(summaryContractText(s)) : null;
-  if (contract) parts.push(h('p', { class: 'summary-contract', 'data-result': s.result }, t('end.contract'), ' ', contractLabel(model, contract)));
-  else parts.push(h('p', { class: 'summary-contract', 'data-result': s.result, text: resultLabel(s.result) }));
-  if (s.result !== 'passed' && s.result !== 'cancelled') {
-    const row = (label, cell, cls) => h('tr', { class: cls || null }, h('th', { scope: 'row', text: label }), ...sides.map((side) => h('td', {}, cell(side))));
-    const decl = (side) => {
-      const list = s.declarations?.[side] || [];
-      if (!list.length) return '';
-      return h('span', { class: 'decls' }, ...list.flatMap((d, i) => (i ? [', ', declLabel(d)] : [declLabel(d)])));
-    };
-    const belote = (side) => (s.belote_points?.[side] ? String(s.belote_points[side]) : '');
-    const table = h('table', { class: 'summary', 'data-summary': '' },
-      h('thead', {}, h('tr', {}, h('th', {}), ...sides.map((side) => h('th', { scope: 'col', text: sideName(model, side) })))),
-      h('tbody', {},
-        row(t('end.cardPoints'), (side) => String(s.card_points?.[side] ?? 0)),
-        row(t('end.dixDeDer'), (side) => (s.dix_de_der === side ? '10' : '')),
-        row(t('end.declarations'), decl),
-        row(t('end.belote'), belote),
-        row(t('end.capot'), (side) => (s.capot === side ? (s.solo_capot ? t('end.soloCapot') : t('result.capot')) : '')),
-        row(t('end.added'), (side) => `+${s.score?.[side] ?? 0}`, 'added'),
-        totals ? row(t('end.total'), (side) => String(totals[side] ?? 0), 'total') : null));
-    parts.push(h('div', { class: 'table-wrap' }, table));
-  } else {
-    parts.push(h('p', { class: 'summary-note', text: s.result === 'passed' ? t('notice.allPassed') : t('result.cancelled') }));
-  }
-  if (s.held_over) parts.push(h('p', { class: 'summary-note', text: t('end.heldOver', { n: s.held_over }) }));
-  if (s.released) parts.push(h('p', { class: 'summary-note', text: t('end.released', { n: s.released }) }));
-  return parts;
-}
-
 /** At a lobby table waiting for the next deal or a rematch: who agreed, who
  * is awaited, when the table goes on by itself (`turn.deadline`); a table
  * closed (a player refused the rematch by leaving). */
@@ -1032,12 +1021,6 @@ function agreementParts(model) {
 /** Whether another human still sits at the table (he may have to agree too). */
 function othersAtTable(model) {
   return (model.room?.seats || []).some((s) => s.kind === 'human' && !s.left && s.seat !== model.you);
-}
-
-function summaryContractText(s) {
-  const head = s.contract || s.trump;
-  const mult = { 2: ' coinche', 4: ' surcoinche' }[s.multiplier] || '';
-  return `${head} by ${s.taker}${mult}`;
 }
 
 function sheetTable(model) {
@@ -1181,6 +1164,16 @@ function onClick(e) {
     case 'menu':
       $('#menu').showModal();
       break;
+    case 'settings': {
+      dialog?.close();
+      // the computer players' speed is the table's, chosen with the match
+      const speed = app.model?.table?.options?.speed;
+      const note = $('#settings-speed');
+      note.textContent = SPEED_KEYS[speed] ? t('settings.speedNote', { speed: t(SPEED_KEYS[speed]) }) : '';
+      note.hidden = !SPEED_KEYS[speed];
+      app.settings.open();
+      break;
+    }
     case 'rules':
       dialog?.close();
       if (app.model?.table) showHelp(app.model.table.rules.preset);
@@ -1295,6 +1288,11 @@ async function main() {
     b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));
     b.addEventListener('click', () => switchLang(b.dataset.lang));
   }
+  // the settings panel (js/settings.js); a change redraws the table
+  app.settings = initSettings($('#settings'), { onLang: switchLang, lang });
+  document.addEventListener('rebelote:settings', () => {
+    if (app.view && app.mode !== 'replay') render();
+  });
   document.addEventListener('click', onClick);
   document.addEventListener('keydown', onKey);
   document.addEventListener('pointerdown', () => (app.keyboard = false));

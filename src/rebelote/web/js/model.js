@@ -67,6 +67,7 @@ function normalTurn(e) {
     belote_choice: e.belote_choice || [], auto: e.auto,
     agreed: Array.isArray(e.agreed) ? e.agreed : [], deadline: typeof e.deadline === 'number' ? e.deadline : null,
     why,
+    played: false, // the seat to act has acted since (its card or bid came before the next turn)
   };
 }
 
@@ -114,7 +115,7 @@ export class TableModel {
   /** Whether the player must decide now (something in turn.legal, not automatic). */
   get myDecision() {
     const turn = this.turn;
-    if (!turn || !turn.legal.length || turn.auto) return false;
+    if (!turn || !turn.legal.length || turn.auto || turn.played) return false;
     return turn.seat === this.you || turn.waiting === 'next' || turn.waiting === 'rematch';
   }
 
@@ -129,7 +130,8 @@ export class TableModel {
     deal.sizes = { ...v.hand_sizes };
     deal.turned = v.turned;
     deal.turnedTaken = v.turned_holder !== null;
-    deal.bids = v.bids.map(([seat, bid]) => ({ seat, bid }));
+    // the round of each bid (1, 2): the server's `bid_rounds` (null from an older server)
+    deal.bids = v.bids.map(([seat, bid], i) => ({ seat, bid, round: v.bid_rounds?.[i] ?? null }));
     deal.contract = parseContract(v.contract);
     deal.declarations = v.declarations.map(([s, ds]) => [s, ds.slice()]);
     deal.belotes = v.belotes.map((b) => b.slice());
@@ -146,18 +148,6 @@ export class TableModel {
     this.summary = d.deal_summary;
     this.fair = d.fair || null;
     this.pending = false;
-  }
-
-  /** Our turn is over once our card or bid is on the table: until the
-   * server's next turn (held back while a finished trick is shown), it
-   * offers nothing to play and gives no card a reason, the old ones being
-   * no longer true (the page never decides legality itself:
-   * docs/client.md).  Another seat's turn keeps its reasons (« not your
-   * turn ») until the server's next turn. */
-  spendTurn(seat) {
-    if (seat === this.you && this.turn && this.turn.seat === seat) {
-      this.turn = { ...this.turn, legal: [], belote_choice: [], why: new Map() };
-    }
   }
 
   /**
@@ -203,8 +193,8 @@ export class TableModel {
         deal.turned = e.card;
         break;
       case 'bid':
-        this.spendTurn(e.seat);
-        deal.bids.push({ seat: e.seat, bid: e.bid });
+        this.acted(e.seat);
+        deal.bids.push({ seat: e.seat, bid: e.bid, round: e.round ?? null });
         this.say(e.seat, { type: 'bid', bid: e.bid, until: 'card' });
         break;
       case 'all_passed':
@@ -233,7 +223,6 @@ export class TableModel {
         this.say(e.seat, { type: 'belote', word: e.word, until: 'trick' });
         break;
       case 'card':
-        this.spendTurn(e.seat);
         if (deal.trickDone || deal.trick.length === 0) {
           if (deal.trickDone) {
             deal.trick = [];
@@ -244,6 +233,7 @@ export class TableModel {
           deal.trickNumber += 1;
         }
         this.expire('card');
+        this.acted(e.seat);
         deal.trick.push({ seat: e.seat, card: e.card });
         deal.sizes[e.seat] = Math.max(0, (deal.sizes[e.seat] || 0) - 1);
         if (e.seat === this.you) {
@@ -305,6 +295,13 @@ export class TableModel {
     this.lastTrick = null;
     this.bubbles = {};
     if (this.match) this.match.dealer = dealer;
+  }
+
+  /** `seat` has played or bid: the turn it had is over (until the
+   * server's next `turn`, which a finished trick shown may hold back).
+   * The turn is marked in place: it is still the server's last turn. */
+  acted(seat) {
+    if (this.turn && this.turn.seat === seat && this.turn.waiting === 'action') this.turn.played = true;
   }
 
   say(seat, bubble) {

@@ -13,6 +13,8 @@
 import { t, lang } from './i18n.js';
 import { cardBack, cardFace, parseCard, suitIcon } from './cards.js';
 import { ORDER, isCard } from './model.js';
+import { renderAuction } from './auction.js';
+import { getSetting } from './settings.js';
 import {
   RANK_KEYS, SUIT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, levelLabel, rankMap,
   reasonText, seatName, sideName, strainLabel,
@@ -29,9 +31,11 @@ const RANK_NAME_KEYS = {
 /**
  * The hand in display order: suits grouped, colours alternating, the trump
  * suit first in J 9 A 10 K Q 8 7 order, other suits A 10 K Q J 9 8 7
- * (every suit in trump order at Tout Atout).  Display only.
+ * (every suit in trump order at Tout Atout).  `order` (the settings'
+ * `cardOrder`): `trump` as said, `fixed` the suits ♠ ♥ ♣ ♦ whatever the
+ * trump, `ascending` as `trump` with the weakest card first.  Display only.
  */
-export function sortHand(hand, strain) {
+export function sortHand(hand, strain, order = 'trump') {
   const present = SUIT_CYCLE.filter((s) => hand.some((c) => c.endsWith(s)));
   const red = (s) => s === 'H' || s === 'D';
   const suits = [];
@@ -40,7 +44,7 @@ export function sortHand(hand, strain) {
     suits.push(s);
     rest.splice(rest.indexOf(s), 1);
   };
-  if (rest.includes(strain)) take(strain);
+  if (order !== 'fixed' && rest.includes(strain)) take(strain);
   while (rest.length) {
     const last = suits[suits.length - 1];
     const other = last === undefined ? rest[0] : rest.find((s) => red(s) !== red(last)) || rest[0];
@@ -48,8 +52,9 @@ export function sortHand(hand, strain) {
   }
   const key = (card) => {
     const [rank, suit] = parseCard(card);
-    const order = strain === 'TA' || suit === strain ? TRUMP : PLAIN;
-    return suits.indexOf(suit) * 10 + order.indexOf(rank);
+    const ranks = strain === 'TA' || suit === strain ? TRUMP : PLAIN;
+    const i = ranks.indexOf(rank);
+    return suits.indexOf(suit) * 10 + (order === 'ascending' ? 7 - i : i);
   };
   return hand.slice().sort((a, b) => key(a) - key(b));
 }
@@ -161,6 +166,7 @@ export class TableView {
     this.status = root.querySelector('#status');
     this.actions = root.querySelector('#actions');
     this.hand = root.querySelector('#hand');
+    this.auction = root.querySelector('#auction');
     this.seatEls = {};
     for (const pos of ['top', 'left', 'right', 'bottom']) {
       this.seatEls[pos] = root.querySelector(`.seat[data-pos="${pos}"]`);
@@ -207,6 +213,7 @@ export class TableView {
     this.renderScores(model);
     this.renderSeats(model);
     this.renderTrick(model);
+    renderAuction(this.auction, model);
     this.renderStatus(model);
     this.renderActions(model);
     this.renderHand(model);
@@ -233,7 +240,8 @@ export class TableView {
     this.scores.replaceChildren(frag);
     const c = model.deal.contract;
     const parts = [h('span', { class: 'deal-no', text: t('table.deal', { n: m.deal || 1 }) })];
-    if (c) parts.push(h('span', { class: 'contract-chip', 'data-contract': c.text }, contractLabel(model, c)));
+    // the contract: in #auction (js/auction.js) at a table, here in a replay
+    if (c && model.mode === 'replay') parts.push(h('span', { class: 'contract-chip', 'data-contract': c.text }, contractLabel(model, c)));
     if (m.held_over) parts.push(h('span', { class: 'held', text: t('table.heldOver', { n: m.held_over }) }));
     parts.push(...this.badges(model));
     this.contract.replaceChildren(...parts);
@@ -257,7 +265,7 @@ export class TableView {
 
   renderSeats(model) {
     const seats = model.seats;
-    const turnSeat = model.turn && model.turn.waiting === 'action' ? model.turn.seat : null;
+    const turnSeat = model.turn && model.turn.waiting === 'action' && !model.turn.played ? model.turn.seat : null;
     for (const [pos, el] of Object.entries(this.seatEls)) {
       const seat = seats.find((s) => position(s, model.viewpoint, model.players) === pos);
       el.hidden = !seat;
@@ -366,16 +374,18 @@ export class TableView {
     if (!fresh) for (const n of this.trick.querySelectorAll('[data-trick-seat]')) old.set(`${n.dataset.trickSeat}${n.dataset.card}`, n);
     const parts = [];
     const landed = [];
+    const arriving = []; // [element, where it comes from (a rect) or null]
     for (const { seat, card } of deal.trick) {
       let el = old.get(`${seat}${card}`);
       if (!el) {
         const pos = position(seat, model.viewpoint, model.players);
         el = cardElement(card, { 'data-trick-seat': seat });
-        el.classList.add('played', `from-${pos}`, 'landing');
+        el.classList.add('played', `from-${pos}`);
         el.addEventListener('animationend', () => {
           el.classList.remove('landing');
           if (seat === model.you) performance.mark(`rb:landed-anim:${card}`);
         }, { once: true });
+        arriving.push([el, this.origin(model, seat, card, pos)]);
         if (seat === model.you) landed.push(card);
       }
       el.classList.toggle('winner', deal.trickWinner === seat);
@@ -398,7 +408,31 @@ export class TableView {
     parts.forEach((el, i) => {
       if (this.trick.children[i] !== el) this.trick.insertBefore(el, this.trick.children[i] || null);
     });
+    // Each new card moves from where it was (the card of our hand, the
+    // other player's cards) to its place: the CSS animation `land` starts
+    // at --dx --dy (scaled --s0); none under prefers-reduced-motion.
+    for (const [el, from] of arriving) {
+      if (from) {
+        const to = el.getBoundingClientRect();
+        el.style.setProperty('--dx', `${Math.round(from.left + from.width / 2 - (to.left + to.width / 2))}px`);
+        el.style.setProperty('--dy', `${Math.round(from.top + from.height / 2 - (to.top + to.height / 2))}px`);
+        if (to.width) el.style.setProperty('--s0', String(Math.min(1.6, Math.max(0.3, from.width / to.width)).toFixed(2)));
+      }
+      el.classList.add('landing');
+    }
     for (const card of landed) performance.mark(`rb:landed:${card}`);
+  }
+
+  /** Where a card played by `seat` comes from on the screen: our hand's
+   * card, or the seat's cards (backs, open hand, plate); null when it is
+   * not drawn (the animation then starts from the seat's side). */
+  origin(model, seat, card, pos) {
+    const own = this.handCards.get(card);
+    const el = own?.isConnected ? own
+      : pos === 'bottom' ? this.hand
+        : this.seatEls[pos]?.querySelector('.backs:not([hidden]), .open-hand, .plate');
+    const rect = el?.getBoundingClientRect();
+    return rect && rect.width ? rect : null;
   }
 
   renderStatus(model) {
@@ -414,7 +448,12 @@ export class TableView {
     else if (model.mode === 'replay') text = model.replayStatus || '';
     else if (model.lobby && model.room?.status === 'closed' && model.match?.winner) text = t('end.closed');
     else if (!model.match) text = model.table?.status === 'open' || !model.table?.status ? t('status.notStarted') : '';
-    else if (turn) {
+    else if (turn?.played) {
+      // the seat to act has acted; the next turn is not drawn yet (a
+      // finished trick stays on the table a moment): the trick's winner
+      const deal = model.deal;
+      if (deal.trickDone && deal.trickWinner) text = t('status.trickWon', { name: seatName(model, deal.trickWinner) });
+    } else if (turn) {
       const agreed = turn.agreed.includes(model.you) && turn.waiting !== 'action';
       if (agreed) text = t('status.waitingOthers');
       else if (turn.waiting === 'next') text = t('status.dealOver');
@@ -449,7 +488,7 @@ export class TableView {
     const keepFocus = this.actions.contains(document.activeElement) ? focusSelector(document.activeElement) : null;
     const parts = [];
     const closed = model.lobby && model.table?.status === 'closed'; // no rematch: someone left
-    if (!closed && turn && turn.legal.length && !turn.auto && (turn.seat === model.you || turn.waiting !== 'action')) {
+    if (!closed && turn && turn.legal.length && !turn.auto && !turn.played && (turn.seat === model.you || turn.waiting !== 'action')) {
       const legal = turn.legal;
       if (turn.waiting === 'next') {
         parts.push(this.button('next', t('action.next'), { 'data-action': 'next', class: 'primary' }));
@@ -595,10 +634,10 @@ export class TableView {
 
   renderHand(model) {
     const turn = model.turn;
-    const canPlay = !!turn && turn.seat === model.you && turn.waiting === 'action' && !turn.auto && !model.pending;
+    const canPlay = !!turn && turn.seat === model.you && turn.waiting === 'action' && !turn.auto && !turn.played && !model.pending;
     const legal = new Set(canPlay ? turn.legal.filter(isCard) : []);
     const playing = canPlay && legal.size > 0;
-    const sorted = sortHand(model.deal.hand, model.deal.contract?.strain);
+    const sorted = sortHand(model.deal.hand, model.deal.contract?.strain, getSetting('cardOrder'));
     if (this.handLang !== lang()) {
       this.handCards.clear();
       this.hand.replaceChildren();
@@ -624,7 +663,10 @@ export class TableView {
       el.classList.toggle('illegal', playing && !ok);
       el.classList.toggle('asking', this.ui.beloteAsk === card);
       el.setAttribute('aria-disabled', ok ? 'false' : 'true');
-      this.describeReason(el, card, ok ? null : turn?.why.get(card) || null);
+      // a turn played (our card on its way or on the table) gives no reason:
+      // its reasons are no longer true (REVIEW15b)
+      const spent = !turn || model.pending || (turn.played && turn.seat === model.you);
+      this.describeReason(el, card, ok || spent ? null : turn.why.get(card) || null);
       if (this.hand.children[i] !== el) this.hand.insertBefore(el, this.hand.children[i] || null);
     });
     this.hand.classList.toggle('playing', playing);

@@ -69,7 +69,7 @@ export function replayModel(r) {
   deal.phase = end ? 'done' : step === 0 ? 'bidding' : 'playing';
   deal.turned = d.turned;
   deal.turnedTaken = true;
-  deal.bids = d.bids.map(([seat, bid]) => ({ seat, bid }));
+  deal.bids = d.bids.map(([seat, bid], i) => ({ seat, bid, round: d.bid_rounds?.[i] ?? null }));
   deal.contract = parseContract(d.contract);
   const played = [];
   for (const trick of d.tricks) trick.cards.forEach((card, i) => played.push({ seat: trick.seats[i], card, trick }));
