@@ -180,6 +180,8 @@ PRESET_NAMES_FR = [
     "Annonces automatiques, en 501",
     "Coinche",
     "Belote à trois",
+    "Belote à deux",
+    "Coinche, règles FFB",
 ]
 PRESET_NAMES_EN = [
     "Classic belote (FFB)",
@@ -191,6 +193,8 @@ PRESET_NAMES_EN = [
     "Automatic declarations, to 501",
     "Coinche",
     "Three-player belote",
+    "Two-player belote",
+    "Coinche, FFB rules",
 ]
 
 
