@@ -90,8 +90,9 @@ def test_the_ordered_pack() -> None:
     three = " ".join(card_name(c) for c in ordered_pack(3))
     assert four.startswith("7S 8S 9S 10S JS QS KS AS 7H 8H") and four.endswith("KC AC")
     assert three.startswith("9S 10S JS QS KS AS 9H") and three.endswith("QC KC AC")
-    with pytest.raises(ValueError, match="3 or 4 players"):
-        ordered_pack(2)
+    assert ordered_pack(2) == ordered_pack(4)  # the two-player game: 32 cards
+    with pytest.raises(ValueError, match="2, 3 or 4 players"):
+        ordered_pack(5)
 
 
 def test_derive_pack_refuses_a_short_seed() -> None:

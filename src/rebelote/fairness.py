@@ -123,9 +123,10 @@ def _uniform(words: Iterator[int], bound: int) -> int:
 def ordered_pack(players: int = 4) -> list[Card]:
     """The pack before shuffling: ``7S 8S 9S 10S JS QS KS AS``, then hearts,
     diamonds and clubs in the same order (no 7s or 8s for ``players`` 3:
-    24 cards)."""
-    if players not in (3, 4):
-        raise ValueError(f"a Belote table has 3 or 4 players, not {players!r}")
+    24 cards; the two-player game uses the 32, RULES.md "Two players").
+    Raises ``ValueError`` for another number of players."""
+    if players not in (2, 3, 4):
+        raise ValueError(f"a Belote table has 2, 3 or 4 players, not {players!r}")
     return list(cards_of(DECK_24 if players == 3 else DECK_32))
 
 

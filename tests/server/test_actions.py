@@ -157,7 +157,7 @@ def test_belote_choice_seed001() -> None:
                 assert _wire(err) == {
                     "code": "belote_choice_required",
                     "message": f"say whether you announce belote with {card}: "
-                    "send belote true or false",
+                    f"send '{card} belote' or '{card} no-belote' (or belote true or false)",
                     "legal": turn.legal,
                 }
                 err = _refusal(game, seat, f"{card} no-belote", True)

@@ -599,7 +599,8 @@ class TableGame:
                 raise ProtocolError(
                     "belote_choice_required",
                     f"say whether you announce belote with {' '.join(text.split())}: "
-                    "send belote true or false",
+                    f"send '{' '.join(text.split())} belote' or "
+                    f"'{' '.join(text.split())} no-belote' (or belote true or false)",
                     legal=self._legal_for(seat),
                 ) from None
             return next(a for a in exc.candidates if isinstance(a, Play) and a.belote is belote)
