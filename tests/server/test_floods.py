@@ -1048,7 +1048,8 @@ def test_anonymous_seats_of_an_address_are_one_holder(tmp_path: Path) -> None:
     anonymous tables' seat sockets from the same address, one table each
     (tables cost an anonymous client nothing).  All the anonymous seats
     are one holder: each newcomer closes the oldest anonymous seat, never
-    the guest's only socket, however old.  REVIEW13d finding 2."""
+    the guest's only socket, however old; with the guest's lobby socket
+    too, the anonymous seats lose the tie (2 and 2).  REVIEW13d finding 2."""
     settings = TEST_SETTINGS.but(max_sockets_per_address=4)
     with LiveServer(f"sqlite:///{tmp_path / 'seats.db'}", settings=settings) as live:
         address = "198.51.100.63"
@@ -1076,7 +1077,24 @@ def test_anonymous_seats_of_an_address_are_one_holder(tmp_path: Path) -> None:
             "anonymous seats",
             "anonymous seats",
         ]
-        for ws in (seat, *anonymous[2:]):
+        cookie = f"rebelote_session={guest.http.cookies['rebelote_session']}"
+        lobby = _ws_from(live, "/ws/lobby", address, Cookie=cookie)
+        assert json.loads(lobby.recv(timeout=10))["t"] == "lobby"
+        assert _closed_with(anonymous[2]) == (4429, "too_many_sockets")
+        created = live.create()  # the guest 2, the anonymous seats 2: a tie
+        path = f"/ws/{created['table_id']}?token={created['token']}"
+        anonymous.append(_ws_from(live, path, address))
+        assert json.loads(anonymous[-1].recv(timeout=10))["t"] == "snapshot"
+        assert _closed_with(anonymous[3]) == (4429, "too_many_sockets")
+        assert _pong(seat) and _pong(lobby) and _pong(anonymous[4]) and _pong(anonymous[5])
+        assert guard.evicted_sockets == 4
+        assert [slot.holder for slot in guard.held_sockets(address)] == [
+            f"user {user['id']}",
+            "anonymous seats",
+            f"user {user['id']}",
+            "anonymous seats",
+        ]
+        for ws in (seat, lobby, *anonymous[4:]):
             ws.close()
         guest.close()
 

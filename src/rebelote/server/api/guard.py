@@ -126,6 +126,9 @@ ANONYMOUS_SEATS = "anonymous seats"
 whose seat nobody logged in holds: one holder for all of them, so that
 anonymous tables, free to create, buy no share of the address's sockets."""
 
+_ANONYMOUS = frozenset({"anonymous", ANONYMOUS_SEATS})
+"""The holders without a login (they lose ties for room)."""
+
 SLOT = "rebelote.socket"
 """The scope key of a WebSocket's :class:`SocketSlot` (the app tells who
 holds it: :func:`settle_socket`)."""
@@ -312,7 +315,8 @@ class Guard:
         one: the oldest of those whose holder is not known yet (a table
         socket waiting for ``hello``), else the oldest of the holder with
         the most sockets there (fair shares: one holder's many sockets go
-        before another's few); ``None`` when none is served here."""
+        before another's few; between as many, an anonymous holder's go
+        before a logged-in player's); ``None`` when none is served here."""
         slots = self._slots.get(address)
         if not slots:
             return None
@@ -320,7 +324,10 @@ class Guard:
         if waiting:
             return waiting[0]
         counts = Counter(slot.holder for slot in slots)
-        return min(slots, key=lambda slot: (-counts[slot.holder], slot.order))
+        return min(
+            slots,
+            key=lambda slot: (-counts[slot.holder], slot.holder not in _ANONYMOUS, slot.order),
+        )
 
     def _forget(self, slot: SocketSlot) -> None:
         slots = self._slots.get(slot.address)
