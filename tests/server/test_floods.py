@@ -457,7 +457,7 @@ def test_connections_per_address_are_capped(tmp_path: Path) -> None:
     request, a fourth is answered 429 at once; another address, and the
     trusted proxy (127.0.0.1), are not refused; a connection upgraded to a
     WebSocket is counted out (the WebSockets have their own cap)."""
-    settings = TEST_SETTINGS.but(max_connections_per_address=3)
+    settings = TEST_SETTINGS.but(max_connections_per_address=3, body_grace=60)
     with LiveServer(f"sqlite:///{tmp_path / 'conns.db'}", settings=settings) as live:
         protocol = live.server.config.http
         assert isinstance(protocol, type) and issubclass(protocol, GuardedH11Protocol)
@@ -845,7 +845,7 @@ def test_idle_connections_make_room_for_a_real_client_of_their_address(tmp_path:
     request, the quietest first, before one that did (however older);
     the one carrying a request is never closed for it."""
     settings = TEST_SETTINGS.but(
-        max_connections_per_address=4, keep_alive_timeout=60, header_timeout=60
+        max_connections_per_address=4, keep_alive_timeout=60, header_timeout=60, body_grace=60
     )
     url = f"sqlite:///{tmp_path / 'room.db'}"
     with LiveServer(url, settings=settings, static_dir=WEB_DIR) as live:
@@ -886,6 +886,43 @@ def test_idle_connections_make_room_for_a_real_client_of_their_address(tmp_path:
         assert _answer(busy).startswith(b"HTTP/1.1 201 ")
         assert protocol.refused_connections == [0]
         latest.close()
+
+
+def test_slow_bodies_make_room_past_their_grace(tmp_path: Path) -> None:
+    """An address's connections cap (4) filled by slow uploads (line and
+    headers sent, then a body byte now and then): while each is within
+    ``body_grace`` they carry a request and a fifth connection is refused
+    429; past it, a neighbour's GET from that address gets 200, the
+    quietest upload being closed without a word, and the others still
+    carry their request to its end (201).  REVIEW13d finding 1."""
+    settings = TEST_SETTINGS.but(
+        max_connections_per_address=4, header_timeout=60, body_timeout=60, body_grace=60
+    )
+    with LiveServer(f"sqlite:///{tmp_path / 'slow.db'}", settings=settings) as live:
+        protocol = live.server.config.http
+        assert isinstance(protocol, type) and issubclass(protocol, GuardedH11Protocol)
+        uploads = [_busy(live, "127.0.0.2") for _ in range(4)]
+        _wait(lambda: protocol.open_connections.get("127.0.0.2") == 4)
+        _wait(lambda: all(p._body_since is not None for p in protocol.by_address["127.0.0.2"]))
+        for sock in uploads:
+            sock.sendall(b"{")  # one body byte each, the first the quietest
+        assert _get(_from(live, "127.0.0.2")).startswith(b"HTTP/1.1 429 ")
+        assert protocol.refused_connections == [1]
+        assert protocol.evicted_connections == [0]
+        # the same uploads past a grace of 0.2 s
+        protocol.settings = settings.but(body_grace=0.2)
+        _wait(lambda: all(p._idle() for p in protocol.by_address["127.0.0.2"]))
+        assert _get(_from(live, "127.0.0.2")).startswith(b"HTTP/1.1 200 ")
+        assert _answer(uploads[0]) == b""  # closed without a word
+        assert protocol.evicted_connections == [1]
+        assert protocol.refused_connections == [1]
+        for sock in uploads[1:]:
+            sock.sendall(b'"name": "Busy One"}')  # the rest of its 20 bytes
+        assert [_answer(sock).split(b"\r\n")[0] for sock in uploads[1:]] == [
+            b"HTTP/1.1 201 Created"
+        ] * 3
+        for sock in uploads:
+            sock.close()
 
 
 def _one_answer(sock: socket.socket) -> bytes:
@@ -956,7 +993,7 @@ def test_sockets_waiting_for_hello_make_room_for_a_real_client(tmp_path: Path) -
         assert [_closed_with(ws) for ws in waiting[2:]] == [(4401, "not_authenticated")] * 2
         assert _pong(real) and _pong(lobby)
         holders = sorted(str(slot.holder) for slot in guard.held_sockets("198.51.100.60"))
-        assert holders == ["anonymous", f"seat {table_id} S"]
+        assert holders == ["anonymous", "anonymous seats"]
         real.close()
         lobby.close()
 
@@ -997,11 +1034,67 @@ def test_a_full_address_closes_the_socket_of_whoever_holds_the_most(tmp_path: Pa
         assert user is not None
         assert [slot.holder for slot in guard.held_sockets(address)] == [
             f"user {user['id']}",
-            f"seat {created['table_id']} S",
+            "anonymous seats",
             "anonymous",
             "anonymous",
         ]
         for ws in (tabs[2], seat, other, *newcomers[1:]):
+            ws.close()
+        guest.close()
+
+
+def test_anonymous_seats_of_an_address_are_one_holder(tmp_path: Path) -> None:
+    """4 sockets per address: a guest's seat socket (the oldest), then
+    anonymous tables' seat sockets from the same address, one table each
+    (tables cost an anonymous client nothing).  All the anonymous seats
+    are one holder: each newcomer closes the oldest anonymous seat, never
+    the guest's only socket, however old; with the guest's lobby socket
+    too, the anonymous seats lose the tie (2 and 2).  REVIEW13d finding 2."""
+    settings = TEST_SETTINGS.but(max_sockets_per_address=4)
+    with LiveServer(f"sqlite:///{tmp_path / 'seats.db'}", settings=settings) as live:
+        address = "198.51.100.63"
+        guest = Player(live)
+        guest.http.headers["X-Forwarded-For"] = address
+        guest.guest("Neighbour")
+        mine = guest.ok("/api/tables", {}, 201)
+        guard = _guard(live)
+        seat = _ws_from(live, f"/ws/{mine['table_id']}?token={mine['token']}", address)
+        assert json.loads(seat.recv(timeout=10))["t"] == "snapshot"
+        anonymous = []
+        for _ in range(5):
+            created = live.create()
+            path = f"/ws/{created['table_id']}?token={created['token']}"
+            anonymous.append(_ws_from(live, path, address))
+            assert json.loads(anonymous[-1].recv(timeout=10))["t"] == "snapshot"
+        assert [_closed_with(ws) for ws in anonymous[:2]] == [(4429, "too_many_sockets")] * 2
+        assert _pong(seat) and all(_pong(ws) for ws in anonymous[2:])
+        assert guard.evicted_sockets == 2
+        user = guest.user
+        assert user is not None
+        assert [slot.holder for slot in guard.held_sockets(address)] == [
+            f"user {user['id']}",
+            "anonymous seats",
+            "anonymous seats",
+            "anonymous seats",
+        ]
+        cookie = f"rebelote_session={guest.http.cookies['rebelote_session']}"
+        lobby = _ws_from(live, "/ws/lobby", address, Cookie=cookie)
+        assert json.loads(lobby.recv(timeout=10))["t"] == "lobby"
+        assert _closed_with(anonymous[2]) == (4429, "too_many_sockets")
+        created = live.create()  # the guest 2, the anonymous seats 2: a tie
+        path = f"/ws/{created['table_id']}?token={created['token']}"
+        anonymous.append(_ws_from(live, path, address))
+        assert json.loads(anonymous[-1].recv(timeout=10))["t"] == "snapshot"
+        assert _closed_with(anonymous[3]) == (4429, "too_many_sockets")
+        assert _pong(seat) and _pong(lobby) and _pong(anonymous[4]) and _pong(anonymous[5])
+        assert guard.evicted_sockets == 4
+        assert [slot.holder for slot in guard.held_sockets(address)] == [
+            f"user {user['id']}",
+            "anonymous seats",
+            f"user {user['id']}",
+            "anonymous seats",
+        ]
+        for ws in (seat, lobby, *anonymous[4:]):
             ws.close()
         guest.close()
 

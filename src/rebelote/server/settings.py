@@ -57,6 +57,11 @@ class ServerSettings:
     - ``keep_alive_timeout``: an idle keep-alive connection is closed after
       it (uvicorn's ``timeout_keep_alive``);
     - ``body_timeout``: time to send a whole body (408 ``timeout``);
+    - ``body_grace``: how long a request whose body is still coming
+      counts as carrying a request for ``max_connections_per_address``
+      (once its line and headers came); past it, the connection may be
+      closed to make room for another of its address (a slow upload may
+      not hold them all);
     - ``hello_timeout``: a WebSocket without a token in its URL (nor
       ``?watch=1``) must send ``hello`` within it (closed with 4401);
     - ``max_sockets_per_address``: WebSockets (lobby, seats, spectators)
@@ -64,15 +69,17 @@ class ServerSettings:
       address's socket whose holder is not known yet (waiting for
       ``hello``) is closed with 4429 ``too_many_sockets``, the oldest
       first, else the oldest socket of whoever holds the most there (a
-      logged-in player, a seat, or everyone anonymous together); only when
+      logged-in player; every seat nobody logged in holds, together; or
+      every other anonymous socket together); only when
       none can be closed (with several processes: none is served by this
       one) is the new one accepted and closed at once with 4429
       ``too_many_sockets``;
     - ``max_connections_per_address``: TCP connections one peer address
       holds open at once before they become WebSockets (idle, or reading
       or sending a request).  One more makes room: the address's
-      connection carrying no request (idle, or still sending a request's
-      line and headers; one that never sent a whole request first, then
+      connection carrying no request (idle, still sending a request's
+      line and headers, or its body past ``body_grace``; one that never
+      sent a whole request first, then
       the one quiet for the longest) is closed; only when each carries a
       request is the new one answered 429 ``too_many_connections`` and
       closed at once.  A trusted proxy's address (uvicorn's
@@ -210,6 +217,7 @@ class ServerSettings:
     header_timeout: float = 10.0
     keep_alive_timeout: int = 5
     body_timeout: float = 30.0
+    body_grace: float = 2.0
     hello_timeout: float = 5.0
     max_sockets_per_address: int = 64
     max_connections_per_address: int = 128

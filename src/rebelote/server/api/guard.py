@@ -29,8 +29,9 @@ the headers every response carries.
   at most ``max_connections_per_address`` connections open per peer
   address (its /64 for IPv6) until they become WebSockets (counted then by
   the :class:`Guard`): one more takes the place of one of the address's
-  connections carrying no request (idle, or still sending its headers),
-  closed; when each carries one, it is answered 429
+  connections carrying no request (idle, still sending its headers, or
+  still sending its body ``body_grace`` after its headers), closed; when
+  each carries one, it is answered 429
   ``too_many_connections`` and closed at once, before anything is read, so
   that one address holding idle connections can neither take every file
   descriptor nor lock its neighbours out.  A trusted proxy (uvicorn's
@@ -75,6 +76,7 @@ from rebelote.server.protocol.depth import json_too_deep
 from rebelote.server.settings import ServerSettings
 
 __all__ = [
+    "ANONYMOUS_SEATS",
     "SECURITY_HEADERS",
     "SLOT",
     "Guard",
@@ -115,6 +117,18 @@ class _TooLarge(Exception):
     pass
 
 
+class _Disconnected(Exception):
+    pass
+
+
+ANONYMOUS_SEATS = "anonymous seats"
+"""The holder (:func:`settle_socket`) of every seat socket of an address
+whose seat nobody logged in holds: one holder for all of them, so that
+anonymous tables, free to create, buy no share of the address's sockets."""
+
+_ANONYMOUS = frozenset({"anonymous", ANONYMOUS_SEATS})
+"""The holders without a login (they lose ties for room)."""
+
 SLOT = "rebelote.socket"
 """The scope key of a WebSocket's :class:`SocketSlot` (the app tells who
 holds it: :func:`settle_socket`)."""
@@ -125,8 +139,10 @@ class SocketSlot:
     :class:`~rebelote.server.api.throttle.SocketCount`; ``order``: when it
     opened, in this process's order), and who holds it once the app knows
     (``holder``: ``user N`` for a logged-in player's lobby socket or a
-    seat of his, ``seat TABLE L`` for a seat nobody logged in holds,
-    ``anonymous`` for a spectator or a lobby socket without a session;
+    seat of his, ``anonymous seats`` for every seat nobody logged in
+    holds (one holder for all of them: tables cost an anonymous client
+    nothing, so each may not count as a holder of its own), ``anonymous``
+    for a spectator or a lobby socket without a session;
     ``None`` until then).  :meth:`send` is what the app sends through:
     once the slot is given up for a newer socket (:meth:`evict`), what
     the app sends goes nowhere and its ``receive`` gets the
@@ -225,6 +241,8 @@ class Guard:
             return
         try:
             body = await asyncio.wait_for(_read_body(receive, limit), settings.body_timeout)
+        except _Disconnected:  # gone before its whole body: nothing to answer
+            return
         except _TooLarge:
             await _answer(send, 413, _too_large(limit), close=True)
             return
@@ -297,7 +315,8 @@ class Guard:
         one: the oldest of those whose holder is not known yet (a table
         socket waiting for ``hello``), else the oldest of the holder with
         the most sockets there (fair shares: one holder's many sockets go
-        before another's few); ``None`` when none is served here."""
+        before another's few; between as many, an anonymous holder's go
+        before a logged-in player's); ``None`` when none is served here."""
         slots = self._slots.get(address)
         if not slots:
             return None
@@ -305,7 +324,10 @@ class Guard:
         if waiting:
             return waiting[0]
         counts = Counter(slot.holder for slot in slots)
-        return min(slots, key=lambda slot: (-counts[slot.holder], slot.order))
+        return min(
+            slots,
+            key=lambda slot: (-counts[slot.holder], slot.holder not in _ANONYMOUS, slot.order),
+        )
 
     def _forget(self, slot: SocketSlot) -> None:
         slots = self._slots.get(slot.address)
@@ -383,13 +405,15 @@ def _is_json(scope: Scope) -> bool:
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes:
-    """The whole body, or :class:`_TooLarge` as soon as it passes ``limit``."""
+    """The whole body, or :class:`_TooLarge` as soon as it passes ``limit``,
+    or :class:`_Disconnected` when the client leaves before its end (the
+    app never sees a cut body)."""
     chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":  # disconnected
-            return b"".join(chunks)
+            raise _Disconnected
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
@@ -421,11 +445,13 @@ class GuardedH11Protocol(H11Protocol):
 
     An address at its cap makes room before it refuses: the new connection
     takes the place of the address's connection that carries no request
-    now (idle, or still sending a request's line and headers), those that
+    now (idle, still sending a request's line and headers, or still
+    sending its body ``body_grace`` after its headers came), those that
     never sent a whole request first, then the one quiet for the longest;
     that one is closed (as the header or keep-alive timeout would close
     it).  Only when every connection of the address carries a request
-    (read, answered, or its body coming) is the new one refused."""
+    (read whole and being answered, or its body coming for less than
+    ``body_grace``) is the new one refused."""
 
     settings: ClassVar[ServerSettings] = ServerSettings()
     open_connections: ClassVar[dict[str, int]] = {}
@@ -447,6 +473,9 @@ class GuardedH11Protocol(H11Protocol):
     """Whether a whole request's line and headers came on it (once)."""
     _active = 0.0
     """When it was opened or last sent bytes (the loop's clock)."""
+    _body_since: float | None = None
+    """When the line and headers of the request whose body is coming now
+    came (the loop's clock; ``None`` when no body is coming)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Count the connection against its address's cap (refused over
@@ -505,8 +534,17 @@ class GuardedH11Protocol(H11Protocol):
 
     def _idle(self) -> bool:
         """Whether this connection carries no request now: nothing received
-        but part of a request's line and headers, and no answer under way."""
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+        but part of a request's line and headers, and no answer under way;
+        or a request whose body is still coming ``body_grace`` after its
+        line and headers (a slow upload may not hold its address's
+        connections: its whole request never came, nothing is served)."""
+        if self.transport.is_closing():
+            return False
+        state = self.conn.their_state
+        if state is h11.SEND_BODY:
+            since = self._body_since
+            return since is not None and self.loop.time() - since >= self.settings.body_grace
+        if state is not h11.IDLE:
             return False
         return self.cycle is None or self.cycle.response_complete
 
@@ -582,6 +620,10 @@ class GuardedH11Protocol(H11Protocol):
                 self.transport.close()
                 return
         super().handle_events()
+        if self.conn.their_state is not h11.SEND_BODY:
+            self._body_since = None
+        elif self._body_since is None:
+            self._body_since = self.loop.time()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         """Upgrade, unless the target is too long: then 414 and close.  An

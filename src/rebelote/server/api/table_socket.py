@@ -69,7 +69,7 @@ from typing import Any, Literal
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.seats import Seat
-from rebelote.server.api.guard import settle_socket
+from rebelote.server.api.guard import ANONYMOUS_SEATS, settle_socket
 from rebelote.server.api.throttle import MessageBudget
 from rebelote.server.broker.base import BrokerUnavailable, Subscription
 from rebelote.server.broker.hub import StreamKey
@@ -546,8 +546,9 @@ class _Connection:
                 ProtocolError("left", "you left this match; a computer player has your seat"), 4403
             )
             return
-        # who holds the socket, for its address's fair share of sockets
-        who = f"user {row.user_id}" if row.user_id is not None else f"seat {table.id} {seat.letter}"
+        # who holds the socket, for its address's fair share of sockets: every
+        # seat nobody logged in holds counts as one holder (tables are free)
+        who = f"user {row.user_id}" if row.user_id is not None else ANONYMOUS_SEATS
         settle_socket(ws.scope, who)
         self.seat, self.token_hash = seat, hash_token(token)
         await self._serve(last_v)
