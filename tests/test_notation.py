@@ -443,6 +443,22 @@ def test_unreadable_cuts_and_long_texts(text: str, message: str) -> None:
     assert illegal.value.reason.reason is IllegalReason.CUT_OUT_OF_RANGE
 
 
+NOT_AN_ACTION = (
+    "(a card like JS or 'QH belote', a bid like pass, take, H, TA, 80H, capotS, coinche, "
+    "or 'cut 12', 'deal 3-2', 'declare tierce-KH')"
+)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "take belote", "pass pass", "zz"])
+def test_words_that_are_no_card_are_not_an_action(text: str) -> None:
+    """An empty text, or words that begin with no card (``take belote``,
+    ``pass pass``), are "not an action", not "not a card" (REVIEW15b)."""
+    state, _ = new_deal("ffb", 1)
+    with pytest.raises(InvalidActionError) as info:
+        state.parse_action(text)
+    assert str(info.value) == f"not an action: {text!r} {NOT_AN_ACTION}"
+
+
 BID_HELP = "(pass, take, S/H/D/C, TA, SA, 80H..160H, capotH, coinche, surcoinche)"
 
 

@@ -265,3 +265,14 @@ def test_expert_samples_the_opponent_hand_and_leaves_the_stock_aside() -> None:
     assert 1 <= solved <= 8  # a world past the node cap is skipped
     # W must trump the AC: JH 9H AH 10H, each valued over the 8 worlds.
     assert {card_name(c) for c in values} == {"JH", "9H", "AH", "10H"}
+
+
+def test_a_match_s_default_dealer_sits_at_the_table() -> None:
+    """``Match(rules)`` with no dealer: N at four, W at three and two (those
+    tables have no N; REVIEW15b saw ``Match(preset('three-players'))``
+    raise); a seat not at the table is refused."""
+    assert Match(preset("ffb")).dealer is Seat.N
+    assert Match(preset("three-players")).dealer is Seat.W
+    assert Match(preset("two-players")).dealer is Seat.W
+    with pytest.raises(ValueError, match="seat E is not at this table"):
+        Match(preset("two-players"), Seat.E)

@@ -60,7 +60,9 @@ def next_dealer(rules: Rules, dealer: Seat, result: DealResult) -> Seat:
 
 
 class Match:
-    """A match in progress under ``rules``, first dealt by ``dealer``.
+    """A match in progress under ``rules``, first dealt by ``dealer`` (by
+    default N, or W at a table of three or two, which has no N; a seat not
+    at the table raises ``ValueError``).
 
     Use :meth:`deal` for the next deal's :class:`State` (from a pack you give
     or one shuffled with ``rng``), play it to the end, then :meth:`add` it.
@@ -68,8 +70,11 @@ class Match:
     side once :attr:`is_over`.
     """
 
-    def __init__(self, rules: Rules, dealer: Seat = Seat.N) -> None:
+    def __init__(self, rules: Rules, dealer: Seat | None = None) -> None:
         seats = seats_of(rules.players)
+        if dealer is None:
+            # N at four; the first seat (W) at three and two, which have no N
+            dealer = Seat.N if Seat.N in seats else seats[0]
         if dealer not in seats:
             raise ValueError(f"seat {Seat(dealer).letter} is not at this table")
         self.rules = rules

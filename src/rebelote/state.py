@@ -864,8 +864,12 @@ class State:
             action = self._parse_declare(text, words[1:], seat)
         elif head in ("cut", "deal", "declare"):
             action = _parse_setup(text, words)
-        elif len(words) == 1 and not _looks_like_card(words[0]):
+        elif not words or not _looks_like_card(words[0]):
+            # an empty text, a bid, or words that are neither (``take
+            # belote``, ``pass pass``): not an action, rather than "not a card"
             try:
+                if len(words) != 1:
+                    raise ValueError(text)
                 action = parse_bid(words[0])
             except ValueError:
                 raise InvalidActionError(_not_an_action(text), text=text) from None
