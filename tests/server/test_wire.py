@@ -110,7 +110,7 @@ def _key(seat: Seat | None) -> str:
     return "spectators" if seat is None else seat.letter
 
 
-def _unfair_deal_entry(self: TableGame, match_number: int, deal_number: int, dealer: Seat) -> Entry:
+def unfair_deal_entry(self: TableGame, match_number: int, deal_number: int, dealer: Seat) -> Entry:
     """A ``deal`` entry as tables wrote it when the digests were recorded
     (before fair deals, issue 18): the pack shuffled by ``random.Random`` of
     the deal's seed, no ``fair`` proof."""
@@ -121,14 +121,14 @@ def _unfair_deal_entry(self: TableGame, match_number: int, deal_number: int, dea
 
 def play(name: str, *, unfair: bool = False) -> dict[str, list[str]]:
     """Every stream's envelopes (``event`` texts) of scenario ``name``
-    (``unfair``: dealt as before fair deals, see :func:`_unfair_deal_entry`)."""
+    (``unfair``: dealt as before fair deals, see :func:`unfair_deal_entry`)."""
     preset_name, target, seed, options = SCENARIOS[name]
     rules = preset(preset_name).replace(target=target)
     order = SEATS_4 if rules.players == 4 else SEATS_3
     specs = {s: SeatSpec(s, "human", f"P{s.letter}") for s in order}
     game = TableGame("t", rules, TableOptions.model_validate(options), seed, specs)
     if unfair:
-        game._deal_entry = types.MethodType(_unfair_deal_entry, game)  # type: ignore[method-assign]
+        game._deal_entry = types.MethodType(unfair_deal_entry, game)  # type: ignore[method-assign]
     rng = random.Random(seed)
     streams: dict[str, list[str]] = {_key(s): [] for s in game.keys}
 

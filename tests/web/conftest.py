@@ -16,6 +16,7 @@ from rebelote.server.app import WEB_DIR
 from rebelote.server.tables import table as table_module
 from rebelote.server.tables.game import Entry, TableGame
 from server.live import LiveServer
+from server.test_wire import unfair_deal_entry
 
 from .scripted import Script
 
@@ -51,6 +52,9 @@ def script_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             ]
 
         monkeypatch.setattr(TableGame, "start_entries", start_entries)
+        # the packs these tests were worked out on: dealt as before fair
+        # deals (issue 18 derives every pack from a committed seed)
+        monkeypatch.setattr(TableGame, "_deal_entry", unfair_deal_entry)
         return script
 
     yield setup

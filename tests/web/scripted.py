@@ -1,7 +1,7 @@
 """Scripted tables for the browser tests: the computer players' decisions
 and the first dealer are set by the test, so that a deal's auction, play
-and score are known in advance (the pack is the table's own, shuffled from
-the test server's fixed seed).
+and score are known in advance (the pack is shuffled from the test server's
+fixed seed as tables dealt before fair deals: ``unfair_deal_entry``).
 
 The fixture ``script_table`` (``conftest.py``) replaces, in the test
 server's process, the computer players' choice

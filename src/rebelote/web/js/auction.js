@@ -16,20 +16,10 @@
 
 import { t } from './i18n.js';
 import { bidLabel, contractLabel, seatName } from './labels.js';
+import { h } from './dom.js';
 
 const ROUND_KEYS = { 1: 'auction.round1', 2: 'auction.round2' };
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 /** What #auction shows: "empty" (no bid yet, or no deal: hidden), "bidding",
  * "contract" (the auction made one) or "passed" (everyone passed). */

@@ -19,6 +19,7 @@ import {
   RANK_KEYS, SUIT_KEYS, bidLabel, cardLabel, contractLabel, declLabel, levelLabel, rankMap,
   reasonText, seatName, sideName, strainLabel,
 } from './labels.js';
+import { h } from './dom.js';
 
 const PLAIN = ['A', '10', 'K', 'Q', 'J', '9', '8', '7'];
 const TRUMP = ['J', '9', 'A', '10', 'K', 'Q', '8', '7'];
@@ -67,18 +68,6 @@ export function position(seat, you, players = 4) {
   return ['bottom', 'right', 'top', 'left'][offset];
 }
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 export function cardName(card) {
   const [rank, suit] = parseCard(card);

@@ -19,18 +19,8 @@
 import { t } from './i18n.js';
 import { parseContract } from './model.js';
 import { contractLabel, declLabel, resultLabel, sideName } from './labels.js';
+import { h } from './dom.js';
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 const MADE_KEYS = {
   cards: 'end.cardPoints', dix_de_der: 'end.dixDeDer', to_162: 'score.line.to_162', capot: 'end.capot',
