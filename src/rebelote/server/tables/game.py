@@ -229,13 +229,9 @@ def _normalize(text: str) -> str:
 
 
 def _why_data(why: Illegality) -> IllegalityData:
-    return IllegalityData(
-        reason=why.code,
-        option=why.option,
-        source=why.source,
-        suit=why.suit,
-        house_rule=why.house_rule,
-    )
+    """The core's reason (:meth:`Illegality.to_json`, the one wire form) as
+    the protocol's model."""
+    return IllegalityData.model_validate(why.to_json())
 
 
 class TableGame:
