@@ -56,7 +56,7 @@ def _rematch_waiting(s: Seated) -> bool:
     return turn is not None and turn["waiting"] == "rematch"
 
 
-class _Bidder(random.Random):
+class Bidder(random.Random):
     """Random legal actions, but a bid rather than a pass two times in
     three (so that the player takes contracts)."""
 
@@ -124,22 +124,34 @@ def _expected_from_replays(
     }
 
 
-def test_a_profile_after_matches_played_and_one_left(server: LiveServer) -> None:
-    # two rated matches of Ana (S) with three computer players
-    table_id, (ana,) = lobby_table(
-        server, ["Ana"], bots="random", ranked=True, target=400, options=OPTS
+def play_rated_matches(
+    server: LiveServer, name: str, matches: int, rng: random.Random, *, target: int
+) -> tuple[str, Player, list[tuple[str, int, dict[str, Any]]]]:
+    """``matches`` rated matches of a new account ``name`` at S of a
+    public lobby table, random computer players in the other seats, each
+    played to its end (``rng`` chooses his actions) and its results
+    stored.  Returns the table, the player and ``(table, match, match_end
+    event)`` of each match."""
+    table_id, (player,) = lobby_table(
+        server, [name], bots="random", ranked=True, target=target, options=OPTS
     )
-    s = Seated("S", ana.connect(table_id))
-    rng = _Bidder(18)
+    s = Seated("S", player.connect(table_id))
     ends: list[tuple[str, int, dict[str, Any]]] = []
-    for match in (1, 2):
-        if match == 2:
+    for match in range(1, matches + 1):
+        if match > 1:
             s.client.act("rematch")
         play_together([s], rng, until=_match_over(s, match))
         end = next(e for e in s.client.events if e["kind"] == "match_end" and e["match"] == match)
         ends.append((table_id, match, end))
-    _until([s], lambda: len(ana.http.get("/api/me/history").json()["results"]) == 2)
+    _until([s], lambda: len(player.http.get("/api/me/history").json()["results"]) == matches)
     s.client.close()
+    return table_id, player, ends
+
+
+def test_a_profile_after_matches_played_and_one_left(server: LiveServer) -> None:
+    # two rated matches of Ana (S) with three computer players
+    rng = Bidder(18)
+    table_id, ana, ends = play_rated_matches(server, "Ana", 2, rng, target=400)
 
     # a match Ben left: counted for neither Ana nor Ben
     bob = Player(server).signup("Ben")
