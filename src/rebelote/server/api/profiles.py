@@ -4,7 +4,9 @@ An account's profile (:class:`~rebelote.server.people.profiles.Profile`,
 ``docs/profiles.md``); 404 ``no_such_account`` for a name no account has
 (a guest has no profile).  Throttled per address as the replays are
 (``settings.replay_rate``: the first profile after new matches replays
-their tables' logs).
+their tables' logs) and built in the replays' thread pool
+(:meth:`~rebelote.server.api.replays.Replays.work`: 503 ``busy`` when it
+is full).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 
 from fastapi import APIRouter, HTTPException, Request
 
+from rebelote.server.api.replays import Replays
 from rebelote.server.api.throttle import Throttle
 from rebelote.server.people.profiles import Profile, build_profile
 from rebelote.server.settings import ServerSettings
@@ -44,4 +47,8 @@ async def profile(name: str, request: Request) -> Profile:
         raise HTTPException(404, {"code": "no_such_account", "message": "no account has this name"})
     session = await optional_session(request)
     own = session is not None and session.user.id == user.id
-    return await asyncio.to_thread(build_profile, store, user, public_only=not own)
+    replays: Replays = request.app.state.replays
+    found: Profile = await replays.work(
+        ("profile", user.id, own), lambda: build_profile(store, user, public_only=not own)
+    )
+    return found
