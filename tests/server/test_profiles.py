@@ -266,3 +266,26 @@ def test_a_new_account_has_an_empty_profile(server: LiveServer) -> None:
         "last_games": [],
     }
     p.close()
+
+
+def test_a_private_match_counts_but_is_listed_to_its_player_only(server: LiveServer) -> None:
+    ana = Player(server).signup("Ana")
+    table_id = ana.open_table(seat="S", visibility="private", target=1, options=OPTS)["table_id"]
+    ana.ok(f"/api/lobby/tables/{table_id}/fill", {"level": "random"})
+    ana.ok(f"/api/lobby/tables/{table_id}/start")
+    s = Seated("S", ana.connect(table_id))
+    play_together([s], Bidder(3), until=_match_over(s, 1))
+    _until([s], lambda: len(ana.http.get("/api/me/history").json()["results"]) == 1)
+    s.client.close()
+    (line,) = ana.http.get("/api/me/history").json()["results"]
+    assert (line["ranked"], line["unrated_reason"]) == (False, "friendly")
+    with server.http() as anon:
+        theirs = anon.get("/api/profiles/Ana").json()
+    own = ana.http.get("/api/profiles/Ana").json()
+    assert (theirs["games_played"], theirs["last_games"]) == (1, [])
+    assert theirs["rating_history"] == [] and own["rating_history"] == []
+    assert [g["table"] for g in own["last_games"]] == [table_id]
+    assert {k: v for k, v in own.items() if k != "last_games"} == {
+        k: v for k, v in theirs.items() if k != "last_games"
+    }
+    ana.close()
