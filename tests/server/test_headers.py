@@ -99,7 +99,7 @@ def test_the_pages_pass_the_content_security_policy(browser: Any, pages: LiveSer
     ctx = browser.new_context()
     ctx.add_init_script(SPY)
     page = ctx.new_page()
-    for path in ("/lobby.html", "/history.html", "/leaderboard.html"):
+    for path in ("/lobby.html", "/history.html", "/leaderboard.html", "/profile.html?name=Nobody"):
         page.goto(pages.url + path)
         page.wait_for_load_state("networkidle")
         assert _csp(page) == [], path

@@ -74,6 +74,7 @@ class Replays:
         self._held = 0
         self._bases: OrderedDict[Hashable, ReplayBase] = OrderedDict()
         self._basing: dict[Hashable, asyncio.Future[ReplayBase]] = {}
+        self._working: dict[Hashable, asyncio.Future[Any]] = {}
         self.hits = 0
         self.builds = 0
         self.bases_built = 0
@@ -113,6 +114,14 @@ class Replays:
 
             task.add_done_callback(done)
         return asyncio.shield(task)
+
+    async def work(self, key: Hashable, work: Callable[[], _T]) -> _T:
+        """``work()`` in the pool, one run for the callers asking ``key``
+        meanwhile: other work that replays tables' logs (a profile's
+        summaries, :mod:`rebelote.server.people.profiles`), kept off the
+        default thread pool as the replays are.  Raises :class:`Busy`."""
+        done: _T = await self._once(self._working, key, lambda: self._run(work))
+        return done
 
     async def load(self, store: Store, table_id: str) -> StoredTable | None:
         """The stored table (``None``: no such table), read in the pool;

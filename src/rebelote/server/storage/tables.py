@@ -78,6 +78,7 @@ from rebelote.server.storage.people import (
     name_key,
     user_of,
 )
+from rebelote.server.storage.summaries import SummaryStore
 from rebelote.server.storage.writer import LogWriter
 
 __all__ = [
@@ -282,11 +283,13 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(AnalysisStore, PeopleStore, BotTokenStore):
+class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore):
     """The server's database (tables here; people, chat and results from
     :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
     finished games from
-    :class:`~rebelote.server.storage.analyses.AnalysisStore`).  ``url``:
+    :class:`~rebelote.server.storage.analyses.AnalysisStore`; the
+    per-match summaries of the profiles from
+    :class:`~rebelote.server.storage.summaries.SummaryStore`).  ``url``:
     any SQLAlchemy URL.  Call :meth:`migrate` before use (``rebelote
     play`` does it on start).  ``settings``: the statement, lock and connection timeouts
     (``db_*`` of :class:`~rebelote.server.settings.ServerSettings`).

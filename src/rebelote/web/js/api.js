@@ -87,6 +87,7 @@ const ERROR_KEYS = {
   network: 'error.network',
   table_not_found: 'error.table_not_found',
   user_not_found: 'error.user_not_found',
+  no_such_account: 'error.no_such_account',
   not_finished: 'error.not_finished',
   not_logged_in: 'error.not_logged_in',
   csrf: 'error.csrf',

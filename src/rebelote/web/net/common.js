@@ -99,6 +99,18 @@ export function playerName(seat) {
 export const tableHref = (id) => `/#/table/${encodeURIComponent(id)}`;
 export const watchHref = (id) => `/#/watch/${encodeURIComponent(id)}`;
 export const replayHref = (id) => `/#/replay/${encodeURIComponent(id)}`;
+/** An account's profile page (profile.html). */
+export const profileHref = (name) => `/profile.html?name=${encodeURIComponent(name)}`;
+
+/** A player's name linked to his profile when he has one (an account:
+ * not a guest, a computer player or an outside program), else his name as
+ * playerName says it; `seat` as the server gives a seat ({kind, name,
+ * guest, outside_bot}). */
+export function playerLink(seat, attrs = {}) {
+  const text = playerName(seat);
+  if (!seat || seat.kind !== 'human' || seat.guest || seat.outside_bot || !seat.name) return el('span', { ...attrs, text });
+  return el('a', { ...attrs, href: profileHref(seat.name), class: [attrs.class, 'profile-link'].filter(Boolean).join(' '), text });
+}
 
 /** The top bar: links to the pages, who is logged in, the language. */
 export function nav(user) {
@@ -112,6 +124,10 @@ export function nav(user) {
       link('/lobby.html', 'nav.lobby'),
       link('/history.html', 'nav.history'),
       link('/leaderboard.html', 'nav.leaderboard'),
+      user && !user.guest ? el('a', {
+        href: profileHref(user.name), text: t('nav.profile'), dataset: { myProfile: '' },
+        'aria-current': here === '/profile.html' && new URLSearchParams(location.search).get('name') === user.name ? 'page' : null,
+      }) : null,
       link('/', 'nav.solo')),
     el('span', { class: 'who', text: who }),
     el('button', {

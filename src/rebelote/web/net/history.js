@@ -6,7 +6,7 @@
 // in the history, so "back" does not come here again).
 
 import {
-  $, api, currentUser, dateText, el, initPage, nav, ratingText as rating, replayHref, showError, t, tableHref,
+  $, api, currentUser, dateText, el, initPage, nav, profileHref, ratingText as rating, replayHref, showError, t, tableHref,
 } from './common.js';
 import { showCurrentGame } from '../js/banners.js';
 import { SEAT_KEYS, presetName, tableName } from '../js/labels.js';
@@ -47,6 +47,10 @@ async function main() {
     return;
   }
   showCurrentGame($('main')).catch(() => {});
+  if (!user.guest) {
+    $('#my-profile').href = profileHref(user.name);
+    $('#my-profile-line').hidden = false;
+  }
   let history;
   try {
     history = await api('/api/me/history');

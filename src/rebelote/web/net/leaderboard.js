@@ -2,7 +2,7 @@
 // rating still provisional (too few rated matches) is marked.
 
 import {
-  $, api, currentUser, el, initPage, nav, ratingText, showError, t,
+  $, api, currentUser, el, initPage, nav, profileHref, ratingText, showError, t,
 } from './common.js';
 import { showCurrentGame } from '../js/banners.js';
 
@@ -21,7 +21,7 @@ async function main() {
   const cell = (label, attrs, ...children) => el('td', { 'data-label': label, ...attrs }, ...children);
   $('#board tbody').replaceChildren(...board.map((u, i) => el('tr', { dataset: { user: String(u.id) } },
     cell('#', { text: String(i + 1) }),
-    cell(t('board.col.player'), { text: u.name }),
+    cell(t('board.col.player'), {}, el('a', { href: profileHref(u.name), class: 'profile-link', text: u.name })),
     cell(t('board.col.rating'), { class: 'rating', dataset: { provisional: String(Boolean(u.provisional)) } },
       ratingText(u.rating),
       u.provisional ? el('span', { class: 'badge', title: t('board.provisionalNote'), text: t('board.provisional') }) : null),

@@ -12,7 +12,7 @@
 // worded by js/api.js's errorText, in the page's language; never an alert().
 
 import {
-  $, api, currentUser, el, errorText, fetchToken, initPage, nav, playerName, ratingText, rememberToken,
+  $, api, currentUser, el, errorText, fetchToken, initPage, nav, playerLink, playerName, ratingText, rememberToken,
   replayHref, showError, t, tableHref, tokenOf, watchHref,
 } from './common.js';
 import {
@@ -210,7 +210,7 @@ function drawTables() {
       el('p', { class: 'status' }, el('span', { class: `badge status-${r.status}`, dataset: { status: r.status }, text: status(r.status) }),
         r.spectators ? el('span', { class: 'spectators', text: ` ${t('lobby.spectators', { n: r.spectators })}` }) : null),
       el('ul', { class: 'seat-list' }, ...r.seats.map((s) => el('li', { dataset: { seat: s.seat, kind: s.kind } },
-        el('span', { class: 'where', text: `${seatLabel(s.seat)} : ` }), el('span', { class: 'name', text: seatWho(s) })))),
+        el('span', { class: 'where', text: `${seatLabel(s.seat)} : ` }), s.kind === 'human' ? playerLink(s, { class: 'name' }) : el('span', { class: 'name', text: seatWho(s) })))),
       actions);
   }));
   $('#no-tables').hidden = rooms.length > 0;
@@ -355,7 +355,7 @@ async function drawRoom({ room, you }) {
     part(seatBox, key, () => {
       const parts = [
         el('div', { class: 'where', text: `${seatLabel(s.seat)}${room.host === s.seat ? ` · ${t('lobby.host')}` : ''}${you === s.seat ? ` · ${t('lobby.you')}` : ''}` }),
-        el('div', { class: 'name', text: s.kind === 'open' ? t('lobby.free') : playerName(s) }),
+        el('div', { class: 'name' }, s.kind === 'open' ? t('lobby.free') : playerLink(s)),
         s.kind === 'bot' ? el('div', { class: 'level', text: t('lobby.computer', { level: levelLabel(s.level) }) }) : null,
         s.kind === 'human' ? el('div', { class: `presence ${s.connected ? 'on' : 'off'}`, dataset: { connected: String(s.connected) },
           text: s.connected ? t('lobby.online') : t('lobby.offline') }) : null,
