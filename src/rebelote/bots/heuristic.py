@@ -441,7 +441,10 @@ class HeuristicBot:
             suit = c >> 3
             if any(k.void(o, suit) and k.possible[o] & trumps for o in opps):
                 continue
-            if best_master is None or tables.points[c] > tables.points[best_master]:
+            if best_master is None or (k.is_master(c), tables.points[c]) > (
+                k.is_master(best_master),
+                tables.points[best_master],
+            ):
                 best_master = c
         if best_master is not None:
             return best_master
