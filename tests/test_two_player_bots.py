@@ -130,3 +130,34 @@ def test_intermediate_takes_by_the_two_player_values() -> None:
     values = bot.classic_bid_values(view, bids)
     assert values == {"pass": 0.0, "take": pytest.approx(-15.0)}
     assert bot.act(view, bids, seed=1, budget=Budget()) == parse_bid("pass")
+
+
+def test_intermediate_cashes_a_sure_master_before_a_likely_one() -> None:
+    """After the ace and ten of clubs fell, W's king of clubs is a sure
+    master (4 points) and its ten of spades a likely one (the ace of spades
+    unseen: S, 4 cards to place among the 20 W cannot, lacks it with
+    probability 16/20 = 0.8): the intermediate leads the sure king first,
+    though the ten is worth more."""
+    state = State.from_hands(
+        PLAIN2,
+        Seat.S,
+        {
+            Seat.W: parse_cards("KC QC 8C 9D 10S 7S 7H 8H"),
+            Seat.S: parse_cards("JH 9H AH KH AC 10C AS 7D"),
+        },
+        parse_card("JH"),
+    )
+    state.apply(parse_bid("pass"))
+    state.apply(parse_bid("take"))
+    for card in ("QC", "AC", "10C", "8C", "7D", "9D"):
+        state.apply(Play(parse_card(card)))
+    assert state.current == Seat.W and len(state.tricks) == 3
+    view = observe(state, Seat.W)
+    k = infer(view)
+    assert k.tables is not None
+    assert k.is_master(parse_card("KC")) and not k.is_master(parse_card("10S"))
+    chance = k.chance_holds_none(Seat.S, k.tables.higher[parse_card("10S")])
+    assert Fraction(chance).limit_denominator(1000) == Fraction(4, 5)
+    legal = state.legal_actions()
+    choice = make_bot("intermediate").act(view, legal, seed=1, budget=Budget())
+    assert choice == Play(parse_card("KC"))
