@@ -49,6 +49,7 @@ __all__ = [
     "INTERMEDIATE",
     "SEED000_MULTIPLIERS",
     "TRICK_POINTS",
+    "TWO_PLAYER_ODDS",
     "AuctionRead",
     "AuctionStep",
     "Style",
@@ -65,6 +66,7 @@ __all__ = [
     "soft_below",
     "strain_tricks",
     "take_value",
+    "two_player_take_value",
 ]
 
 
@@ -103,6 +105,14 @@ class Style:
       excludes the turned suit: pass a first-round take when another suit's
       :func:`take_value` is higher by at least this many points, to take it
       in the second round; ``None``: never.
+    - ``two_player_odds``: the two-player game (RULES.md "Two players"),
+      where half the unseen cards are the stock that is never played: lead
+      a card that is not sure to win its trick (a ten whose ace is unseen)
+      as the master cards are cashed when the opponent holds none of the
+      cards that beat it with at least this probability
+      (:meth:`.knowledge.Knowledge.chance_holds_none`); ``None``: sure
+      masters only.  With ``adaptive_taking`` the two-player game also takes
+      by :func:`two_player_take_value`.
     """
 
     counting: bool = True
@@ -116,9 +126,15 @@ class Style:
     draws_trumps: bool = True
     take_offsets: TakeOffsets | None = None
     switch_margin: float | None = None
+    two_player_odds: float | None = None
 
 
-INTERMEDIATE = Style()
+TWO_PLAYER_ODDS = 0.65
+"""The intermediate's ``two_player_odds``: chosen in duplicate play of the
+two-player game against the beginner and the intermediate without it
+(0.5 to 0.8 tried; benchmarks/BOTS.md, two players)."""
+
+INTERMEDIATE = Style(two_player_odds=TWO_PLAYER_ODDS)
 """The intermediate level."""
 
 BEGINNER = Style(
@@ -274,6 +290,60 @@ def take_value(
     if strain == Strain.TA:
         return mult * (_ta_value(hand) + _TA_DECLARATION * declarations)
     return mult * (_sa_value(hand) + _SA_DECLARATION * declarations)
+
+
+# Taking in the two-player game (RULES.md "Two players"): no partner, and a
+# failed contract gives the opponent the fixed 162 while a made one scores
+# only the cards actually played (16 of 32), so the four-player weights above
+# misprice the hands.  Least-squares fit of the score difference (taker minus
+# opponent, declarations and belote included) over 48,000 forced contracts
+# of the ``two-players`` preset played out by the intermediate (packs of
+# ``board_setup(two-players, seed 100, 0..11999)``; on each pack the first
+# speaker and the dealer took the turned suit in round one, then each named
+# a random other suit in round two), holding the five cards and the turned
+# card: ``benchmarks/two_player_take_fit.py``.  On the half of the contracts
+# not fitted, taking when the fit is above 0 gains 5.8 points a contract,
+# against 5.3 with :func:`take_value` at its best threshold; in duplicate
+# play it added about 1 point a board against the beginner (5,000 boards).
+
+_TWO_LENGTH: tuple[float, ...] = (-171.2, -141.9, -108.0, -75.6, -52.2, -52.9, -55.4)
+"""Two players: the base by number of trumps held (0..6; more counts as 6)."""
+_TWO_JACK, _TWO_NINE, _TWO_ACE, _TWO_TEN, _TWO_BELOTE = 60.9, 37.0, 20.2, 17.8, 49.5
+_TWO_SIDE_ACE, _TWO_SIDE_ACE_TEN, _TWO_SIDE_GUARDED_TEN, _TWO_VOID = 27.4, 19.3, 20.3, 4.4
+_TWO_DECLARATION = 1.5
+"""Two players: per point of declarations held."""
+
+
+def two_player_take_value(hand: CardMask, strain: Strain, *, declarations: int = 0) -> float:
+    """The expected score difference (taker minus opponent, in points) of
+    taking a suit ``strain`` in the two-player game holding ``hand`` (five
+    cards and the turned card) and ``declarations`` points of declarations;
+    weights fitted on two-player contracts (see the comment above).  Sans
+    Atout and Tout Atout are valued by :func:`take_value`.
+
+    Exact values: the jack, nine and ace of hearts with the turned seven of
+    hearts, and the spade and club aces (``JH 9H AH 7H AS AC``, diamonds
+    void): -52.2 (four trumps) + 60.9 + 37.0 + 20.2 + 2 x 27.4 + 4.4 =
+    125.1."""
+    if not strain.is_suit:
+        return take_value(hand, strain, declarations=declarations)
+    suit = int(strain)
+    n = _count(hand, suit)
+    value = _TWO_LENGTH[min(n, len(_TWO_LENGTH) - 1)]
+    value += _TWO_JACK * _has(hand, suit, _J) + _TWO_NINE * _has(hand, suit, _9)
+    value += _TWO_ACE * _has(hand, suit, _A) + _TWO_TEN * _has(hand, suit, _10)
+    value += _TWO_BELOTE * (_has(hand, suit, _K) and _has(hand, suit, _Q))
+    for s in range(4):
+        if s == suit:
+            continue
+        m = _count(hand, s)
+        if _has(hand, s, _A):
+            value += _TWO_SIDE_ACE + _TWO_SIDE_ACE_TEN * _has(hand, s, _10)
+        elif _has(hand, s, _10) and m >= 2:
+            value += _TWO_SIDE_GUARDED_TEN
+        if m == 0:
+            value += _TWO_VOID
+    return value + _TWO_DECLARATION * declarations
 
 
 def strain_tricks(hand: CardMask, strain: Strain) -> float:

@@ -49,6 +49,16 @@ cheapest card), and as taker it draws trumps with its masters only.
 
 Three players: each for himself (no partner); everything else is the same.
 
+Two players (RULES.md "Two players": 8 cards each, the other 16 set aside
+unseen and never played): the card counting is the same, the unseen cards
+being the opponent's hand or the stock.  The intermediate takes by
+:func:`two_player_take_value` (weights fitted on two-player contracts) and,
+beside the sure masters, also cashes a card the opponent beats only with
+cards it holds with a probability below ``1 - two_player_odds``
+(:meth:`.knowledge.Knowledge.chance_holds_none`: a ten whose ace is unseen
+is safe with probability 16/24 at the first trick, 16/19 at the sixth).
+The beginner plays the two-player game as the four-player one.
+
 The values it decides with (:func:`take_value`, :func:`hand_points`, the
 reading of an auction, ...) and the levels' settings (:class:`Style`) are in
 :mod:`.evaluation`, which the expert's sampler and double-dummy bidder use
@@ -96,6 +106,7 @@ from .evaluation import (
     soft_below,
     strain_tricks,
     take_value,
+    two_player_take_value,
 )
 from .knowledge import Knowledge, infer, seats_after
 
@@ -266,7 +277,10 @@ class HeuristicBot:
             points = 0
             if self.style.adaptive_taking and rules.declarations != "off":
                 points = sum(d.points for d in find_declarations(hand, strain))
-            value = take_value(hand, strain, multiplier=mult, declarations=points)
+            if rules.players == 2 and self.style.adaptive_taking:
+                value = two_player_take_value(hand, strain, declarations=points)
+            else:
+                value = take_value(hand, strain, multiplier=mult, declarations=points)
             values[bid.text] = value - threshold
         if any(b.kind == "take" for b in bids):
             later = self._round_two_value(view, hand)
@@ -422,12 +436,15 @@ class HeuristicBot:
         for c in cards:
             if trumps >> c & 1 and trumps != (1 << 32) - 1:
                 continue
-            if not k.is_master(c):
+            if not k.is_master(c) and not self._likely_master(k, c):
                 continue
             suit = c >> 3
             if any(k.void(o, suit) and k.possible[o] & trumps for o in opps):
                 continue
-            if best_master is None or tables.points[c] > tables.points[best_master]:
+            if best_master is None or (k.is_master(c), tables.points[c]) > (
+                k.is_master(best_master),
+                tables.points[best_master],
+            ):
                 best_master = c
         if best_master is not None:
             return best_master
@@ -443,6 +460,18 @@ class HeuristicBot:
                     return c
 
         return min(cards, key=lambda c: self._lead_cost(view, k, c, side_takes))
+
+    def _likely_master(self, k: Knowledge, card: Card) -> bool:
+        """Two players with ``two_player_odds``: whether the opponent holds
+        none of the cards that beat ``card`` in its suit with at least that
+        probability (the unseen cards are its hand or the stock, RULES.md
+        "Two players").  Always false in the three- and four-player games."""
+        odds = self.style.two_player_odds
+        if odds is None or k.players != 2:
+            return False
+        assert k.tables is not None
+        (opponent,) = k.opponents()
+        return k.chance_holds_none(opponent, k.tables.higher[card]) >= odds
 
     def _lead_cost(self, view: PlayerView, k: Knowledge, card: Card, side_takes: bool) -> float:
         assert k.tables is not None

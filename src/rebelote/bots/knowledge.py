@@ -23,6 +23,7 @@ also tells that its player does not hold the other card of the pair.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..cards import DECK_24, DECK_32, SUIT_MASKS, Card, CardMask, Rank, bit
@@ -50,6 +51,8 @@ class Knowledge:
     - ``possible[s]``: cards seat ``s`` may hold (``hand`` for this seat).
     - ``points[side]``: card points of the finished tricks won by each side;
       ``tricks_done``: how many tricks are finished.
+    - ``sizes[s]``: the number of cards seat ``s`` holds (0 for a seat that
+      is not at the table).
     """
 
     seat: Seat
@@ -65,6 +68,7 @@ class Knowledge:
     possible: tuple[CardMask, ...]
     points: tuple[int, ...]
     tricks_done: int
+    sizes: tuple[int, ...] = (0, 0, 0, 0)
 
     def side_of(self, seat: Seat) -> int:
         """The side of a seat: 0 NS / 1 EW; in the three-player game W 0, S 1,
@@ -76,14 +80,10 @@ class Knowledge:
         return self.partner is not None and seat == self.partner
 
     def opponents(self) -> tuple[Seat, ...]:
-        """The seats of the other side(s)."""
-        return tuple(
-            Seat(s)
-            for s in range(4)
-            if s != self.seat
-            and (self.players == 4 or s != Seat.N)
-            and not self.is_partner(Seat(s))
-        )
+        """The seats of the other side(s): the table's seats (W and S in the
+        two-player game, W S E in the three-player one) but this seat and
+        its partner."""
+        return tuple(s for s in seats_of(self.players) if s != self.seat and not self.is_partner(s))
 
     def void(self, seat: Seat, suit: int) -> bool:
         """Whether ``seat`` is known to hold no card of ``suit`` (0..3)."""
@@ -97,6 +97,31 @@ class Knowledge:
         for s in seats:
             out |= self.possible[s]
         return out
+
+    def chance_holds_none(self, seat: Seat, mask: CardMask) -> float:
+        """The probability (0..1) that ``seat`` holds no card of ``mask``,
+        every way of filling its hand from the cards it may hold being
+        equally likely: 0 if it is known to hold one; else, with ``u`` cards
+        it may hold beyond its known ones, ``m`` of them in ``mask``, and
+        ``h`` unknown cards in its hand, ``C(u - m, h) / C(u, h)``.
+
+        In the two-player game the unseen cards are the opponent's hand or
+        the 16-card stock (RULES.md "Two players"), so a card one cannot see
+        is in the opponent's hand only with probability ``h / u`` (8/24 at
+        the first trick): e.g. the ace of a suit unseen, the opponent's 8
+        cards among 24, ``C(23, 8) / C(24, 8) = 16/24``."""
+        known = self.known[seat]
+        if mask & known:
+            return 0.0
+        pool = self.possible[seat] & ~known
+        rivals = (mask & pool).bit_count()
+        draw = self.sizes[seat] - known.bit_count()
+        if rivals == 0 or draw <= 0:
+            return 1.0
+        free = pool.bit_count()
+        if free - rivals < draw:
+            return 0.0
+        return math.comb(free - rivals, draw) / math.comb(free, draw)
 
     def is_master(self, card: Card, against: CardMask | None = None) -> bool:
         """Whether no card of ``against`` (default: the unseen cards) of the
@@ -201,6 +226,7 @@ def infer(view: PlayerView, *, counting: bool = True, voids: bool = True) -> Kno
         side = int(t.winner) & 1 if players == 4 else int(t.winner) - 1
         points[side] += t.points
 
+    hand_sizes = dict(view.hand_sizes)
     return Knowledge(
         seat=seat,
         partner=partner,
@@ -215,6 +241,7 @@ def infer(view: PlayerView, *, counting: bool = True, voids: bool = True) -> Kno
         possible=tuple(possible),
         points=tuple(points),
         tricks_done=len(view.tricks),
+        sizes=tuple(hand_sizes.get(Seat(s), 0) for s in range(4)),
     )
 
 
