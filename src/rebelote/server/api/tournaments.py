@@ -22,7 +22,8 @@
 - ``WS /ws/tournament/{id}``: the view at once, then
   ``{"t": "tournament", "d": view}`` at each change (pairings, results,
   entrants), from whichever process made it (the broker's broadcast on
-  :func:`~rebelote.server.tournaments.runner.channel`).
+  :func:`~rebelote.server.tournaments.runner.channel`); a ``ping`` gets
+  ``pong``; closed 4404 for no such tournament.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSocket
@@ -228,7 +230,7 @@ async def serve_tournament_socket(ws: WebSocket, runner: TournamentRunner, text_
             await ws.close(code=4404, reason="tournament_not_found")
             return
         await ws.send_text(json.dumps({"t": "tournament", "d": view}, ensure_ascii=False))
-        reader = asyncio.create_task(_drain(ws))
+        reader = asyncio.create_task(_drain(ws, put))
         while True:
             getter = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
@@ -256,12 +258,20 @@ async def serve_tournament_socket(ws: WebSocket, runner: TournamentRunner, text_
                 await ws.close()
 
 
-async def _drain(ws: WebSocket) -> None:
-    """Read (and ignore) what the page sends, until it closes."""
+PONG = json.dumps({"t": "pong", "d": {}})
+"""The answer to a page's ``ping`` (its socket's heartbeat)."""
+
+
+async def _drain(ws: WebSocket, put: Callable[[str | None], None]) -> None:
+    """Read what the page sends until it closes: ``ping`` gets ``pong``,
+    anything else is ignored."""
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
+        text = message.get("text")
+        if isinstance(text, str) and len(text) < 100 and '"ping"' in text:
+            put(PONG)
 
 
 def install(app: FastAPI) -> None:
