@@ -244,3 +244,47 @@ def test_unknown_tournament_and_too_few_entrants(live: LiveServer) -> None:
     assert view["tables"] == []
     r = ada.post(f"/api/tournaments/{tid}/leave")
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "tournament_started")
+
+
+def test_an_arena_pairs_again_at_once_and_ends_at_its_time(live: LiveServer) -> None:
+    """Four people: their first match over, they are paired again at once;
+    past the arena's end nobody is paired any more, and the tournament
+    finishes once the matches begun are over.  Points: 2 a win."""
+    tid = _create(live, kind="arena", rounds=None, minutes=1)
+    players: dict[str, Player] = {}
+    ids: dict[str, int] = {}
+    for name in NAMES[:4]:
+        p = Player(live).signup(name)
+        assert p.user is not None
+        ids[name] = p.user["id"]
+        p.ok(f"/api/tournaments/{tid}/join")
+        players[name] = p
+    _start_now(live, tid)
+    view = _wait(live, tid, lambda v: v["round"] == 1 and all(t["table"] for t in v["tables"]))
+    assert [t["seats"] for t in view["tables"]] == [["Ada", "Bea", "Dan", "Cid"]]
+    games = _play_round(players, ids, view, 1)
+    view = _wait(live, tid, lambda v: v["round"] == 2 and all(t["table"] for t in v["tables"]))
+    second = [t["seats"] for t in view["tables"] if t["round"] == 2]
+    assert len(second) == 1 and sorted(n for n in second[0] if n) == ["Ada", "Bea", "Cid", "Dan"]
+    # the partnerships change: nobody has the same partner again
+    assert {second[0][0], second[0][2]} != {"Ada", "Dan"}
+    # the arena's time is up (the server's clock moved on): no third wave
+    runner = live.app.state.tournaments
+    runner.clock = lambda: time.time() + 120
+    games += _play_round(players, ids, view, 2)
+    view = _wait(live, tid, lambda v: v["status"] == "finished")
+    assert view["round"] == 2
+    names = {ids[n]: n for n in NAMES[:4]}
+    expected = [
+        {
+            "rank": s.rank,
+            "name": s.name,
+            "points": s.points,
+            "played": s.played,
+            "tiebreak": s.tiebreak,
+        }
+        for s in standings("arena", names, games)
+    ]
+    assert view["standings"] == expected
+    points = sorted(int(s["points"]) for s in view["standings"])
+    assert points in ([0, 0, 4, 4], [0, 2, 2, 4], [2, 2, 2, 2])
