@@ -304,6 +304,9 @@ class TournamentRunner:
     ) -> bool:
         """Pair the next round (Swiss) or the entrants waiting (arena) and
         open their tables; whether this process did."""
+        busy = {e for p in pairings if not p.done for e in _table(p).entrants}
+        if t.kind == "arena" and all(e.user_id in busy for e in entrants):
+            return False  # nobody waiting
         ranked, history = await asyncio.to_thread(self._ranked, t, entrants, pairings)
         rows: list[tuple[dict[str, int | None], bool]]
         if t.kind == "swiss":
@@ -311,7 +314,6 @@ class TournamentRunner:
             rows = [(dict(table.seats), False) for table in paired.tables]
             rows += [({"N": b, "W": None, "S": None, "E": None}, True) for b in paired.byes]
         else:
-            busy = {e for p in pairings if not p.done for e in _table(p).entrants}
             waiting = [e for e in ranked if e not in busy]
             if not waiting:
                 return False
