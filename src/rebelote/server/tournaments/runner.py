@@ -40,6 +40,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from rebelote.seats import Seat
 from rebelote.server.broker.base import Broker, BrokerUnavailable
 from rebelote.server.protocol.messages import ProtocolError, TableOptions
@@ -93,6 +95,9 @@ long counts for nobody."""
 TABLE_OPTIONS = TableOptions(move_clock=60.0, leave_after=300.0)
 """The options of a tournament's tables: a minute per decision (then a
 computer stands in), and away five minutes a player has left (a loss)."""
+
+FAILURE_LOG_SECONDS = 60.0
+"""A database out of reach is logged at most once in so many seconds."""
 
 ACTIVE = ("open", "running")
 
@@ -186,9 +191,14 @@ class TournamentRunner:
             self._task = None
 
     async def _run(self) -> None:
+        logged = -FAILURE_LOG_SECONDS
         while True:
             try:
                 await self.tick()
+            except SQLAlchemyError as exc:  # the database is down: said once a minute
+                if time.monotonic() - logged >= FAILURE_LOG_SECONDS:
+                    logged = time.monotonic()
+                    log.warning("tournaments: the database failed: %s", type(exc).__name__)
             except Exception:
                 log.exception("tournaments: a look failed")
             await asyncio.sleep(self.tick_seconds)
@@ -198,6 +208,8 @@ class TournamentRunner:
         for tournament in await asyncio.to_thread(self.db.all, ACTIVE):
             try:
                 await self._advance(tournament)
+            except SQLAlchemyError:
+                raise
             except Exception:
                 log.exception("tournament %s: could not move on", tournament.id)
 
