@@ -288,3 +288,21 @@ def test_an_arena_pairs_again_at_once_and_ends_at_its_time(live: LiveServer) -> 
     assert view["standings"] == expected
     points = sorted(int(s["points"]) for s in view["standings"])
     assert points in ([0, 0, 4, 4], [0, 2, 2, 4], [2, 2, 2, 2])
+
+
+def test_the_tournament_socket_answers_ping_and_closes_for_no_tournament(
+    live: LiveServer,
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    tid = _create(live)
+    with connect(f"{live.ws_url}/ws/tournament/{tid}") as ws:
+        first = json.loads(ws.recv(timeout=10))
+        assert (first["t"], first["d"]["id"], first["d"]["standings"]) == ("tournament", tid, [])
+        ws.send(json.dumps({"t": "ping"}))
+        assert json.loads(ws.recv(timeout=10)) == {"t": "pong", "d": {}}
+    with connect(f"{live.ws_url}/ws/tournament/4242") as ws:
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4404, "tournament_not_found")

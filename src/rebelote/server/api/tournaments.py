@@ -263,14 +263,17 @@ PONG = json.dumps({"t": "pong", "d": {}})
 
 
 async def _drain(ws: WebSocket, put: Callable[[str | None], None]) -> None:
-    """Read what the page sends until it closes: ``ping`` gets ``pong``,
-    anything else is ignored."""
+    """Read what the page sends until it closes: ``ping`` gets ``pong`` (one
+    a second at most: a page pings every 20 s), anything else is ignored."""
+    ponged = -1.0
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
-        if isinstance(text, str) and len(text) < 100 and '"ping"' in text:
+        ping = isinstance(text, str) and len(text) < 100 and '"ping"' in text
+        if ping and time.monotonic() - ponged >= 1.0:
+            ponged = time.monotonic()
             put(PONG)
 
 
