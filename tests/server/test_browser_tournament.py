@@ -124,5 +124,11 @@ def test_the_tournament_page_shows_pairings_and_standings_as_they_change(
     assert link.get_attribute("href") == f"/#/watch/{table['table']}"
     assert page.evaluate("window.__sameDocument") is True  # pushed, never reloaded
     page.screenshot(path=str(shots / "tournament-finished.png"))
+    # the list: under "Terminés", a link to the page
+    page.goto(f"{live.url}/tournaments.html")
+    item = page.locator(f'#finished li[data-tournament="{tid}"]')
+    expect(item.locator("a")).to_have_text("Coupe du jeudi")
+    assert item.locator("a").get_attribute("href") == f"/tournament.html?id={tid}"
+    expect(page.locator("#running-empty")).to_be_visible()
     ctx.close()
     assert errors == []
