@@ -8,7 +8,8 @@ Commands: ``play`` (the browser table: a match against computer players),
 ``demo`` (a deal by random legal moves, trick by trick), ``rules``
 (the presets and their options), ``replay FILE [--json]`` (records of format 1
 or 2), ``record --seed N [--events]`` (format 2),
-``bench engine``, ``arena`` (duplicate boards between two bot levels).
+``bench engine``, ``arena`` (duplicate boards between two bot levels),
+``tournament create | list | cancel`` (the admin's, ``docs/tournaments.md``).
 Modules are imported inside each command so that the command starts fast.
 
 Exit status: 0 on success, 2 for a malformed or illegal record or bad input.
@@ -24,6 +25,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperOption
 
+from .server.tournaments.admin import tournament_app
+
 if TYPE_CHECKING:
     from .seats import Seat
 
@@ -36,6 +39,7 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(help="Benchmarks (figures per core).", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
+app.add_typer(tournament_app, name="tournament")
 
 EXIT_BAD_INPUT = 2
 

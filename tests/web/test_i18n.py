@@ -27,7 +27,15 @@ FR = catalog("fr")
 EN = catalog("en")
 
 
-PAGES = ("index.html", "lobby.html", "history.html", "leaderboard.html", "profile.html")
+PAGES = (
+    "index.html",
+    "lobby.html",
+    "history.html",
+    "leaderboard.html",
+    "tournaments.html",
+    "tournament.html",
+    "profile.html",
+)
 """The table and the network play pages: all of them take their labels from
 the same catalogs."""
 

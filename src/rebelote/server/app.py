@@ -18,6 +18,9 @@ client.
   see :mod:`rebelote.server.api.table_socket`.
 - Network play (accounts, lobby, history, replays, leaderboard): see
   :mod:`rebelote.server.api.routes`.
+- Tournaments (``/api/tournaments``, ``WS /ws/tournament/{id}``): see
+  :mod:`rebelote.server.api.tournaments`; every process runs them
+  (:mod:`rebelote.server.tournaments.runner`).
 - Everything else: the static client in ``static_dir`` (default
   ``rebelote/web/``), ``index.html`` at ``/``.
 
@@ -52,6 +55,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from rebelote.server.api import routes as api
+from rebelote.server.api import tournaments as tournaments_api
 from rebelote.server.api.guard import Guard
 from rebelote.server.api.help import preset_infos
 from rebelote.server.api.replays import Replays
@@ -82,6 +86,7 @@ from rebelote.server.tables.analysis import Analyses
 from rebelote.server.tables.bots import WarmSolver
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
+from rebelote.server.tournaments.runner import TournamentRunner
 
 __all__ = ["COOKIE", "WEB_DIR", "create_app", "new_broker"]
 
@@ -177,9 +182,12 @@ def create_app(
         bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
         manager.start_sweeping()
+        app.state.tournaments = tournaments = TournamentRunner(store, manager, made)
+        tournaments.start()
         try:
             yield
         finally:
+            await tournaments.close()
             await manager.close()
             await made.close()
             await sockets.aclose()
@@ -287,6 +295,7 @@ def create_app(
         await serve_socket(websocket, manager_of(app), table_id, settings.hello_timeout)
 
     api.install(app)
+    tournaments_api.install(app)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
     app.add_middleware(
         Guard,

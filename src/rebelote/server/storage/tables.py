@@ -717,3 +717,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any, busy_ms: int = 5000) ->
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+# the tournaments' rows belong to the same schema (Base.metadata): imported
+# last, as their store uses this module's
+from rebelote.server.storage import tournaments as _tournaments  # noqa: E402,F401

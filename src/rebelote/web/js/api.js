@@ -137,6 +137,10 @@ const ERROR_KEYS = {
   bad_bot_token: 'error.bad_bot_token',
   not_bot_seat: 'error.not_bot_seat',
   too_many_tokens: 'error.too_many_tokens',
+  // tournaments (docs/tournaments.md)
+  tournament_not_found: 'error.tournament_not_found',
+  tournament_started: 'error.tournament_started',
+  not_entered: 'error.not_entered',
 };
 
 // Refusals that say why (`detail.reason`), each worded on its own.

@@ -124,6 +124,7 @@ export function nav(user) {
       link('/lobby.html', 'nav.lobby'),
       link('/history.html', 'nav.history'),
       link('/leaderboard.html', 'nav.leaderboard'),
+      link('/tournaments.html', 'nav.tournaments'),
       user && !user.guest ? el('a', {
         href: profileHref(user.name), text: t('nav.profile'), dataset: { myProfile: '' },
         'aria-current': here === '/profile.html' && new URLSearchParams(location.search).get('name') === user.name ? 'page' : null,
