@@ -51,6 +51,7 @@ from fastapi.staticfiles import StaticFiles
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from rebelote.server.api import progression
 from rebelote.server.api import routes as api
 from rebelote.server.api.guard import Guard
 from rebelote.server.api.help import preset_infos
@@ -287,6 +288,7 @@ def create_app(
         await serve_socket(websocket, manager_of(app), table_id, settings.hello_timeout)
 
     api.install(app)
+    app.include_router(progression.router)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
     app.add_middleware(
         Guard,

@@ -78,6 +78,7 @@ from rebelote.server.storage.people import (
     name_key,
     user_of,
 )
+from rebelote.server.storage.progress import ProgressStore
 from rebelote.server.storage.writer import LogWriter
 
 __all__ = [
@@ -282,7 +283,7 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(AnalysisStore, PeopleStore, BotTokenStore):
+class Store(AnalysisStore, PeopleStore, BotTokenStore, ProgressStore):
     """The server's database (tables here; people, chat and results from
     :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
     finished games from
