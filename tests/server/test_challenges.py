@@ -387,7 +387,7 @@ def test_the_shop_spends_only_coins_earned_and_refuses_clearly(server: LiveServe
     assert (r.status_code, r.json()["detail"]["code"]) == (403, "csrf")
     guest = Player(server).guest("Gus")
     r = guest.post("/api/shop/buy", {"item": "cloth_blue", "request_id": "req-0008"})
-    assert (r.status_code, r.json()["detail"]["code"]) == (403, "account_required")
+    assert (r.status_code, r.json()["detail"]["code"]) == (403, "shop_account_required")
     assert guest.http.get("/api/shop").json()["coins"] == 0
     # a profile's trophies are public; an unknown name is 404
     with server.http() as anon:

@@ -27,7 +27,7 @@ FR = catalog("fr")
 EN = catalog("en")
 
 
-PAGES = ("index.html", "lobby.html", "history.html", "leaderboard.html")
+PAGES = ("index.html", "lobby.html", "history.html", "leaderboard.html", "shop.html")
 """The table and the network play pages: all of them take their labels from
 the same catalogs."""
 

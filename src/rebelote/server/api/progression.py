@@ -15,10 +15,10 @@ trophies and coins, the cosmetics shop.
   same ``request_id`` again buys nothing more); answers the shop.
   Refusals: 404 ``unknown_item``, 409 ``item_owned``, 409
   ``not_enough_coins``, 409 ``request_reused`` (that request id bought
-  another item), 403 ``account_required`` (a guest).
+  another item), 403 ``shop_account_required`` (a guest).
 - ``POST /api/shop/use`` ``{"item"}``: uses an item the account owns;
   answers the shop.  Refusals: 404 ``unknown_item``, 403 ``not_owned``,
-  403 ``account_required``.
+  403 ``shop_account_required``.
 
 Titles are in the language of ``?lang=`` (``fr`` or ``en``), else of the
 ``Accept-Language`` header's first language, else French.
@@ -257,7 +257,7 @@ async def shop(
 def _member(session: Session) -> int:
     user_id = _account(session)
     if user_id is None:
-        raise _err(403, "account_required", "coins and cosmetics need an account")
+        raise _err(403, "shop_account_required", "coins and cosmetics need an account")
     return user_id
 
 
