@@ -171,6 +171,27 @@ def test_a_rated_match_counts_exactly_what_its_log_says(server: LiveServer) -> N
     user = store.user(uid)
     assert user is not None
     assert user.xp == mine.xp + sum(g.xp for g in reached)
+    # the end of the match handled again (another process, the same log):
+    # nothing more
+    stored = store.load(table_id)
+    assert stored is not None
+    game, _ = game_from_stored(stored)
+    assert game.match is not None
+    counts = match_counts(
+        rules=game.rules,
+        deals=[d.result for d in game.match.deals],
+        side=0,
+        won=game.match.winner == 0,
+        opponent_levels=["intermediate", "intermediate"],
+    )
+    assert counts == expected
+    other = Store(server.database_url)
+    try:
+        again = award_match(other, user_id=uid, table_id=table_id, match=1, counts=counts, at=now)
+        assert again is None
+    finally:
+        other.close()
+    assert store.coins(uid) == coins and store.counter_sums(uid) == nonzero
     for s in seated:
         s.client.close()
 
@@ -291,7 +312,7 @@ def test_awards_happen_once_per_match_and_period(db_url: str) -> None:
             (10, "challenge", "three"),
         ]
         user = store.user(uid)
-        assert user is not None and user.xp == 25
+        assert user is not None and user.xp == store.award_xp(uid) == 25
         assert [t.id for t in store.trophies_of(uid)] == ["first"]
         assert store.challenges_done(uid, "2027-03-10") == {"three"}
     finally:

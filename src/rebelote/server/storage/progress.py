@@ -8,10 +8,10 @@ trophies earned, the coins ledger, and the cosmetics bought and chosen
   there).  Its key (account, table, match, counter) is what makes a match
   count once: a second recording of the same match is refused whole.
 - ``challenge_awards``: ``user_id``, ``challenge_id``, ``period`` (the
-  period's start date, ``YYYY-MM-DD``), ``at``: a challenge completed,
-  rewarded once per period.
+  period's start date, ``YYYY-MM-DD``), ``at``, ``xp`` (the experience it
+  gave): a challenge completed, rewarded once per period.
 - ``trophies``: ``user_id``, ``trophy_id``, ``earned_at``, ``table_id``,
-  ``match``: a trophy, earned once.
+  ``match``, ``xp``: a trophy, earned once.
 - ``coin_ledger``: ``id``, ``user_id``, ``delta`` (coins, + earned, -
   spent), ``reason`` (``challenge``, ``trophy``, ``buy``), ``ref`` (unique
   per account: ``challenge:<id>:<period>``, ``trophy:<id>``,
@@ -93,6 +93,7 @@ class ChallengeAwardRow(Base):
     challenge_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     period: Mapped[str] = mapped_column(String(10), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    xp: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class TrophyRow(Base):
@@ -105,6 +106,7 @@ class TrophyRow(Base):
     earned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     match: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    xp: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class CoinRow(Base):
@@ -242,14 +244,19 @@ class ProgressStore:
             if session.get(ChallengeAwardRow, key) is not None:
                 return False
             row: Base = ChallengeAwardRow(
-                user_id=user_id, challenge_id=goal.id, period=goal.period, at=at
+                user_id=user_id, challenge_id=goal.id, period=goal.period, at=at, xp=goal.xp
             )
             ref = f"challenge:{goal.id}:{goal.period}"
         else:
             if session.get(TrophyRow, (user_id, goal.id)) is not None:
                 return False
             row = TrophyRow(
-                user_id=user_id, trophy_id=goal.id, earned_at=at, table_id=table_id, match=match
+                user_id=user_id,
+                trophy_id=goal.id,
+                earned_at=at,
+                table_id=table_id,
+                match=match,
+                xp=goal.xp,
             )
             ref = f"trophy:{goal.id}"
         try:
@@ -302,6 +309,20 @@ class ProgressStore:
                 )
             ).all()
             return set(rows)
+
+    def award_xp(self, user_id: int) -> int:
+        """The experience ``user_id`` gained from challenges and trophies
+        (the rest of his ``xp`` comes from the matches themselves)."""
+        with self._session() as session:
+            challenges = session.scalar(
+                select(func.coalesce(func.sum(ChallengeAwardRow.xp), 0)).where(
+                    ChallengeAwardRow.user_id == user_id
+                )
+            )
+            trophies = session.scalar(
+                select(func.coalesce(func.sum(TrophyRow.xp), 0)).where(TrophyRow.user_id == user_id)
+            )
+            return int(challenges or 0) + int(trophies or 0)
 
     def trophies_of(self, user_id: int) -> list[EarnedTrophy]:
         """The trophies of ``user_id``, first earned first."""

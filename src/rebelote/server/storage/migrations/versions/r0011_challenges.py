@@ -54,6 +54,7 @@ def upgrade() -> None:
         sa.Column("challenge_id", sa.String(40), primary_key=True, nullable=False),
         sa.Column("period", sa.String(10), primary_key=True, nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("xp", sa.Integer(), nullable=False),
     )
     op.create_table(
         "trophies",
@@ -62,6 +63,7 @@ def upgrade() -> None:
         sa.Column("earned_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("table_id", sa.String(32), nullable=True),
         sa.Column("match", sa.Integer(), nullable=True),
+        sa.Column("xp", sa.Integer(), nullable=False),
     )
     op.create_table(
         "coin_ledger",
