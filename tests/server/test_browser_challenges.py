@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -42,7 +43,7 @@ def _post(ctx: BrowserContext, url: str, data: dict[str, Any] | None = None) -> 
 
 
 def test_a_rated_match_shows_its_challenge_coins_and_trophy_and_buys_a_cloth(
-    browser: object, live: LiveServer
+    browser: object, live: LiveServer, shots: Path
 ) -> None:
     from playwright.sync_api import Browser, expect
 
@@ -139,5 +140,13 @@ def test_a_rated_match_shows_its_challenge_coins_and_trophy_and_buys_a_cloth(
     expect(page.locator('#trophies li[data-trophy="first_match"]')).to_have_text(
         "First rated match"
     )
+    # on a phone: no horizontal scroll
+    page.set_viewport_size({"width": 360, "height": 740})
+    for path in ("/lobby.html", "/shop.html"):
+        page.goto(live.url + path)
+        expect(page.locator("#coins")).to_have_text(str(coins - 10))
+        page.screenshot(path=str(shots / f"progression{path.replace('/', '-')}.png"))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{path}: {width} px wide"
     assert errors == []
     ctx.close()
