@@ -494,10 +494,15 @@ def test_stand_ins_over_a_quarter_of_a_seat_s_cards_unrate_the_match(
                     round(r.sigma_after, 3),
                 )
                 assert user["mu"] != 25.0 and user["rated"] == 1
-                assert r.xp == user["xp"] == match_xp(deals=1, won=r.won)
+                assert r.xp == match_xp(deals=1, won=r.won)
+                # plus the challenges and trophies the match completed
+                assert user["xp"] == r.xp + live.app.state.store.award_xp(user["id"])
             else:
                 assert (r.ranked, r.unrated_reason, r.xp) == (False, "standins", 0)
                 assert (user["mu"], user["sigma"], user["rated"], user["xp"]) == (25.0, 8.333, 0, 0)
+                # no challenge, trophy or coin either (docs/progression.md)
+                store = live.app.state.store
+                assert (store.counter_sums(user["id"]), store.coins(user["id"])) == ({}, 0)
                 assert (r.mu_after, r.sigma_after) == (None, None)
             (line,) = p.http.get("/api/me/history").json()["results"]
             assert (line["ranked"], line["unrated_reason"]) == (reason is None, reason)

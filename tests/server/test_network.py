@@ -190,7 +190,8 @@ def test_ranked_match_changes_ratings_and_the_leaderboard(server: LiveServer) ->
     assert alice["rated"] == 1 and bruno["rated"] == 1
     assert (alice["mu"] > 25) == s_won and (bruno["mu"] > 25) == s_won
     deals = len(end["sheet"])
-    assert alice["xp"] == 20 + 5 * deals + (30 if s_won else 0)
+    awards = server.app.state.store.award_xp(alice["id"])  # challenges and trophies
+    assert alice["xp"] == 20 + 5 * deals + (30 if s_won else 0) + awards
     board = host.http.get("/api/leaderboard").json()
     assert {u["name"] for u in board} == {"Alice", "Bruno"}
     assert board[0]["rating"] >= board[1]["rating"]

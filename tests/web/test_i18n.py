@@ -35,6 +35,7 @@ PAGES = (
     "tournaments.html",
     "tournament.html",
     "profile.html",
+    "shop.html",
 )
 """The table and the network play pages: all of them take their labels from
 the same catalogs."""

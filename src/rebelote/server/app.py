@@ -54,6 +54,7 @@ from fastapi.staticfiles import StaticFiles
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from rebelote.server.api import progression
 from rebelote.server.api import routes as api
 from rebelote.server.api import tournaments as tournaments_api
 from rebelote.server.api.guard import Guard
@@ -296,6 +297,7 @@ def create_app(
 
     api.install(app)
     tournaments_api.install(app)
+    app.include_router(progression.router)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
     app.add_middleware(
         Guard,

@@ -1,4 +1,4 @@
-"""Per-match summaries kept for the profiles (migration ``r0012``), and the
+"""Per-match summaries kept for the profiles (migration ``r0011``), and the
 queries that read a profile from them and from ``results``.
 
 ``match_summaries``: one row per seat of a finished match, ``table_id``

@@ -79,6 +79,7 @@ from rebelote.server.storage.people import (
     user_of,
 )
 from rebelote.server.storage.summaries import SummaryStore
+from rebelote.server.storage.progress import ProgressStore
 from rebelote.server.storage.writer import LogWriter
 
 __all__ = [
@@ -283,7 +284,7 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore):
+class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressStore):
     """The server's database (tables here; people, chat and results from
     :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
     finished games from

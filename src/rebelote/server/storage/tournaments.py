@@ -1,4 +1,4 @@
-"""Stored tournaments (migration ``r0014``; ``docs/tournaments.md``):
+"""Stored tournaments (migration ``r0012``; ``docs/tournaments.md``):
 
 - ``tournaments``: ``id``, ``name``, ``kind`` (``swiss`` | ``arena``),
   ``status`` (``open`` -> ``running`` -> ``finished``, or ``cancelled``),

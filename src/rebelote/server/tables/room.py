@@ -87,10 +87,13 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, Literal
 
-from rebelote.seats import Seat
+from rebelote.seats import Seat, parse_seat
 from rebelote.server.broker.hub import StreamKey
+from rebelote.server.people.awards import award_match
+from rebelote.server.people.challenges import match_counts
 from rebelote.server.people.chat import ChatLimiter, RateLimiter, chat_data, clean_chat
 from rebelote.server.people.ratings import Rated, bot_rating, match_xp, rate, unrated_reason
 from rebelote.server.protocol.messages import (
@@ -1275,6 +1278,44 @@ class Room(Table):
                     )
                 )
         self.store.record_results(lines, [(uid, mu, sg, True) for uid, (mu, sg) in new.items()])
+        self._record_progress(number, teams)
+
+    def _record_progress(self, number: int, teams: list[list[Seat]]) -> None:
+        """Count the finished match ``number`` toward each account's
+        challenges and trophies, from its stored results: only the lines
+        of a rated match (``ranked``: nobody left, few enough stand-ins, a
+        ranked table, the ratings' rule) count, each once per match and
+        account (:func:`~rebelote.server.people.awards.award_match`);
+        guests and computer players count nothing (synchronous: in a
+        thread, under the lock)."""
+        game = self.game
+        match = game.match
+        if match is None:
+            return
+        deals = [d.result for d in match.deals]
+        at = datetime.now(UTC)
+        for line in self.store.results_of_match(self.id, number):
+            if line.user_id is None or line.left or not line.ranked:
+                continue
+            user = self.store.user(line.user_id)
+            if user is None or user.guest:
+                continue
+            side = next(i for i, team in enumerate(teams) if parse_seat(line.seat) in team)
+            opponents = [s for i, team in enumerate(teams) if i != side for s in team]
+            levels = [
+                game.seats[s].level if game.seats[s].kind == "bot" else None for s in opponents
+            ]
+            counts = match_counts(
+                rules=game.rules, deals=deals, side=side, won=line.won, opponent_levels=levels
+            )
+            award_match(
+                self.store,
+                user_id=line.user_id,
+                table_id=self.id,
+                match=number,
+                counts=counts,
+                at=at,
+            )
 
     async def close(self) -> None:
         """Stop the driver and the clocks."""

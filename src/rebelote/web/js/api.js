@@ -133,6 +133,13 @@ const ERROR_KEYS = {
   rated_table: 'error.rated_table',
   takeback_none: 'error.takeback_none',
   takeback_others: 'error.takeback_others',
+  // the shop (docs/progression.md)
+  not_enough_coins: 'error.not_enough_coins',
+  item_owned: 'error.item_owned',
+  unknown_item: 'error.unknown_item',
+  not_owned: 'error.not_owned',
+  request_reused: 'error.request_reused',
+  shop_account_required: 'error.shop_account_required',
   // the bot API (docs/bot-api.md)
   bad_bot_token: 'error.bad_bot_token',
   not_bot_seat: 'error.not_bot_seat',

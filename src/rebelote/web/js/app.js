@@ -18,6 +18,7 @@ import { summaryParts } from './score.js';
 import { askHint, askTakeback, assistError, assistEvent, assistHint, assistSnapshot, renderAssist } from './hint.js';
 import { closeAnalysis, drawReplayHelp, openAnalysis } from './analysis.js';
 import { openFair, renderFair } from './fair.js';
+import { applyCosmetics } from './cosmetics.js';
 import {
   LEVEL_KEYS, SEAT_KEYS, SPEED_KEYS, bidLabel, cardLabel, contractLabel, declLabel, playerLabel, presetDescription, presetName,
   reasonText, resultLabel, seatName, sideName,
@@ -1283,6 +1284,7 @@ async function switchLang(code) {
 async function main() {
   window.rebelote = app; // for tests and debugging: the model, the view, the connection
   document.body.prepend(suitSprite(), backPattern());
+  applyCosmetics(document.body); // the card back and cloth the player chose in the shop
   await setLang(preferredLang()).catch(() => setLang('fr'));
   for (const b of $$('[data-lang]')) {
     b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));

@@ -127,7 +127,7 @@ export function cardBack() {
   const svg = el('svg', { viewBox: '0 0 100 140', class: 'card-svg', 'aria-hidden': 'true' });
   el('rect', { x: 1, y: 1, width: 98, height: 138, rx: 8, fill: '#fffdf7', stroke: '#777', 'stroke-width': 1.5 }, svg);
   el('rect', { x: 7, y: 7, width: 86, height: 126, rx: 5, fill: 'url(#back-lattice)' }, svg);
-  el('rect', { x: 7, y: 7, width: 86, height: 126, rx: 5, fill: 'none', stroke: '#7a1020', 'stroke-width': 2 }, svg);
+  el('rect', { x: 7, y: 7, width: 86, height: 126, rx: 5, fill: 'none', stroke: '#7a1020', 'stroke-width': 2, class: 'back-frame' }, svg);
   return svg;
 }
 
@@ -137,8 +137,9 @@ export function backPattern() {
   svg.style.position = 'absolute';
   const defs = el('defs', {}, svg);
   const p = el('pattern', { id: 'back-lattice', width: 12, height: 12, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
-  el('rect', { width: 12, height: 12, fill: '#a3162b' }, p);
-  el('rect', { width: 6, height: 6, fill: '#c32a3f' }, p);
-  el('circle', { cx: 9, cy: 9, r: 1.6, fill: '#f4d58d' }, p);
+  // classes: the colours of the card back the player chose (css/cosmetics.css)
+  el('rect', { width: 12, height: 12, fill: '#a3162b', class: 'back-a' }, p);
+  el('rect', { width: 6, height: 6, fill: '#c32a3f', class: 'back-b' }, p);
+  el('circle', { cx: 9, cy: 9, r: 1.6, fill: '#f4d58d', class: 'back-dot' }, p);
   return svg;
 }

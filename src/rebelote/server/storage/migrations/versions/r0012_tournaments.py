@@ -1,8 +1,8 @@
 """Tournaments: ``tournaments``, ``tournament_entrants``, ``tournament_tables``
 (:mod:`rebelote.server.storage.tournaments`, ``docs/tournaments.md``).
 
-Revision ID: r0014
-Revises: r0012
+Revision ID: r0012
+Revises: r0011
 Create Date: 2026-12-07
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "r0014"
-down_revision: str | None = "r0012"
+revision: str = "r0012"
+down_revision: str | None = "r0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,8 +1,8 @@
 """Per-match summaries for the profiles: ``match_summaries``.
 
-Revision ID: r0012
+Revision ID: r0011
 Revises: r0010
-Create Date: 2027-01-20
+Create Date: 2026-12-07
 
 One row per seat of a finished match (``table_id``, ``match``, ``seat``):
 the ``version`` of the summary, the facts of the seat's deals (``deals``,
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "r0012"
+revision: str = "r0011"
 down_revision: str | None = "r0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
