@@ -78,8 +78,8 @@ from rebelote.server.storage.people import (
     name_key,
     user_of,
 )
-from rebelote.server.storage.summaries import SummaryStore
 from rebelote.server.storage.progress import ProgressStore
+from rebelote.server.storage.summaries import SummaryStore
 from rebelote.server.storage.writer import LogWriter
 
 __all__ = [
