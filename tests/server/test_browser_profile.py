@@ -54,6 +54,7 @@ def test_a_profile_with_its_chart_and_a_last_game_opening_its_replay(
     table_id, ana, _ends = play_rated_matches(live, "Ana", 3, Bidder(7), target=150)
     profile = ana.http.get("/api/profiles/Ana").json()
     assert len(profile["rating_history"]) == 3 and len(profile["last_games"]) == 3
+    trophies = ana.http.get("/api/profiles/Ana/trophies?lang=fr").json()
     ana.close()
 
     ctx = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
@@ -86,9 +87,14 @@ def test_a_profile_with_its_chart_and_a_last_game_opening_its_replay(
         p["rating"] for p in profile["rating_history"]
     ]
     expect(page.locator("#rating-chart svg polyline.line")).to_have_count(1)
-    # no trophies while the server keeps none
-    expect(page.locator("#trophies-panel")).to_be_hidden()
-    expect(page.locator("#trophies")).to_be_empty()
+    # the trophies and coins the server keeps for this account, as its API gives them
+    assert trophies["trophies"], "three rated matches earn at least the first-match trophy"
+    expect(page.locator("#trophies-panel")).to_be_visible()
+    expect(page.locator("#trophies li[data-trophy]")).to_have_count(len(trophies["trophies"]))
+    assert page.locator("#trophies li[data-trophy]").evaluate_all(
+        "(ls) => ls.map((l) => l.dataset.trophy)"
+    ) == [t["id"] for t in trophies["trophies"]]
+    expect(page.locator("#trophies")).to_contain_text(f"{trophies['coins']} pièces")
     # the last games: names, score, a link to the replay
     games = page.locator("#last-games li")
     expect(games).to_have_count(3)

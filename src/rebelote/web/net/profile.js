@@ -99,7 +99,7 @@ function gameItem(g) {
 async function showTrophies(name) {
   let data;
   try {
-    data = await api(`/api/profiles/${encodeURIComponent(name)}/trophies`);
+    data = await api(`/api/profiles/${encodeURIComponent(name)}/trophies?lang=${lang()}`);
   } catch {
     return; // none yet (404), or not now: nothing to show
   }
