@@ -51,6 +51,7 @@ from fastapi.staticfiles import StaticFiles
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from rebelote.server.api import daily as daily_api
 from rebelote.server.api import routes as api
 from rebelote.server.api.guard import Guard
 from rebelote.server.api.help import preset_infos
@@ -80,6 +81,7 @@ from rebelote.server.storage.tables import Store, default_database_url
 from rebelote.server.tables import bots
 from rebelote.server.tables.analysis import Analyses
 from rebelote.server.tables.bots import WarmSolver
+from rebelote.server.tables.daily import DailyDeals
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
 
@@ -173,6 +175,7 @@ def create_app(
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
         app.state.replays = replays = Replays(settings)
         app.state.analyses = analyses = Analyses(settings)
+        app.state.daily = daily = DailyDeals(manager, server_seed=seed)
         await manager.lobby_hub.start()
         bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
@@ -180,6 +183,7 @@ def create_app(
         try:
             yield
         finally:
+            await daily.close()
             await manager.close()
             await made.close()
             await sockets.aclose()
@@ -287,6 +291,7 @@ def create_app(
         await serve_socket(websocket, manager_of(app), table_id, settings.hello_timeout)
 
     api.install(app)
+    daily_api.install(app)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
     app.add_middleware(
         Guard,

@@ -48,8 +48,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from rebelote.cards import card_name, cards_of
-from rebelote.seats import Seat
+from rebelote.cards import Card, card_name
+from rebelote.seats import Seat, seats_of
 from rebelote.server.people.matchpoints import deal_matchpoints, deal_percentages, standings
 from rebelote.server.protocol.messages import BotLevel, CreateTable, ProtocolError, TableOptions
 from rebelote.server.storage.daily import DailyPlay, DailyResult
@@ -170,12 +170,16 @@ def deal_lines(stored: StoredTable) -> list[DealLine]:
 
 
 def hands_of(state: State) -> dict[str, list[str]] | None:
-    """Each seat's hand of the card play of ``state``'s deal (letter ->
-    card names), or ``None`` (all passed: the deal was never completed)."""
-    final = state.final_hands
-    if final is None:
+    """Each seat's hand of the card play of ``state``'s deal, over
+    (letter -> card names: the cards it played in the 8 tricks), or
+    ``None`` (no card play: all passed)."""
+    if len(state.tricks) != 8:
         return None
-    return {s.letter: [card_name(c) for c in cards_of(final[int(s)])] for s in Seat}
+    hands: dict[str, list[Card]] = {s.letter: [] for s in seats_of(state.players)}
+    for trick in state.tricks:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            hands[seat.letter].append(card)
+    return {k: [card_name(c) for c in sorted(v)] for k, v in hands.items()}
 
 
 def deal_par(states: Sequence[State]) -> int | None:
@@ -196,8 +200,11 @@ def deal_par(states: Sequence[State]) -> int | None:
     counts = Counter(s.contract.text for s in played if s.contract is not None)
     best = counts.most_common(1)[0][0]
     state = next(s for s in played if s.contract is not None and s.contract.text == best)
-    assert state.final_hands is not None and state.contract is not None
-    hands = state.final_hands
+    assert state.contract is not None
+    hands = [0, 0, 0, 0]
+    for trick in state.tricks:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            hands[int(seat)] |= 1 << card
     position = Position.from_hands(
         state.rules, state.contract.strain, hands, turn=state.tricks[0].leader
     )
@@ -300,9 +307,7 @@ class DailyDeals:
         day's ``standings`` (``name``, ``percent``, ``rank``)."""
         over = day < utc_day()
         plays = await asyncio.to_thread(self.store.daily_plays, day)
-        for play in plays:
-            if play.done < DAILY_DEALS:
-                await self.sync(play)
+        plays = [await self.sync(play) for play in plays]
         results = await asyncio.to_thread(self.store.daily_results, day)
         pars = await asyncio.to_thread(self.store.daily_pars, day) if over else None
         if over and pars is None and results:
@@ -350,9 +355,10 @@ class DailyDeals:
         }
 
     async def _hands(self, day: str, deal: int, plays: Sequence[DailyPlay]) -> Any:
-        """The hands of ``deal`` of ``day`` as its card play began, from a
-        table that played it (the same for everyone but where the taker
-        differs, who gets the rest of the pack: the first play's)."""
+        """The hands of ``deal`` of ``day`` as its card play began, from
+        the first table where it was played out (the same for everyone
+        but where the taker differs, who gets the rest of the pack), or
+        ``None`` (all passed everywhere)."""
         for play in plays:
             if play.done > deal:
                 stored = await asyncio.to_thread(self.store.load, play.table_id)
@@ -360,8 +366,9 @@ class DailyDeals:
                     continue
                 lines = await asyncio.to_thread(deal_lines, stored)
                 for line in lines:
-                    if line.deal == deal:
-                        return hands_of(line.state)
+                    hands = hands_of(line.state) if line.deal == deal else None
+                    if hands is not None:
+                        return hands
         return None
 
     def _compute_pars_soon(self, day: str, plays: Sequence[DailyPlay]) -> None:
