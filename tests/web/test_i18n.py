@@ -27,7 +27,7 @@ FR = catalog("fr")
 EN = catalog("en")
 
 
-PAGES = ("index.html", "lobby.html", "history.html", "leaderboard.html")
+PAGES = ("index.html", "lobby.html", "history.html", "leaderboard.html", "daily.html")
 """The table and the network play pages: all of them take their labels from
 the same catalogs."""
 
@@ -119,7 +119,7 @@ def test_the_network_pages_are_translated() -> None:
         assert not words, (page, words)
     common = (WEB_DIR / "net" / "common.js").read_text(encoding="utf-8")
     assert "from '../js/i18n.js'" in common and "setLang(preferredLang())" in common
-    for script in ("lobby.js", "history.js", "leaderboard.js"):
+    for script in ("lobby.js", "history.js", "leaderboard.js", "daily.js"):
         text = (WEB_DIR / "net" / script).read_text(encoding="utf-8")
         assert "await initPage();" in text, script
     chat = (WEB_DIR / "chat" / "chat.js").read_text(encoding="utf-8")

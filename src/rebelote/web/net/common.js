@@ -112,6 +112,7 @@ export function nav(user) {
       link('/lobby.html', 'nav.lobby'),
       link('/history.html', 'nav.history'),
       link('/leaderboard.html', 'nav.leaderboard'),
+      link('/daily.html', 'nav.daily'),
       link('/', 'nav.solo')),
     el('span', { class: 'who', text: who }),
     el('button', {

@@ -1,0 +1,107 @@
+// The daily deal (docs/daily.md): today's set, the start / resume button,
+// the day's standings and each deal's results. The server decides what
+// may be shown (a deal's rows only to those who finished it, or once the
+// day is over); this page renders what it gets.
+
+import {
+  $, api, currentUser, el, initPage, nav, showError, t,
+} from './common.js';
+
+const TOKENS_KEY = 'rebelote.tables'; // the table page's seat tokens (js/app.js)
+
+const SEATS = { N: 'daily.seat.N', W: 'daily.seat.W', S: 'daily.seat.S', E: 'daily.seat.E' };
+
+/** Forget this browser's token of `tableId`: the start gave a fresh one,
+ * in the cookie the table page reads through /api/me/current. */
+function forgetToken(tableId) {
+  try {
+    const tokens = JSON.parse(localStorage.getItem(TOKENS_KEY) || '{}');
+    delete tokens[tableId];
+    localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
+  } catch { /* storage unavailable */ }
+}
+
+function percentText(value) {
+  return t('daily.percent', { value: Number(value).toFixed(2) });
+}
+
+function renderStandings(standings) {
+  $('#daily-standings').replaceChildren(...standings.map((s) => el('li', { dataset: { rank: String(s.rank) } },
+    el('span', { class: 'rank', text: t('daily.rank', { rank: s.rank }) }), ' ',
+    el('span', { class: 'name', text: s.name }), ' ',
+    el('span', { class: 'percent', text: percentText(s.percent) }))));
+  $('#daily-no-standings').hidden = standings.length > 0;
+}
+
+function contractText(row) {
+  if (row.contract == null) return t('daily.passed');
+  return t('daily.contract', { contract: row.contract, taker: t(SEATS[row.taker]) });
+}
+
+function renderDeal(deal) {
+  const title = el('h3', { text: t('daily.deal', { n: deal.deal + 1 }) });
+  if (!deal.rows.length) {
+    return el('section', { class: 'daily-deal', dataset: { deal: String(deal.deal), hidden: 'true' } },
+      title, el('p', { class: 'note', text: t('daily.hiddenDeal') }));
+  }
+  const cell = (label, text) => el('td', { 'data-label': label, text });
+  const table = el('table', { class: 'list' },
+    el('thead', {}, el('tr', {},
+      el('th', { text: t('daily.col.player') }),
+      el('th', { text: t('daily.col.contract') }),
+      el('th', { text: t('daily.col.score') }),
+      el('th', { text: t('daily.col.matchpoints') }),
+      el('th', { text: t('daily.col.percent') }))),
+    el('tbody', {}, ...deal.rows.map((r) => el('tr', {},
+      cell(t('daily.col.player'), r.name),
+      cell(t('daily.col.contract'), contractText(r)),
+      cell(t('daily.col.score'), String(r.score)),
+      cell(t('daily.col.matchpoints'), String(r.matchpoints)),
+      cell(t('daily.col.percent'), percentText(r.percent))))));
+  const par = el('p', { class: 'par', text: deal.par == null ? t('daily.noPar') : t('daily.par', { par: deal.par }) });
+  const hands = deal.hands
+    ? el('ul', { class: 'hands' }, ...Object.entries(deal.hands).map(([seat, cards]) => el('li', {
+      dataset: { seat }, text: t('daily.hand', { seat: t(SEATS[seat]), cards: cards.join(' ') }),
+    })))
+    : null;
+  return el('section', { class: 'daily-deal', dataset: { deal: String(deal.deal) } }, title, table, par, hands);
+}
+
+async function main() {
+  await initPage();
+  const user = await currentUser().catch(() => null);
+  $('#nav').replaceChildren(nav(user));
+  let daily;
+  let results;
+  try {
+    daily = await api('/api/daily');
+    results = await api(`/api/daily/${daily.date}/results`);
+  } catch (err) {
+    showError($('#error'), err);
+    return;
+  }
+  $('#daily-info').textContent = t('daily.info', { date: daily.date, played: daily.played.length, deals: daily.deals });
+  const button = $('[data-action="daily-start"]');
+  const account = user && !user.guest;
+  $('#daily-login').hidden = Boolean(account);
+  button.hidden = !account;
+  let label = 'daily.start';
+  if (daily.table) label = daily.played.length >= daily.deals ? 'daily.see' : 'daily.resume';
+  button.textContent = t(label);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const started = await api('/api/daily/start', { method: 'POST' });
+      forgetToken(started.table);
+      location.href = `/#/table/${encodeURIComponent(started.table)}`;
+    } catch (err) {
+      showError($('#error'), err);
+      button.disabled = false;
+    }
+  });
+  renderStandings(results.standings);
+  $('#daily-results').replaceChildren(...results.deals.map(renderDeal));
+  document.body.dataset.ready = 'daily';
+}
+
+main();
