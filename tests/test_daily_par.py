@@ -5,6 +5,8 @@ from the replayed state of the record, not from the hands)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rebelote.actions import Action
 from rebelote.bots.analysis import analyse_deal
 from rebelote.cards import card_name
@@ -15,7 +17,7 @@ from rebelote.server.tables.daily import deal_par, hands_of
 from rebelote.state import State
 
 
-def _played(taker_first: bool) -> tuple[State, dict[str, object]]:
+def _played(taker_first: bool) -> tuple[State, dict[str, Any]]:
     """Deal 1 of a fixed seed played out: the first who may take takes
     (``taker_first``) or everyone passes; then the first legal card."""
     rules = preset("ffb")
