@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from rebelote.server.people.matchpoints import deal_matchpoints
+from rebelote.server.storage.daily import DailyPlay
 from rebelote.server.tables import daily
 from rebelote.server.tables.daily import DAILY_DEALS, deal_lines, utc_day
 
@@ -195,3 +196,22 @@ def stored_day(live: LiveServer, table_id: str) -> str:
     plays = [p for p in live.manager.store.daily_plays(utc_day()) if p.table_id == table_id]
     assert plays
     return plays[0].day
+
+
+def test_deals_finished_after_their_day_do_not_count(live: LiveServer) -> None:
+    ada = _player(live, "Ada")
+    table_id, token = _start(ada)
+    with live.connect(table_id, token) as client:
+        _play(client, lambda legal: legal[0], deals=1)
+    assert ada.user is not None
+    # the same table as the play of a day long over: its deal was finished
+    # (its log written) after that day's end, so it counts for nothing
+    live.manager.store.add_daily_play(DailyPlay("2000-01-01", ada.user["id"], table_id, "Ada", 0))
+    got = Player(live).http.get("/api/daily/2000-01-01/results").json()
+    assert got["standings"] == []
+    assert all(
+        d == {"deal": d["deal"], "par": None, "rows": [], "hands": None} for d in got["deals"]
+    )
+    # today's play of the same table counts its deal
+    today = Player(live).http.get(f"/api/daily/{utc_day()}/results").json()
+    assert [s["name"] for s in today["standings"]] == ["Ada"]

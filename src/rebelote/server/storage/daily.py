@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, select
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -200,6 +200,19 @@ class DailyStore:
             row = session.get(DailyPlayRow, (play.day, play.user_id))
             if row is not None:
                 row.done = max(row.done, len(results))
+
+    def entries_before(self, table_id: str, cutoff: datetime) -> int:
+        """How many of ``table_id``'s log entries were stored before
+        ``cutoff`` (the log's first ones: entries are stored in order)."""
+        from rebelote.server.storage.tables import EventRow  # it imports this module
+
+        with self._session() as session:
+            count = session.scalar(
+                select(func.count())
+                .select_from(EventRow)
+                .where(EventRow.table_id == table_id, EventRow.created < cutoff)
+            )
+        return int(count or 0)
 
     def daily_results(self, day: str) -> list[DailyResult]:
         """Every result kept for ``day``, by deal then account."""

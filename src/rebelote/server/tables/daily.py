@@ -19,7 +19,10 @@
   every player meets the same computers as far as his own play leaves the
   deal the same.
 - **Once a day**: an account has one play a day (``daily_plays``);
-  starting again resumes the same table with a fresh seat token.
+  starting again resumes the same table with a fresh seat token.  A deal
+  finished after the day's end (midnight UTC) does not count (its log
+  entries stored after it are not read): once the day is over, everyone
+  may see its deals.
 - **Results**: each deal is scored alone, South-North's points of that
   deal (:attr:`~rebelote.scoring.DealResult.score`; a deal all passed
   scores 0), read from the table's log (the truth) and kept in
@@ -37,6 +40,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -45,7 +49,7 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from rebelote.cards import Card, card_name
@@ -108,6 +112,11 @@ def valid_day(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def day_end(day: str) -> datetime:
+    """The end of ``day`` (``YYYY-MM-DD``): midnight UTC after it."""
+    return datetime.combine(date.fromisoformat(day) + timedelta(days=1), time(), tzinfo=UTC)
 
 
 def proposed_seed(day: str, server_seed: int | None) -> int:
@@ -265,6 +274,11 @@ class DailyDeals:
         stored = await asyncio.to_thread(self.store.load, play.table_id)
         if stored is None:
             return play
+        end = day_end(play.day)
+        if datetime.now(UTC) >= end:
+            # the day is over: a deal finished after it does not count
+            kept = await asyncio.to_thread(self.store.entries_before, play.table_id, end)
+            stored = dataclasses.replace(stored, events=stored.events[:kept])
         lines = await asyncio.to_thread(deal_lines, stored)
         if len(lines) <= play.done:
             return play
