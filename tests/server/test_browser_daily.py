@@ -82,6 +82,33 @@ def test_a_person_starts_the_daily_deal_and_sees_a_result(
         expect(page.locator('#daily-results [data-deal="1"]')).to_have_attribute(
             "data-hidden", "true"
         )
+        # six more deals away from the table, then the last one with the
+        # table page open again ("Reprendre"): it says the set is over and
+        # leads to the day's results
+        with live.connect(table_id, token) as client:
+            _play(client, lambda legal: legal[0], deals=6)
+        page.reload()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(page.locator("#daily-info")).to_contain_text("7 donne(s) jouée(s) sur 8")
+        start.click()
+        page.wait_for_url(f"**/#/table/{table_id}")
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1", timeout=20000)
+        token = next(c["value"] for c in ctx.cookies() if c["name"] == "rebelote_token")
+        with live.connect(table_id, token) as client:
+            _play(client, lambda legal: legal[0], deals=1)
+        expect(page.locator("#status")).to_have_text(
+            "La série est finie : voyez les résultats du jour.", timeout=30000
+        )
+        expect(page.locator('#actions [data-action="daily-results"]')).to_have_attribute(
+            "href", "/daily.html"
+        )
+        page.locator('#deal-end [data-action="daily-results"]').click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(start).to_have_text("Revoir mes donnes")
+        expect(page.locator("#daily-info")).to_contain_text("8 donne(s) jouée(s) sur 8")
+        expect(page.locator("#daily-results [data-deal] tbody tr")).to_have_count(8)
+        start.click()
+        page.wait_for_url(f"**/#/replay/{table_id}")
         assert errors == []
     finally:
         ctx.close()

@@ -38,7 +38,8 @@ def _start(player: Player) -> tuple[str, str]:
 
 
 def _play(client: Client, pick: Callable[[list[str]], str], deals: int = DAILY_DEALS) -> None:
-    """Play South's decisions with ``pick`` until ``deals`` deals are over."""
+    """Play South's decisions with ``pick`` until ``deals`` deals are over
+    (counted from the connection) or the set is."""
     ended = 0
     while True:
         if client._decides("S") and client.turn is not None:
@@ -54,8 +55,8 @@ def _play(client: Client, pick: Callable[[list[str]], str], deals: int = DAILY_D
         msg = client.recv(timeout=30)
         if msg["t"] == "event" and msg["d"]["kind"] == "deal_end":
             ended += 1
-            if ended >= DAILY_DEALS:
-                return
+        if client.turn is not None and client.turn["waiting"] is None:
+            return  # the set is over: the table waits for nothing more
 
 
 def _deal_entries(live: LiveServer, table_id: str) -> list[tuple[str, list[str]]]:

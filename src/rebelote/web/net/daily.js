@@ -85,10 +85,16 @@ async function main() {
   const account = user && !user.guest;
   $('#daily-login').hidden = Boolean(account);
   button.hidden = !account;
+  const over = Boolean(daily.table) && daily.played.length >= daily.deals;
   let label = 'daily.start';
-  if (daily.table) label = daily.played.length >= daily.deals ? 'daily.see' : 'daily.resume';
+  if (daily.table) label = over ? 'daily.see' : 'daily.resume';
   button.textContent = t(label);
   button.addEventListener('click', async () => {
+    if (over) {
+      // the set is over: its deals in the replay, every hand shown
+      location.href = `/#/replay/${encodeURIComponent(daily.table)}`;
+      return;
+    }
     button.disabled = true;
     try {
       const started = await api('/api/daily/start', { method: 'POST' });
