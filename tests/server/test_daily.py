@@ -5,15 +5,19 @@ alone.  Every test runs on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from rebelote.server.people.matchpoints import deal_matchpoints
 from rebelote.server.storage.daily import DailyPlay
+from rebelote.server.storage.tables import EventRow
 from rebelote.server.tables import daily
-from rebelote.server.tables.daily import DAILY_DEALS, deal_lines, utc_day
+from rebelote.server.tables.daily import DAILY_DEALS, deal_lines, deal_par, hands_of, utc_day
 
 from .live import Client, LiveServer
 from .net import Player
@@ -216,3 +220,49 @@ def test_deals_finished_after_their_day_do_not_count(live: LiveServer) -> None:
     # today's play of the same table counts its deal
     today = Player(live).http.get(f"/api/daily/{utc_day()}/results").json()
     assert [s["name"] for s in today["standings"]] == ["Ada"]
+
+
+def _taker(legal: list[str]) -> str:
+    """Take whenever allowed, else the first legal action."""
+    return next((a for a in legal if a.startswith("take")), legal[0])
+
+
+def test_par_once_the_day_is_over(live: LiveServer) -> None:
+    ada = _player(live, "Ada")
+    assert ada.user is not None
+    table_id, token = _start(ada)
+    with live.connect(table_id, token) as client:
+        _play(client, _taker, deals=1)
+    store = live.manager.store
+    # the same table as played on a day long over (its log written then)
+    day = "2000-01-01"
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(EventRow.__table__)  # type: ignore[arg-type]
+            .where(EventRow.__table__.c.table_id == table_id)
+            .values(created=datetime(2000, 1, 1, 12, tzinfo=UTC))
+        )
+    store.daily_seed(day, 1)
+    store.add_daily_play(DailyPlay(day, ada.user["id"], table_id, "Ada", 0))
+    stored = store.load(table_id)
+    assert stored is not None
+    line = deal_lines(stored)[0]
+    assert line.contract is not None  # South took
+    anon = Player(live)
+    first = anon.http.get(f"/api/daily/{day}/results").json()
+    # the day is over: anyone sees the deal, its hands; its par comes
+    # once computed in the background
+    deal = first["deals"][0]
+    assert [r["name"] for r in deal["rows"]] == ["Ada"]
+    assert deal["hands"] == hands_of(line.state)
+    assert first["deals"][1] == {"deal": 1, "par": None, "rows": [], "hands": None}
+    expected = deal_par([line.state])
+    assert expected is not None
+    deadline = time.monotonic() + 300
+    while True:
+        got = anon.http.get(f"/api/daily/{day}/results").json()
+        if got["deals"][0]["par"] is not None or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert got["deals"][0]["par"] == expected
+    assert store.daily_pars(day) == [expected] + [None] * 7

@@ -15,7 +15,10 @@
   "percent"}], "hands"}], "standings": [{"name", "percent", "rank"}]}``;
   a deal's ``rows``, ``par`` and ``hands`` only to those who finished it,
   or once the day is over (else ``[]``, null, null).  404
-  ``bad_date`` for a date not written ``YYYY-MM-DD`` or after today.
+  ``bad_date`` for a date not written ``YYYY-MM-DD`` or after today;
+  throttled per address as the replays (``settings.replay_rate``: 429
+  ``rate_limited``), as it may read the logs of the tables still
+  playing.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 
 from rebelote.server.api.routes import Changing, Viewing, optional_session
+from rebelote.server.api.throttle import Throttle
 from rebelote.server.protocol.messages import ProtocolError
+from rebelote.server.settings import ServerSettings
 from rebelote.server.tables.daily import DailyDeals, utc_day, valid_day
 
 __all__ = ["TOKEN_COOKIE", "install", "router"]
@@ -80,6 +85,9 @@ async def results(
     session: Annotated[Any, Depends(optional_session)],
 ) -> dict[str, Any]:
     """A day's results per deal and its standings."""
+    throttle: Throttle = request.app.state.throttle
+    settings: ServerSettings = request.app.state.settings
+    await throttle.hit_all(*throttle.by_address("daily-results", settings.replay_rate, request))
     if not valid_day(day) or day > utc_day():
         raise _err(404, "bad_date", "no daily deal on that date")
     viewer = None if session is None or session.user.guest else session.user.id

@@ -266,20 +266,26 @@ class DailyDeals:
         _, token = await table.new_token(user_id)
         return play.table_id, token
 
-    async def sync(self, play: DailyPlay) -> DailyPlay:
-        """Read the deals over at ``play``'s table from its log and keep
-        their results (nothing to read once all are kept)."""
-        if play.done >= DAILY_DEALS:
-            return play
+    async def _lines(self, play: DailyPlay) -> list[DealLine]:
+        """The deals over at ``play``'s table, read from its log; once
+        the day is over, only from the entries stored before its end (a
+        deal finished after it does not count)."""
         stored = await asyncio.to_thread(self.store.load, play.table_id)
         if stored is None:
-            return play
+            return []
         end = day_end(play.day)
         if datetime.now(UTC) >= end:
-            # the day is over: a deal finished after it does not count
             kept = await asyncio.to_thread(self.store.entries_before, play.table_id, end)
             stored = dataclasses.replace(stored, events=stored.events[:kept])
-        lines = await asyncio.to_thread(deal_lines, stored)
+        return await asyncio.to_thread(deal_lines, stored)
+
+    async def sync(self, play: DailyPlay) -> DailyPlay:
+        """Read the deals over at ``play``'s table from its log
+        (:meth:`_lines`) and keep their results (nothing to read once all
+        are kept)."""
+        if play.done >= DAILY_DEALS:
+            return play
+        lines = await self._lines(play)
         if len(lines) <= play.done:
             return play
         results = [
@@ -329,6 +335,7 @@ class DailyDeals:
         names = {p.user_id: p.name for p in plays}
         mine = {r.deal for r in results if r.user_id == viewer}
         deals = []
+        cache: dict[str, list[DealLine]] = {}
         per_deal: dict[int, dict[int, int]] = {}
         for deal in range(DAILY_DEALS):
             rows = [r for r in results if r.deal == deal]
@@ -355,7 +362,7 @@ class DailyDeals:
                     ]
                     if shown
                     else [],
-                    "hands": await self._hands(day, deal, plays) if shown and rows else None,
+                    "hands": await self._hands(deal, plays, cache) if shown and rows else None,
                 }
             )
         table = standings(per_deal, DAILY_DEALS, names)
@@ -368,18 +375,19 @@ class DailyDeals:
             ],
         }
 
-    async def _hands(self, day: str, deal: int, plays: Sequence[DailyPlay]) -> Any:
-        """The hands of ``deal`` of ``day`` as its card play began, from
-        the first table where it was played out (the same for everyone
-        but where the taker differs, who gets the rest of the pack), or
-        ``None`` (all passed everywhere)."""
+    async def _hands(
+        self, deal: int, plays: Sequence[DailyPlay], cache: dict[str, list[DealLine]]
+    ) -> Any:
+        """The hands of ``deal`` as its card play began, from the first
+        table where it was played out (the same for everyone but where
+        the taker differs, who gets the rest of the pack), or ``None``
+        (all passed everywhere).  ``cache``: the tables' deals read in
+        this request, by table id."""
         for play in plays:
             if play.done > deal:
-                stored = await asyncio.to_thread(self.store.load, play.table_id)
-                if stored is None:
-                    continue
-                lines = await asyncio.to_thread(deal_lines, stored)
-                for line in lines:
+                if play.table_id not in cache:
+                    cache[play.table_id] = await self._lines(play)
+                for line in cache[play.table_id]:
                     hands = hands_of(line.state) if line.deal == deal else None
                     if hands is not None:
                         return hands
@@ -399,10 +407,7 @@ class DailyDeals:
         try:
             states: dict[int, list[State]] = {d: [] for d in range(DAILY_DEALS)}
             for play in plays:
-                stored = await asyncio.to_thread(self.store.load, play.table_id)
-                if stored is None:
-                    continue
-                for line in await asyncio.to_thread(deal_lines, stored):
+                for line in await self._lines(play):
                     states[line.deal].append(line.state)
             pars = []
             for deal in range(DAILY_DEALS):
