@@ -266,3 +266,28 @@ def test_par_once_the_day_is_over(live: LiveServer) -> None:
         time.sleep(0.5)
     assert got["deals"][0]["par"] == expected
     assert store.daily_pars(day) == [expected] + [None] * 7
+
+
+def test_same_deals_across_a_restart_without_a_server_seed(db_url: str) -> None:
+    """A server given no seed draws the day's seed at random once and
+    stores it: after a restart, a table resumed and a table opened deal
+    the same set (the resumed one is not dealt fresh random deals)."""
+    with LiveServer(db_url, seed=None) as first:
+        ada = _player(first, "Ada")
+        ada_table, token = _start(ada)
+        with first.connect(ada_table, token) as client:
+            _play(client, lambda legal: legal[0], deals=1)
+    with LiveServer(db_url, seed=None) as second:
+        ada = Player(second).login("Ada")
+        again, token = _start(ada)
+        assert again == ada_table
+        with second.connect(ada_table, token) as client:
+            _play(client, lambda legal: legal[0], deals=1)
+        bob = _player(second, "Bob")
+        bob_table, token = _start(bob)
+        with second.connect(bob_table, token) as client:
+            _play(client, lambda legal: legal[-1], deals=2)
+        ada_deals = _deal_entries(second, ada_table)
+        assert len(ada_deals) == 2  # one before the restart, one after
+        assert ada_deals == _deal_entries(second, bob_table)
+        assert ada_deals[0][1] != ada_deals[1][1]
