@@ -107,6 +107,16 @@ def test_a_person_starts_the_daily_deal_and_sees_a_result(
         expect(start).to_have_text("Revoir mes donnes")
         expect(page.locator("#daily-info")).to_contain_text("8 donne(s) jouée(s) sur 8")
         expect(page.locator("#daily-results [data-deal] tbody tr")).to_have_count(8)
+        # the day before: nobody played, a day over shows every deal's rows
+        page.locator('[data-action="daily-previous"]').click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(page.locator("#daily-no-standings")).to_be_visible()
+        expect(page.locator("#daily-results [data-deal] tbody tr")).to_have_count(0)
+        expect(page.locator('#daily-results [data-deal="0"] .note')).to_have_text(
+            "Personne n'a joué cette donne."
+        )
+        page.locator('[data-action="daily-today"]').click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
         start.click()
         page.wait_for_url(f"**/#/replay/{table_id}")
         assert errors == []

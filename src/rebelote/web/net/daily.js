@@ -38,11 +38,13 @@ function contractText(row) {
   return t('daily.contract', { contract: row.contract, taker: t(SEATS[row.taker]) });
 }
 
-function renderDeal(deal) {
+/** One deal's results; `over`: its day is over (every deal is shown:
+ * no rows means nobody played it). */
+function renderDeal(deal, over) {
   const title = el('h3', { text: t('daily.deal', { n: deal.deal + 1 }) });
   if (!deal.rows.length) {
-    return el('section', { class: 'daily-deal', dataset: { deal: String(deal.deal), hidden: 'true' } },
-      title, el('p', { class: 'note', text: t('daily.hiddenDeal') }));
+    return el('section', { class: 'daily-deal', dataset: { deal: String(deal.deal), hidden: String(!over) } },
+      title, el('p', { class: 'note', text: t(over ? 'daily.nobody' : 'daily.hiddenDeal') }));
   }
   const cell = (label, text) => el('td', { 'data-label': label, text });
   const table = el('table', { class: 'list' },
@@ -73,24 +75,33 @@ async function main() {
   $('#nav').replaceChildren(nav(user));
   let daily;
   let results;
+  // ?date=YYYY-MM-DD: the results of another day (the server refuses a
+  // bad or future one: bad_date)
+  const asked = new URLSearchParams(location.search).get('date');
   try {
     daily = await api('/api/daily');
-    results = await api(`/api/daily/${daily.date}/results`);
+    results = await api(`/api/daily/${encodeURIComponent(asked || daily.date)}/results`);
   } catch (err) {
     showError($('#error'), err);
     return;
   }
+  $('#daily-day').textContent = t('daily.day', { date: results.date });
+  const yesterday = new Date(`${results.date}T12:00:00Z`);
+  yesterday.setUTCDate(yesterday.getUTCDate() - 1);
+  const links = [el('a', { href: `/daily.html?date=${yesterday.toISOString().slice(0, 10)}`, 'data-action': 'daily-previous', text: t('daily.previous') })];
+  if (results.date !== daily.date) links.push(' · ', el('a', { href: '/daily.html', 'data-action': 'daily-today', text: t('daily.today') }));
+  $('#daily-days').replaceChildren(...links);
   $('#daily-info').textContent = t('daily.info', { date: daily.date, played: daily.played.length, deals: daily.deals });
   const button = $('[data-action="daily-start"]');
   const account = user && !user.guest;
   $('#daily-login').hidden = Boolean(account);
   button.hidden = !account;
-  const over = Boolean(daily.table) && daily.played.length >= daily.deals;
+  const setDone = Boolean(daily.table) && daily.played.length >= daily.deals;
   let label = 'daily.start';
-  if (daily.table) label = over ? 'daily.see' : 'daily.resume';
+  if (daily.table) label = setDone ? 'daily.see' : 'daily.resume';
   button.textContent = t(label);
   button.addEventListener('click', async () => {
-    if (over) {
+    if (setDone) {
       // the set is over: its deals in the replay, every hand shown
       location.href = `/#/replay/${encodeURIComponent(daily.table)}`;
       return;
@@ -106,7 +117,8 @@ async function main() {
     }
   });
   renderStandings(results.standings);
-  $('#daily-results').replaceChildren(...results.deals.map(renderDeal));
+  const dayOver = results.date < daily.date;
+  $('#daily-results').replaceChildren(...results.deals.map((d) => renderDeal(d, dayOver)));
   document.body.dataset.ready = 'daily';
 }
 
