@@ -17,7 +17,8 @@ client.
 - ``WS /ws/{table_id}?token=...[&last_v=N]`` (``?watch=1``: a spectator):
   see :mod:`rebelote.server.api.table_socket`.
 - Network play (accounts, lobby, history, replays, leaderboard): see
-  :mod:`rebelote.server.api.routes`.
+  :mod:`rebelote.server.api.routes`; the daily deal (``/api/daily...``):
+  :mod:`rebelote.server.api.daily`.
 - Everything else: the static client in ``static_dir`` (default
   ``rebelote/web/``), ``index.html`` at ``/``.
 
