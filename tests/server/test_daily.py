@@ -291,3 +291,15 @@ def test_same_deals_across_a_restart_without_a_server_seed(db_url: str) -> None:
         assert len(ada_deals) == 2  # one before the restart, one after
         assert ada_deals == _deal_entries(second, bob_table)
         assert ada_deals[0][1] != ada_deals[1][1]
+
+
+def test_daily_options_only_at_daily_tables(live: LiveServer) -> None:
+    with live.http() as http:
+        r = http.post("/api/tables", json={"options": {"deals": 8}})
+        assert r.status_code == 400
+        assert r.json()["detail"]["code"] == "bad_request"
+    ada = _player(live, "Ada")
+    r = ada.post("/api/lobby/tables", {"options": {"help": False}})
+    assert r.status_code == 400
+    assert r.json()["detail"]["code"] == "bad_request"
+    assert ada.post("/api/lobby/tables", {}).status_code == 201

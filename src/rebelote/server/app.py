@@ -82,7 +82,7 @@ from rebelote.server.storage.tables import Store, default_database_url
 from rebelote.server.tables import bots
 from rebelote.server.tables.analysis import Analyses
 from rebelote.server.tables.bots import WarmSolver
-from rebelote.server.tables.daily import DailyDeals
+from rebelote.server.tables.daily import DailyDeals, check_own_options
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
 
@@ -213,6 +213,7 @@ def create_app(
         in any case (429 ``rate_limited``)."""
         try:
             TableManager.check_create(body)
+            check_own_options(body.options)
         except ProtocolError as exc:
             raise HTTPException(400, {"code": exc.code, "message": exc.message}) from None
         session = await api.optional_session(request)

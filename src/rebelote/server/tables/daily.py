@@ -69,6 +69,7 @@ __all__ = [
     "DAILY_SEAT",
     "DailyDeals",
     "DealLine",
+    "check_own_options",
     "deal_lines",
     "deal_par",
     "proposed_seed",
@@ -129,6 +130,15 @@ def proposed_seed(day: str, server_seed: int | None) -> int:
         str(server_seed).encode(), f"rebelote/daily/v1/{day}".encode(), hashlib.sha256
     ).digest()
     return int.from_bytes(digest[:8], "big") >> 2
+
+
+def check_own_options(options: TableOptions) -> None:
+    """Refuse (:class:`ProtocolError` ``bad_request``) the options only
+    the daily deal's tables have (``deals``, ``help`` off) in a table a
+    person opens: a table with ``options.deals`` is a daily table (its
+    page leads to the daily results)."""
+    if options.deals is not None or not options.help:
+        raise ProtocolError("bad_request", "options deals and help are the daily deal's")
 
 
 def daily_request(name: str) -> CreateTable:
