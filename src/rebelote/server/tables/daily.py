@@ -96,6 +96,9 @@ DAILY_TARGET = 100_000
 its match never ends (the set stops after :data:`DAILY_DEALS` deals) and
 nothing is rated."""
 
+HANDS_KEPT = 1024
+"""Deals whose hands a process keeps in memory (then forgets them all)."""
+
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -242,6 +245,8 @@ class DailyDeals:
         self.server_seed = server_seed
         self._seeds: dict[str, int] = {}
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
+        self._hands_kept: dict[tuple[str, int], dict[str, list[str]]] = {}
+        """Hands found per ``(day, deal)`` (a deal over never changes)."""
 
     async def seed(self, day: str) -> int:
         """The seed of ``day`` (stored the first time it is asked for)."""
@@ -394,12 +399,18 @@ class DailyDeals:
         (all passed everywhere).  ``cache``: the tables' deals read in
         this request, by table id."""
         for play in plays:
+            kept = self._hands_kept.get((play.day, deal))
+            if kept is not None:
+                return kept
             if play.done > deal:
                 if play.table_id not in cache:
                     cache[play.table_id] = await self._lines(play)
                 for line in cache[play.table_id]:
                     hands = hands_of(line.state) if line.deal == deal else None
                     if hands is not None:
+                        if len(self._hands_kept) >= HANDS_KEPT:
+                            self._hands_kept.clear()
+                        self._hands_kept[(play.day, deal)] = hands
                         return hands
         return None
 
