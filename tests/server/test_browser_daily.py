@@ -7,6 +7,7 @@ Debian's Chromium (``/usr/bin/chromium``) is driven by Playwright (never
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from rebelote.server.app import WEB_DIR
+from rebelote.server.tables.daily import deal_lines
 
 from .live import LiveServer
 from .test_daily import _play
@@ -72,6 +74,10 @@ def test_a_person_starts_the_daily_deal_and_sees_a_result(
         row = page.locator('#daily-results [data-deal="0"] tbody tr')
         expect(row).to_have_count(1)
         expect(row.locator("td").first).to_have_text("Ada")
+        contract = first_contract(live, table_id)
+        expect(row.locator("td").nth(1)).to_have_text(
+            "tous passent" if contract is None else re.compile(r".+ par (Nord|Sud|Est|Ouest)$")
+        )
         expect(row.locator("td").nth(3)).to_have_text("0")
         expect(row.locator("td").nth(4)).to_have_text("50.00 %")
         standings = page.locator("#daily-standings li")
@@ -122,3 +128,10 @@ def test_a_person_starts_the_daily_deal_and_sees_a_result(
         assert errors == []
     finally:
         ctx.close()
+
+
+def first_contract(live: LiveServer, table_id: str) -> str | None:
+    """The contract of the table's first deal, as the results give it."""
+    stored = live.manager.store.load(table_id)
+    assert stored is not None
+    return deal_lines(stored)[0].contract

@@ -247,13 +247,17 @@ def test_par_once_the_day_is_over(live: LiveServer) -> None:
     stored = store.load(table_id)
     assert stored is not None
     line = deal_lines(stored)[0]
-    assert line.contract is not None  # South took
+    assert line.contract is not None  # someone took
     anon = Player(live)
     first = anon.http.get(f"/api/daily/{day}/results").json()
     # the day is over: anyone sees the deal, its hands; its par comes
     # once computed in the background
     deal = first["deals"][0]
     assert [r["name"] for r in deal["rows"]] == ["Ada"]
+    row = deal["rows"][0]
+    # who took what: the trump alone (classic), the taker apart
+    assert row["contract"] in ("S", "H", "D", "C")
+    assert (row["contract"], row["taker"], row["score"]) == (line.contract, line.taker, line.score)
     assert deal["hands"] == hands_of(line.state)
     assert first["deals"][1] == {"deal": 1, "par": None, "rows": [], "hands": None}
     expected = deal_par([line.state])

@@ -158,7 +158,8 @@ def daily_request(name: str) -> CreateTable:
 @dataclass(frozen=True, slots=True)
 class DealLine:
     """A deal of a daily table, over: ``deal`` (from 0), ``contract``
-    (text, or ``None`` when all passed), ``taker`` (seat letter),
+    (its text without the taker: ``H``, ``120S coinche``; ``None`` when
+    all passed), ``taker`` (seat letter),
     ``score`` (South-North's points of the deal), ``state`` (the deal's
     final state, for its hands and par)."""
 
@@ -182,13 +183,21 @@ def deal_lines(stored: StoredTable) -> list[DealLine]:
         out.append(
             DealLine(
                 deal=number - 1,
-                contract=None if contract is None else contract.text,
+                contract=None if contract is None else _contract_words(contract.text),
                 taker=None if contract is None else contract.taker.letter,
                 score=result.score[0],
                 state=state,
             )
         )
     return out
+
+
+def _contract_words(text: str) -> str:
+    """A contract's text without its taker: ``H by N`` -> ``H``, ``120S
+    by W coinche`` -> ``120S coinche`` (the taker has a field of its
+    own)."""
+    head, _, rest = text.partition(" by ")
+    return head + rest[1:]
 
 
 def hands_of(state: State) -> dict[str, list[str]] | None:

@@ -6,6 +6,7 @@
 import {
   $, api, currentUser, el, initPage, nav, showError, t,
 } from './common.js';
+import { strainLabel } from '../js/labels.js';
 
 const TOKENS_KEY = 'rebelote.tables'; // the table page's seat tokens (js/app.js)
 
@@ -33,9 +34,17 @@ function renderStandings(standings) {
   $('#daily-no-standings').hidden = standings.length > 0;
 }
 
-function contractText(row) {
-  if (row.contract == null) return t('daily.passed');
-  return t('daily.contract', { contract: row.contract, taker: t(SEATS[row.taker]) });
+/** Who took what: the trump (its symbol and name, from the table's
+ * labels) or the contract's words, and the taker's seat. */
+function contractCell(label, row) {
+  const td = el('td', { 'data-label': label });
+  if (row.contract == null) {
+    td.textContent = t('daily.passed');
+    return td;
+  }
+  const what = /^(S|H|D|C|SA|TA)$/.test(row.contract) ? strainLabel(row.contract) : row.contract;
+  td.append(what, ' ', t('daily.by', { taker: t(SEATS[row.taker]) }));
+  return td;
 }
 
 /** One deal's results; `over`: its day is over (every deal is shown:
@@ -56,7 +65,7 @@ function renderDeal(deal, over) {
       el('th', { text: t('daily.col.percent') }))),
     el('tbody', {}, ...deal.rows.map((r) => el('tr', {},
       cell(t('daily.col.player'), r.name),
-      cell(t('daily.col.contract'), contractText(r)),
+      contractCell(t('daily.col.contract'), r),
       cell(t('daily.col.score'), String(r.score)),
       cell(t('daily.col.matchpoints'), String(r.matchpoints)),
       cell(t('daily.col.percent'), percentText(r.percent))))));
