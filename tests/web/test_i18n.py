@@ -36,6 +36,7 @@ PAGES = (
     "tournament.html",
     "profile.html",
     "shop.html",
+    "daily.html",
 )
 """The table and the network play pages: all of them take their labels from
 the same catalogs."""
@@ -128,7 +129,7 @@ def test_the_network_pages_are_translated() -> None:
         assert not words, (page, words)
     common = (WEB_DIR / "net" / "common.js").read_text(encoding="utf-8")
     assert "from '../js/i18n.js'" in common and "setLang(preferredLang())" in common
-    for script in ("lobby.js", "history.js", "leaderboard.js"):
+    for script in ("lobby.js", "history.js", "leaderboard.js", "daily.js"):
         text = (WEB_DIR / "net" / script).read_text(encoding="utf-8")
         assert "await initPage();" in text, script
     chat = (WEB_DIR / "chat" / "chat.js").read_text(encoding="utf-8")

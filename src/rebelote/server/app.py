@@ -17,7 +17,8 @@ client.
 - ``WS /ws/{table_id}?token=...[&last_v=N]`` (``?watch=1``: a spectator):
   see :mod:`rebelote.server.api.table_socket`.
 - Network play (accounts, lobby, history, replays, leaderboard): see
-  :mod:`rebelote.server.api.routes`.
+  :mod:`rebelote.server.api.routes`; the daily deal (``/api/daily...``):
+  :mod:`rebelote.server.api.daily`.
 - Tournaments (``/api/tournaments``, ``WS /ws/tournament/{id}``): see
   :mod:`rebelote.server.api.tournaments`; every process runs them
   (:mod:`rebelote.server.tournaments.runner`).
@@ -54,6 +55,7 @@ from fastapi.staticfiles import StaticFiles
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from rebelote.server.api import daily as daily_api
 from rebelote.server.api import progression
 from rebelote.server.api import routes as api
 from rebelote.server.api import tournaments as tournaments_api
@@ -85,6 +87,7 @@ from rebelote.server.storage.tables import Store, default_database_url
 from rebelote.server.tables import bots
 from rebelote.server.tables.analysis import Analyses
 from rebelote.server.tables.bots import WarmSolver
+from rebelote.server.tables.daily import DailyDeals, check_own_options
 from rebelote.server.tables.lobby import serve_lobby
 from rebelote.server.tables.registry import TableManager
 from rebelote.server.tournaments.runner import TournamentRunner
@@ -179,6 +182,7 @@ def create_app(
         app.state.passwords = PasswordWork(settings.password_workers, settings.password_queue)
         app.state.replays = replays = Replays(settings)
         app.state.analyses = analyses = Analyses(settings)
+        app.state.daily = daily = DailyDeals(manager, server_seed=seed)
         await manager.lobby_hub.start()
         bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
@@ -189,6 +193,7 @@ def create_app(
             yield
         finally:
             await tournaments.close()
+            await daily.close()
             await manager.close()
             await made.close()
             await sockets.aclose()
@@ -217,6 +222,7 @@ def create_app(
         in any case (429 ``rate_limited``)."""
         try:
             TableManager.check_create(body)
+            check_own_options(body.options)
         except ProtocolError as exc:
             raise HTTPException(400, {"code": exc.code, "message": exc.message}) from None
         session = await api.optional_session(request)
@@ -298,6 +304,7 @@ def create_app(
     api.install(app)
     tournaments_api.install(app)
     app.include_router(progression.router)
+    daily_api.install(app)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)
     app.add_middleware(
         Guard,

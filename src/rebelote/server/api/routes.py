@@ -79,6 +79,7 @@ from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.people import NameTakenError, User, name_key
 from rebelote.server.storage.tables import Store, hash_token, storage_failure
 from rebelote.server.tables.analysis import Analyses, NotFinished
+from rebelote.server.tables.daily import check_own_options
 from rebelote.server.tables.history import deal_record, match_record, replay_data
 from rebelote.server.tables.registry import AnyRoom, TableManager, ws_path
 from rebelote.server.tables.table import MOVED
@@ -679,6 +680,7 @@ async def open_table(body: CreateLobbyTable, session: Playing, request: Request)
         raise _err(403, "account_required", "a ranked table needs an account")
     try:
         TableManager.check_open(body.preset, body.target, body.seat)
+        check_own_options(body.options)
     except ProtocolError as exc:
         raise _refused(exc) from None
     settings, throttle = _settings(request), _throttle(request)

@@ -470,6 +470,11 @@ class TableOptions(_Strict):
     - ``bots_rated``: a ranked table rates a match where an outside
       program (the bot API) held a seat; by default such a match is
       unrated (``unrated_reason`` ``bots``).
+    - ``deals``: the match stops after this many deals, whatever the
+      scores (the daily deal's set, ``docs/daily.md``); null: a match to
+      the target.
+    - ``help``: hints and takebacks may be asked (never at a ranked
+      table; off at the daily deal's tables).
     """
 
     player_cuts: StrictBool = False
@@ -481,6 +486,8 @@ class TableOptions(_Strict):
     hold: StrictFloat = Field(default=30, ge=0, le=600)
     leave_after: StrictFloat = Field(default=600, ge=1, le=3600)
     bots_rated: StrictBool = False
+    deals: StrictInt | None = Field(default=None, ge=1, le=100)
+    help: StrictBool = True
 
 
 class CreateTable(_Strict):

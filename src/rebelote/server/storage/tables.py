@@ -69,6 +69,7 @@ from sqlalchemy.pool import StaticPool
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.analyses import AnalysisStore
 from rebelote.server.storage.bot_tokens import BotTokenStore
+from rebelote.server.storage.daily import DailyStore
 from rebelote.server.storage.orm import Base, now
 from rebelote.server.storage.people import (
     NameTakenError,
@@ -284,7 +285,7 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressStore):
+class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressStore, DailyStore):
     """The server's database (tables here; people, chat and results from
     :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
     finished games from

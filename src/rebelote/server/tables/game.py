@@ -350,7 +350,18 @@ class TableGame:
         won (until a rematch), else ``playing``."""
         if self.match is None:
             return "open"
-        return "finished" if self.match.is_over else "playing"
+        return "finished" if self.match.is_over or self.deals_done else "playing"
+
+    @property
+    def deals_done(self) -> bool:
+        """The table's set of deals is over (``options.deals`` deals
+        played and the last one over): the table waits for nothing more."""
+        limit = self.options.deals
+        return (
+            limit is not None
+            and self.deal_number >= limit
+            and (self.state is None or self.state.is_terminal)
+        )
 
     @property
     def humans(self) -> list[Seat]:
@@ -360,7 +371,7 @@ class TableGame:
     @property
     def waiting(self) -> Waiting | None:
         """What the table waits for: ``action``, ``next``, ``rematch`` or ``None``."""
-        if self.match is None or self.closed:
+        if self.match is None or self.closed or self.deals_done:
             return None
         if self.match.is_over:
             return "rematch"

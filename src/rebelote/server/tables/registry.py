@@ -380,23 +380,29 @@ class TableManager:
         """The tables this process holds now (loaded or created)."""
         return list(self._tables.values())
 
-    async def create(self, request: CreateTable, *, user_id: int | None = None) -> CreatedTable:
+    async def create(
+        self, request: CreateTable, *, user_id: int | None = None, seed: int | None = None
+    ) -> CreatedTable:
         """A new table with the player at South and computers elsewhere.
 
         Raises :class:`ProtocolError` (``bad_request``) for an unknown preset
         or a level for a seat that is not at the table.  ``user_id``: the
-        logged-in player, if any (for his history)."""
+        logged-in player, if any (for his history).  ``seed``: the table's
+        seed, every deal's seed and salt derived from it (the daily deal:
+        every table of the day deals the same packs,
+        :mod:`rebelote.server.tables.daily`); default: a new one."""
         rules = self.check_create(request)
         order = seats_of(rules.players)
         others = [s for s in order if s != HUMAN_SEAT]
         token = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
-        seed = self._seed()
+        given = seed is not None
+        seed = seed if seed is not None else self._seed()
         specs = {HUMAN_SEAT: SeatSpec(HUMAN_SEAT, "human", request.name.strip() or "You")}
         for s in others:
             specs[s] = SeatSpec(s, "bot", SEAT_NAMES[s], request.levels.get(s.letter, "beginner"))
         game = TableGame(table_id, rules, request.options, seed, specs)
-        game.fresh_secrets = self.seed is None
+        game.fresh_secrets = self.seed is None and not given
         lease = await self._lease(table_id)
         entries = game.start_entries()
         outs = []
@@ -595,7 +601,8 @@ class TableManager:
         if stored is None:
             return None
         game, outs = game_from_stored(stored)
-        game.fresh_secrets = self.seed is None
+        # a set of deals fixed by the table's seed (the daily deal) stays so
+        game.fresh_secrets = self.seed is None and game.options.deals is None
         meta = stored.meta
         if meta.host == "":
             meta = TableMeta(meta.name, meta.visibility, meta.ranked, None, meta.invite)

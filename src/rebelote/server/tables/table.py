@@ -149,7 +149,7 @@ def game_from_stored(
     game = TableGame(
         stored.id, rules, options, stored.seed, seats, timed=stored.meta.visibility != "solo"
     )
-    game.help_allowed = not stored.meta.ranked
+    game.help_allowed = not stored.meta.ranked and options.help
     if keep_deals:
         game.finished = []
     out: list[Outgoing] = []
@@ -256,7 +256,7 @@ class Table:
         self._status_before = game.status
         self._suspect = False
         self._action_ids: dict[Seat, deque[str]] = {}
-        game.help_allowed = not self.meta.ranked
+        game.help_allowed = not self.meta.ranked and game.options.help
         seated(spec.level for spec in game.seats.values() if spec.kind == "bot")
 
     @property

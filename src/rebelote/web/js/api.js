@@ -97,6 +97,7 @@ const ERROR_KEYS = {
   bad_credentials: 'error.bad_credentials',
   guest: 'error.guest',
   account_required: 'error.account_required',
+  bad_date: 'error.bad_date',
   not_host: 'error.not_host',
   seat_taken: 'error.seat_taken',
   already_seated: 'error.already_seated',

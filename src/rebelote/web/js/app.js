@@ -977,7 +977,10 @@ function renderDealEnd() {
     else if (waiting && turn.waiting === 'rematch') buttons.push(waitingButton());
   } else {
     buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'close', text: t('dialog.close') }));
-    if (legal.includes('next') && !waiting) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'next', 'data-act': 'next', text: t('action.next') }));
+    if (model.table?.options?.deals && turn && turn.waiting == null) {
+      // the daily deal's set is over (docs/daily.md): its results page
+      buttons.push(h('a', { class: 'btn primary', href: '/daily.html', 'data-action': 'daily-results', text: t('action.dailyResults') }));
+    } else if (legal.includes('next') && !waiting) buttons.push(h('button', { type: 'button', class: 'btn primary', 'data-action': 'next', 'data-act': 'next', text: t('action.next') }));
     else if (waiting && turn.waiting === 'next') buttons.push(waitingButton());
   }
   const box = $('#deal-end-buttons');

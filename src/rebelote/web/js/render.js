@@ -21,6 +21,12 @@ import {
 } from './labels.js';
 import { h } from './dom.js';
 
+/** A table of a fixed set of deals (the daily deal: `options.deals`)
+ * whose set is over: the server waits for nothing more there. */
+function setOver(model) {
+  return Boolean(model.table?.options?.deals && model.match && model.turn && model.turn.waiting == null);
+}
+
 const PLAIN = ['A', '10', 'K', 'Q', 'J', '9', '8', '7'];
 const TRUMP = ['J', '9', 'A', '10', 'K', 'Q', '8', '7'];
 const SUIT_CYCLE = ['S', 'H', 'C', 'D'];
@@ -445,6 +451,7 @@ export class TableView {
     } else if (turn) {
       const agreed = turn.agreed.includes(model.you) && turn.waiting !== 'action';
       if (agreed) text = t('status.waitingOthers');
+      else if (setOver(model)) text = t('status.setOver');
       else if (turn.waiting === 'next') text = t('status.dealOver');
       else if (turn.waiting === 'rematch') text = t('status.matchOver');
       else if (turn.seat === model.you && turn.auto) text = t('status.auto');
@@ -494,6 +501,10 @@ export class TableView {
         parts.push(...this.controls(model, others));
         if (!cards.length && !others.length) parts.push(h('span', { text: '' }));
       }
+    }
+    if (setOver(model)) {
+      // the daily deal's set is over: its results page (docs/daily.md)
+      parts.push(h('a', { class: 'btn primary', href: '/daily.html', 'data-action': 'daily-results', text: t('action.dailyResults') }));
     }
     this.actions.replaceChildren(...parts);
     this.actions.classList.toggle('empty', parts.length === 0);

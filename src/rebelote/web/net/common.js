@@ -129,6 +129,7 @@ export function nav(user) {
         href: profileHref(user.name), text: t('nav.profile'), dataset: { myProfile: '' },
         'aria-current': here === '/profile.html' && new URLSearchParams(location.search).get('name') === user.name ? 'page' : null,
       }) : null,
+      link('/daily.html', 'nav.daily'),
       link('/', 'nav.solo')),
     el('span', { class: 'who', text: who }),
     el('button', {

@@ -1,0 +1,137 @@
+"""The daily deal in a real browser (docs/daily.md): a person starts the
+day's set from the daily page, lands at his table, and, once a deal is
+over, sees its result and the day's standings there.
+
+Debian's Chromium (``/usr/bin/chromium``) is driven by Playwright (never
+``playwright install``); without it the test skips, except in CI."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from rebelote.server.app import WEB_DIR
+from rebelote.server.tables.daily import deal_lines
+
+from .live import LiveServer
+from .test_daily import _play
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LiveServer]:
+    """The whole app, pages included; computer players act at once."""
+    with LiveServer(f"sqlite:///{tmp_path / 'daily.db'}", bot_delay=0.0, static_dir=WEB_DIR) as s:
+        yield s
+
+
+def test_a_person_starts_the_daily_deal_and_sees_a_result(
+    live: LiveServer, browser: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        r = ctx.request.post(
+            live.url + "/api/auth/signup", data={"name": "Ada", "password": "belote-pass"}
+        )
+        assert r.ok, r.text()
+        # reachable from the lobby's top bar
+        page.goto(live.url + "/lobby.html")
+        page.locator('nav a[href="/daily.html"]').click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(page.locator("#daily h1")).to_have_text("Donne du jour")
+        start = page.locator('[data-action="daily-start"]')
+        expect(start).to_have_text("Jouer les donnes du jour")
+        expect(page.locator("#daily-standings li")).to_have_count(0)
+        expect(page.locator('#daily-results [data-deal="0"] .note')).to_have_text(
+            "Jouez cette donne pour voir ses résultats "
+            "(tout le monde les voit une fois la journée finie)."
+        )
+        start.click()
+        # the table page, at the daily table, South's cards shown
+        page.wait_for_url("**/#/table/*")
+        table_id = page.url.rsplit("/", 1)[1]
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1", timeout=20000)
+        expect(page.locator("#hand .card")).not_to_have_count(0)
+        # the deal is played (by a scripted client holding the same seat)
+        token = next(c["value"] for c in ctx.cookies() if c["name"] == "rebelote_token")
+        with live.connect(table_id, token) as client:
+            _play(client, lambda legal: legal[0], deals=1)
+        page.goto(live.url + "/daily.html")
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(start).to_have_text("Reprendre les donnes du jour")
+        expect(page.locator("#daily-info")).to_contain_text("1 donne(s) jouée(s) sur 8")
+        row = page.locator('#daily-results [data-deal="0"] tbody tr')
+        expect(row).to_have_count(1)
+        expect(row.locator("td").first).to_have_text("Ada")
+        contract = first_contract(live, table_id)
+        expect(row.locator("td").nth(1)).to_have_text(
+            "tous passent" if contract is None else re.compile(r".+ par (Nord|Sud|Est|Ouest)$")
+        )
+        expect(row.locator("td").nth(3)).to_have_text("0")
+        expect(row.locator("td").nth(4)).to_have_text("50.00 %")
+        standings = page.locator("#daily-standings li")
+        expect(standings).to_have_count(1)
+        expect(standings.locator(".name")).to_have_text("Ada")
+        expect(standings.locator(".rank")).to_have_text("1.")
+        # a deal Ada has not played stays hidden
+        expect(page.locator('#daily-results [data-deal="1"]')).to_have_attribute(
+            "data-hidden", "true"
+        )
+        # six more deals away from the table, then the last one with the
+        # table page open again ("Reprendre"): it says the set is over and
+        # leads to the day's results
+        with live.connect(table_id, token) as client:
+            _play(client, lambda legal: legal[0], deals=6)
+        page.reload()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(page.locator("#daily-info")).to_contain_text("7 donne(s) jouée(s) sur 8")
+        start.click()
+        page.wait_for_url(f"**/#/table/{table_id}")
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1", timeout=20000)
+        token = next(c["value"] for c in ctx.cookies() if c["name"] == "rebelote_token")
+        with live.connect(table_id, token) as client:
+            _play(client, lambda legal: legal[0], deals=1)
+        expect(page.locator("#status")).to_have_text(
+            "La série est finie : voyez les résultats du jour.", timeout=30000
+        )
+        expect(page.locator('#actions [data-action="daily-results"]')).to_have_attribute(
+            "href", "/daily.html"
+        )
+        page.locator('#deal-end [data-action="daily-results"]').click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(start).to_have_text("Revoir mes donnes")
+        expect(page.locator("#daily-info")).to_contain_text("8 donne(s) jouée(s) sur 8")
+        expect(page.locator("#daily-results [data-deal] tbody tr")).to_have_count(8)
+        # the day before: nobody played, a day over shows every deal's rows
+        page.locator('[data-action="daily-previous"]').click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        expect(page.locator("#daily-no-standings")).to_be_visible()
+        expect(page.locator("#daily-results [data-deal] tbody tr")).to_have_count(0)
+        expect(page.locator('#daily-results [data-deal="0"] .note')).to_have_text(
+            "Personne n'a joué cette donne."
+        )
+        page.locator('[data-action="daily-today"]').click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        start.click()
+        page.wait_for_url(f"**/#/replay/{table_id}")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def first_contract(live: LiveServer, table_id: str) -> str | None:
+    """The contract of the table's first deal, as the results give it."""
+    stored = live.manager.store.load(table_id)
+    assert stored is not None
+    return deal_lines(stored)[0].contract
