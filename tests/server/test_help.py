@@ -124,34 +124,51 @@ def test_a_takeback_restores_the_table_every_stream_saw() -> None:
     assert _views(replica) == _views(game)
 
 
-def test_a_deal_over_is_taken_out_of_the_match() -> None:
+def test_a_deal_over_is_never_taken_back() -> None:
+    """Once the deal is over (its whole result shown), its cards stay
+    played: ``takeback_deal_over``, nothing changed, and the turn tells S
+    that it may not take back (while it could on its last card)."""
     game = _game(seed=5)
     log: list[Entry] = []
     rng = random.Random(2)
     _start(game, log)
     _run(game, log, rng)
     while game.state is not None and not game.state.is_terminal:
-        before = _views(game)
-        index = game.actions_in_deal
         _run(game, log, rng, human=True)
+        if not game.state.is_terminal:
+            assert game.turn(Seat.S).takeback is True
     assert game.match is not None and game.waiting == "next"
     assert len(game.sheet) == 1 and game.summary is not None
-    totals = list(game.match.totals)
-    assert sum(totals) > 0 or game.sheet[0].result in ("passed", "cancelled")
-    entry = game.takeback_entry(Seat.S)
-    assert entry.payload == {"to": index}
-    game.apply(entry)
-    after: Any = game  # what the takeback changed (mypy keeps the asserts above)
-    assert after.waiting == "action" and after.state.current == Seat.S
-    assert after.sheet == [] and after.summary is None and after.match.totals == [0, 0]
-    assert after.match.deals == []
-    assert {k: _without_help(v) for k, v in _views(game).items()} == {
-        k: _without_help(v) for k, v in before.items()
-    }
-    # played again to its end, the deal counts once
-    while game.state is not None and not game.state.is_terminal:
-        _run(game, log, rng, human=True)
-    assert len(game.sheet) == 1 and len(game.match.deals) == 1
+    before = _views(game)
+    sheet = list(game.sheet)
+    assert game.turn(Seat.S).takeback is False
+    assert game.may_take_back(Seat.S) is False
+    with pytest.raises(ProtocolError) as exc:
+        game.takeback_entry(Seat.S)
+    assert exc.value.code == "takeback_deal_over"
+    assert _views(game) == before and game.sheet == sheet
+
+
+def test_the_turn_says_when_a_takeback_is_possible() -> None:
+    """At the deal's start S has nothing to take back: the turn says
+    ``takeback`` false (the page greys the button); after S's first
+    decision, true; a computer seat and the spectators: false."""
+    game = _game()
+    log: list[Entry] = []
+    rng = random.Random(1)
+    _start(game, log)
+    _run(game, log, rng)
+    assert not any(s == Seat.S for s, _, _ in game.deal_actions)
+    assert game.turn(Seat.S).takeback is False
+    _run(game, log, rng, human=True)
+    assert game.turn(Seat.S).takeback is True
+    assert game.turn(Seat.N).takeback is False
+    assert game.turn(None).takeback is False
+    # another human seated: no takeback, whatever S did
+    two = _game(humans=(Seat.S, Seat.N))
+    two_log: list[Entry] = []
+    _start(two, two_log)
+    assert two.may_take_back(Seat.S) is False
 
 
 def test_nothing_to_take_back() -> None:
@@ -299,7 +316,7 @@ def test_a_takeback_over_the_socket_once_and_after_a_restart(tmp_path: Path) -> 
             assert client.error()["code"] == "stale"
             # a takeback asked before the last one was seen: stale too
             client.ws.send(json.dumps({"t": "takeback", "d": {"id": "t2"}, "v": taken_v - 1}))
-            assert client.error()["code"] == "stale"
+            assert client.error()["code"] == "takeback_stale"
             assert client.sync() == after and client.v == taken_v
     # the log replays after a restart: the same table, the same version
     with LiveServer(url) as live, live.connect(table_id, token) as client:

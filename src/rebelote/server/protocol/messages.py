@@ -887,12 +887,14 @@ class DealEndEvent(_Event):
 
 class MatchEndEvent(_Event):
     """The match is over: the ``winner`` side, the ``totals`` and the deal by
-    deal ``sheet``."""
+    deal ``sheet``; ``unclaimed``: litige points still held over, which
+    nobody scores (:attr:`rebelote.match.Match.unclaimed`: no next deal)."""
 
     kind: Literal["match_end"] = "match_end"
     winner: str
     totals: dict[str, int]
     sheet: list[SheetLine]
+    unclaimed: int = 0
 
 
 class SeatEvent(_Event):
@@ -938,6 +940,10 @@ class TurnData(_Strict):
       :meth:`rebelote.state.State.why_illegal`; ``not_your_turn`` for every
       card while another seat acts); empty for a spectator and for an empty
       hand.  Nothing about another hand.
+    - ``takeback``: whether the receiving seat may take back its last card
+      or bid now (help allowed, no other human seated, an action of its own
+      in the deal going on: never once the deal is over); false for a
+      spectator.
     """
 
     seat: SeatLetter | None
@@ -949,6 +955,7 @@ class TurnData(_Strict):
     agreed: list[SeatLetter] = Field(default_factory=list)
     deadline: float | None = None
     illegal: list[IllegalCards] = Field(default_factory=list)
+    takeback: bool = False
 
 
 class TurnEvent(_Event, TurnData):

@@ -921,6 +921,7 @@ class TableGame:
                         winner=self.sides[event.winner],
                         totals=self._side_dict(event.totals),
                         sheet=list(self.sheet),
+                        unclaimed=match.unclaimed,
                     )
                 )
             )
@@ -969,6 +970,7 @@ class TableGame:
             agreed=agreed,
             deadline=self.next_deadline if waiting == "next" else None,
             illegal=self._illegal_cards,
+            takeback=self.may_take_back,
         )
         public = public_mask(state)
         for seat, data in turns.items():  # a shared one's card names are read once
@@ -1017,6 +1019,18 @@ class TableGame:
 
     # ------------------------------------------------ help against the computer
 
+    def may_take_back(self, seat: Seat) -> bool:
+        """Whether ``seat`` may take back now: help allowed at the table,
+        no other human seated (their moves would be undone too), and an
+        action of its own to take back in the deal going on
+        (:meth:`takeback_index`).  The ``turn`` data's ``takeback``."""
+        if not self.help_allowed or self.seats[seat].kind != "human":
+            return False
+        others = any(
+            s != seat and spec.kind == "human" and not spec.left for s, spec in self.seats.items()
+        )
+        return not others and self.takeback_index(seat) is not None
+
     def help_info(self) -> HelpInfo:
         """The table's :class:`HelpInfo` (the snapshot's ``help``)."""
         return HelpInfo(allowed=self.help_allowed, hints=self.hints, takebacks=self.takebacks)
@@ -1024,10 +1038,10 @@ class TableGame:
     def takeback_index(self, seat: Seat) -> int | None:
         """The place in the current deal (from 0) of ``seat``'s last action
         of its own (``by: human``: not an automatic cut, pattern or forced
-        card, nor a stand-in's), or ``None``: no deal going on or waiting
-        for the next one (a match over is never reopened), or no such
+        card, nor a stand-in's), or ``None``: no deal going on (a deal over
+        is never reopened: its whole result has been seen), or no such
         action in this deal."""
-        if self.waiting not in ("action", "next") or self.state is None:
+        if self.waiting != "action" or self.state is None:
             return None
         for i in range(len(self.deal_actions) - 1, -1, -1):
             who, _action, by = self.deal_actions[i]
@@ -1038,7 +1052,15 @@ class TableGame:
     def takeback_entry(self, seat: Seat) -> Entry:
         """The ``takeback`` entry of ``seat``'s last card or bid (see
         :meth:`takeback_index`).  Raises :class:`ProtocolError`
+        ``takeback_deal_over`` once the deal is over (its result was
+        shown: the table waits for the next deal or a rematch),
         ``takeback_none`` when there is none to take back."""
+        if self.waiting in ("next", "rematch"):
+            raise ProtocolError(
+                "takeback_deal_over",
+                "the deal is over: its cards can no longer be taken back",
+                legal=[],
+            )
         index = self.takeback_index(seat)
         if index is None:
             raise ProtocolError(

@@ -518,10 +518,12 @@ class Table:
         ``takeback`` log entry, :meth:`TableGame.takeback_entry`), once:
         an ``action_id`` this seat already sent is not applied again
         (``False``), and one made against a version of the seat's stream
-        older than its last takeback (``made_at``) is ``stale``.  Returns
+        older than its last takeback (``made_at``) is ``takeback_stale``.  Returns
         ``True`` when applied.  Raises :class:`ProtocolError`
         (``rated_table``, ``takeback_others``, ``takeback_none``,
-        ``stale``, ``unavailable``); then nothing changed."""
+        ``takeback_deal_over``, ``takeback_stale`` (a second click: the
+        first one took back already), ``unavailable``); then nothing
+        changed."""
         async with self.lock:
             self._check_driving()
             await self._sync()
@@ -533,7 +535,7 @@ class Table:
             last = self.game.takeback_versions.get(seat, 0)
             if made_at is not None and made_at < last:
                 raise ProtocolError(
-                    "stale",
+                    "takeback_stale",
                     f"that takeback was asked at version {made_at}, before the one at "
                     f"version {last}: look again",
                 )
