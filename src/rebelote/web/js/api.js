@@ -132,6 +132,8 @@ const ERROR_KEYS = {
   // help against the computer (issue 16): hints and takebacks
   rated_table: 'error.rated_table',
   takeback_none: 'error.takeback_none',
+  takeback_deal_over: 'error.takeback_deal_over',
+  takeback_stale: 'error.takeback_stale',
   takeback_others: 'error.takeback_others',
   // the bot API (docs/bot-api.md)
   bad_bot_token: 'error.bad_bot_token',

@@ -123,7 +123,8 @@ export function renderAssist(app) {
   hintBtn.disabled = !mine || model.pending || assist.asking;
   hintBtn.setAttribute('aria-busy', String(assist.asking));
   backBtn.hidden = !assist.allowed || !playing || othersSeated(model || {});
-  backBtn.disabled = !playing || model.pending || !turn || (turn.waiting !== 'action' && turn.waiting !== 'next');
+  // the server says whether there is something to take back (turn.takeback)
+  backBtn.disabled = !playing || model.pending || !turn || !turn.takeback;
   // the hint holds while its turn does
   const hint = assist.hint && turn && assist.hintTurn === turn && mine ? assist.hint : null;
   if (!hint) {
@@ -135,7 +136,7 @@ export function renderAssist(app) {
     panel.dataset.expert = hint.expert;
     const turned = model.deal.turned;
     panel.replaceChildren(
-      h('p', { class: 'hint-head' }, t('assist.expertPlays'), ' ', actionLabel(hint.expert, turned)),
+      h('p', { class: 'hint-head' }, t(turn.phase === 'bidding' ? 'assist.expertBids' : 'assist.expertPlays'), ' ', actionLabel(hint.expert, turned)),
       h('ol', { class: 'hint-values' },
         ...hint.values.map((v) => h('li', {
           class: v.action === hint.best ? 'best' : null, 'data-hint-action': v.action,
