@@ -10,6 +10,7 @@ to take back."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser
 
@@ -17,6 +18,7 @@ from server.live import LiveServer
 
 from .conftest import DESKTOP, PHONE
 from .driver import Driver
+from .test_during_the_deal import new_page, play_deal_first_cards, summary_rows, wait_my_turn
 from .test_table import create_table, no_errors, open_page
 
 _RECORD = """() => {
@@ -64,8 +66,30 @@ def test_the_end_of_the_match_opens_its_analysis(
     page.wait_for_selector("#table-page[data-mode='replay'][data-ready='1']")
     page.wait_for_selector("#analysis[open]")
     assert page.evaluate("location.hash") == f"#/replay/{table_id}/1/analysis"
-    status = page.locator("#analysis").get_attribute("data-status")
-    assert status in ("running", "done"), status
+    page.wait_for_selector("#analysis:is([data-status='running'], [data-status='done'])")
+    # made, it fits the phone's width: no table wider than its box, the
+    # values before and after and the best cards on screen
+    page.wait_for_selector("#analysis[data-status='done']", timeout=240_000)
+    page.wait_for_selector("#analysis tr[data-card]")
+    widths = page.eval_on_selector_all(
+        "#analysis .table-wrap, #analysis",
+        "els => els.map((e) => [e.scrollWidth, e.clientWidth])",
+    )
+    assert widths and all(scroll <= client for scroll, client in widths), widths
+    head = page.locator("#analysis table.analysis-cards th.narrow")
+    box = head.bounding_box()
+    assert head.inner_text() == "Avant → après" and box is not None
+    assert box["x"] + box["width"] <= 360
+    assert page.locator("#analysis table.analysis-cards th.wide").first.is_hidden()
+    # one minus sign: U+2212 in every cost and value, never a hyphen
+    texts = page.eval_on_selector_all(
+        "#analysis table.analysis-cards td.num", "tds => tds.map((td) => td.innerText)"
+    )
+    assert not [x for x in texts if "-" in x], texts
+    rounds = page.eval_on_selector_all(
+        "#analysis tr[data-bid]", "trs => trs.map((tr) => tr.children[0].innerText)"
+    )
+    assert rounds and set(rounds) <= {"1", "2"}, rounds
     page.screenshot(path=str(shots / "review16-analysis-from-dialog-360x740.png"))
     # the start page lists it, and its link opens the same
     page.goto(web.url + "/")
@@ -130,5 +154,30 @@ def test_the_cut_and_the_takeback_button(browser: Browser, web: LiveServer) -> N
     driver = Driver(page)
     assert driver.wait_decision() == "table"
     assert page.locator('[data-action="takeback"]').is_disabled()
+    no_errors(page)
+    page.context.close()
+
+
+def test_the_takers_declarations_are_not_the_defences(
+    browser: Browser, web: LiveServer, script_table: Any
+) -> None:
+    """``ffb-coinche``, we bid 80 hearts and East coinches (the coinche
+    multiplies the whole deal): our tierce scores on our side under the
+    label "Annonces", never "Annonces de la défense" (the same deal as
+    test_during_the_deal's rounding test, NS making 121 to 81)."""
+    script_table(dealer="S", bids={"E": ["pass", "coinche"]})
+    page = new_page(browser, web, DESKTOP)
+    create_table(web, page, preset="ffb-coinche", target=2000, options={"speed": "instant"})
+    wait_my_turn(page)
+    page.click("#actions [data-bid='80H']")
+    play_deal_first_cards(page)
+    page.wait_for_selector("#deal-end[open] table.summary")
+    rows = summary_rows(page)
+    scored = page.eval_on_selector_all(
+        "#deal-end tr[data-scored='declarations']",
+        "trs => trs.map((tr) => [...tr.children].map((c) => c.innerText.trim()))",
+    )
+    assert scored == [["Annonces", "20", ""]], rows
+    assert not [r for r in rows if "défense" in r[0]], rows
     no_errors(page)
     page.context.close()
