@@ -110,7 +110,12 @@ def test_a_takeback_restores_the_table_every_stream_saw() -> None:
         assert data.data["kind"] == "takeback" and data.data["seat"] == "S"
         assert (data.data["hints"], data.data["takebacks"]) == (0, 1)
         assert _without_help(data.data["snapshot"]) == _without_help(before[key])
-        assert data.data["snapshot"]["help"] == {"allowed": True, "hints": 0, "takebacks": 1}
+        assert data.data["snapshot"]["help"] == {
+            "allowed": True,
+            "hints": 0,
+            "takebacks": 1,
+            "hints_by_seat": {},
+        }
     assert {k: _without_help(v) for k, v in _views(game).items()} == {
         k: _without_help(v) for k, v in before.items()
     }
@@ -226,7 +231,12 @@ def test_hints_and_takebacks_are_refused_at_a_rated_table(server: LiveServer) ->
         client.send("takeback", {"id": "t1"})
         assert client.error()["code"] == "rated_table"
         snap = client.sync()
-        assert snap["help"] == {"allowed": False, "hints": 0, "takebacks": 0}
+        assert snap["help"] == {
+            "allowed": False,
+            "hints": 0,
+            "takebacks": 0,
+            "hints_by_seat": {},
+        }
 
 
 def test_a_takeback_needs_no_other_human(server: LiveServer) -> None:
@@ -270,7 +280,22 @@ def test_a_hint_is_the_experts_from_the_seats_view(
         # the table's marker, to every stream, before the answer
         (help_event,) = [e for e in client.events if e["kind"] == "help"]
         assert (help_event["seat"], help_event["hints"], help_event["takebacks"]) == ("S", 1, 0)
-        assert client.sync()["help"] == {"allowed": True, "hints": 1, "takebacks": 0}
+        assert client.sync()["help"] == {
+            "allowed": True,
+            "hints": 1,
+            "takebacks": 0,
+            "hints_by_seat": {"S": 1},
+        }
+        # a second tab of the same seat asks the same decision's hint: the
+        # same answer, counted once (no second help event)
+        with server.connect(table_id, created["token"]) as other:
+            other.recv_until(lambda m: m["t"] == "snapshot")
+            other.send("hint", {"id": "h2"})
+            again = other.recv_until(lambda m: m["t"] in ("hint", "error"), timeout=60)
+            assert again["t"] == "hint" and again["d"]["expert"] == msg["d"]["expert"]
+            assert other.sync()["help"]["hints"] == 1
+            assert [e for e in other.events if e["kind"] == "help"] == []
+        assert client.sync()["help"]["hints_by_seat"] == {"S": 1}
         # not S's decision: no hint
         client.act(turn["legal"][0], False if turn["legal"][0] in turn["belote_choice"] else None)
         client.recv_until(lambda m: m["t"] == "event" and m["d"]["kind"] == "card")

@@ -971,22 +971,28 @@ class HelpInfo(_Strict):
     """The help a player may get at this table (:class:`Snapshot`'s
     ``help``): ``allowed`` (hints and takebacks: at a table with no rating
     at stake only; a takeback also needs no other human seated), and how
-    many ``hints`` and ``takebacks`` were used in the current match."""
+    many ``hints`` and ``takebacks`` were used in the current match;
+    ``hints_by_seat``: of those hints, how many each seat asked (seat
+    letter -> count, seats that asked none left out)."""
 
     allowed: bool
     hints: int
     takebacks: int
+    hints_by_seat: dict[SeatLetter, int] = Field(default_factory=dict)
 
 
 class HelpEvent(_Event):
     """``seat`` asked for a hint (its answer went to it alone: ``hint``,
     outside the stream); ``hints`` and ``takebacks``: used in this match
-    so far, for the table's marker."""
+    so far, for the table's marker; ``hints_by_seat`` as in
+    :class:`HelpInfo`.  One hint counts per seat and decision, however
+    many of its tabs asked."""
 
     kind: Literal["help"] = "help"
     seat: SeatLetter
     hints: int
     takebacks: int
+    hints_by_seat: dict[SeatLetter, int] = Field(default_factory=dict)
 
 
 class TakebackEvent(_Event):

@@ -316,6 +316,12 @@ class TableGame:
         meta); told to the seats in the snapshot's ``help``."""
         self.hints = 0
         """Hints given in the current match (``hint`` entries)."""
+        self.hints_by_seat: dict[Seat, int] = {}
+        """Of those, per seat that asked."""
+        self.hinted: set[tuple[Seat, int, int, int, int]] = set()
+        """The decisions a hint was counted for: ``(seat, match, deal,
+        actions in the deal, takebacks)`` (a second tab asking the same
+        seat's hint for the same decision is not counted again)."""
         self.takebacks = 0
         """Takebacks in the current match (``takeback`` entries)."""
         self.takeback_versions: dict[StreamKey, int] = {}
@@ -768,6 +774,7 @@ class TableGame:
         self.cards_played = dict.fromkeys(self.order, 0)
         self.standin_cards = dict.fromkeys(self.order, 0)
         self.hints = self.takebacks = 0
+        self.hints_by_seat = {}
         self.match_dealer = dealer
         self.deal_pack = []
         self.deal_actions = []
@@ -1033,7 +1040,24 @@ class TableGame:
 
     def help_info(self) -> HelpInfo:
         """The table's :class:`HelpInfo` (the snapshot's ``help``)."""
-        return HelpInfo(allowed=self.help_allowed, hints=self.hints, takebacks=self.takebacks)
+        return HelpInfo(
+            allowed=self.help_allowed,
+            hints=self.hints,
+            takebacks=self.takebacks,
+            hints_by_seat=self._hints_by_seat(),
+        )
+
+    def _hints_by_seat(self) -> dict[str, int]:
+        return {s.letter: self.hints_by_seat[s] for s in self.order if s in self.hints_by_seat}
+
+    def _decision(self, seat: Seat, after: int) -> tuple[Seat, int, int, int, int]:
+        return (seat, self.match_number, self.deal_number, after, self.takebacks)
+
+    def hint_counted(self, seat: Seat) -> bool:
+        """Whether a hint was already counted for ``seat``'s decision now
+        (another tab of the same seat asked it): the table then gives the
+        hint without a second ``hint`` entry."""
+        return self._decision(seat, self.actions_in_deal) in self.hinted
 
     def takeback_index(self, seat: Seat) -> int | None:
         """The place in the current deal (from 0) of ``seat``'s last action
@@ -1078,12 +1102,16 @@ class TableGame:
         if self.match is None:
             raise ValueError("a hint entry before the match")
         self.hints += 1
+        self.hints_by_seat[entry.seat] = self.hints_by_seat.get(entry.seat, 0) + 1
+        after = entry.payload.get("after", self.actions_in_deal)
+        self.hinted.add(self._decision(entry.seat, int(after)))
         event = HelpEvent(
             match=self.match_number,
             deal=self.deal_number,
             seat=entry.seat.letter,
             hints=self.hints,
             takebacks=self.takebacks,
+            hints_by_seat=self._hints_by_seat(),
         )
         return [self._public(event)]
 

@@ -508,7 +508,9 @@ class Table:
             await self._sync()
             if self.game.entries != version:
                 raise ProtocolError("stale", "the table moved on meanwhile: ask again")
-            await self._commit([self.game.hint_entry(seat)])
+            # one hint counted per seat and decision, however many tabs ask
+            if not self.game.hint_counted(seat):
+                await self._commit([self.game.hint_entry(seat)])
         return {**report, "id": action_id}
 
     async def takeback(
