@@ -365,3 +365,50 @@ def test_a_takeback_over_the_socket_once_and_after_a_restart(tmp_path: Path) -> 
             assert summary["result"] in ("made", "dedans", "capot", "litige")
             data = http.get(f"/api/tables/{table_id}/replay", params={"token": token}).json()
             assert data["deals"][0]["help"] == {"hints": 0, "takebacks": 1}
+
+
+# ------------------------------------------------------------------ the pace
+
+
+def test_the_computers_pace_changes_during_a_match_and_survives_a_restart(
+    tmp_path: Path,
+) -> None:
+    """A player alone against the computer sets the computer players'
+    speed during the match (``options``): every stream gets an ``options``
+    event, the snapshot's ``table.options.speed`` says it, the table's
+    pace is that speed's, and a restarted server keeps it (a log
+    entry).  A bad speed changes nothing."""
+    url = f"sqlite:///{tmp_path / 'pace.db'}"
+    with LiveServer(url) as live:
+        created = live.create(
+            preset="ffb",
+            target=1000,
+            options={"speed": "slow"},
+            levels={"N": "random", "W": "random", "E": "random"},
+        )
+        table_id, token = created["table_id"], created["token"]
+        with live.connect(table_id, token) as client:
+            client.recv_until(lambda m: m["t"] == "snapshot")
+            assert client.sync()["table"]["options"]["speed"] == "slow"
+            client.send("options", {"speed": "fast"})
+            event = client.recv_until(lambda m: m["t"] == "event" and m["d"]["kind"] == "options")
+            assert (event["d"]["seat"], event["d"]["speed"]) == ("S", "fast")
+            assert client.sync()["table"]["options"]["speed"] == "fast"
+            table = live.manager.driven(table_id)
+            assert isinstance(table, Table) and table.game.options.speed == "fast"
+            client.ws.send(json.dumps({"t": "options", "d": {"speed": "warp"}}))
+            assert client.error()["code"] == "bad_message"
+            assert client.sync()["table"]["options"]["speed"] == "fast"
+    with LiveServer(url) as live, live.connect(table_id, token) as client:
+        msg = client.recv_until(lambda m: m["t"] == "snapshot")
+        assert msg["d"]["table"]["options"]["speed"] == "fast"
+
+
+def test_the_pace_is_not_changed_where_other_people_play(server: LiveServer) -> None:
+    table_id, players = lobby_table(server, ["Ada", "Bob"], bots="random")
+    with players[0].connect(table_id) as client:
+        client.recv_until(lambda m: m["t"] == "snapshot")
+        before = client.sync()["table"]["options"]["speed"]
+        client.send("options", {"speed": "instant"})
+        assert client.error()["code"] == "options_others"
+        assert client.sync()["table"]["options"]["speed"] == before

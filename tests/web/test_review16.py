@@ -181,3 +181,25 @@ def test_the_takers_declarations_are_not_the_defences(
     assert not [r for r in rows if "défense" in r[0]], rows
     no_errors(page)
     page.context.close()
+
+
+def test_the_computers_speed_from_the_settings(browser: Browser, web: LiveServer) -> None:
+    """During a match against the computer the settings change the
+    computer players' speed (the server stores it: a reload still shows
+    it)."""
+    page = open_page(browser, web, DESKTOP)
+    create_table(web, page, preset="ffb", target=1000, options={"speed": "slow"})
+    page.click('[data-action="settings"]')
+    page.wait_for_selector("#settings[open]")
+    select = page.locator('#settings [data-table-setting="speed"]')
+    assert select.is_visible() and select.input_value() == "slow"
+    assert page.locator("#settings-speed").is_hidden()
+    select.select_option("fast")
+    page.wait_for_function("() => window.rebelote.model.table.options.speed === 'fast'")
+    page.reload()
+    page.wait_for_selector("#table-page[data-ready='1']")
+    page.click('[data-action="settings"]')
+    page.wait_for_selector("#settings[open]")
+    assert page.locator('#settings [data-table-setting="speed"]').input_value() == "fast"
+    no_errors(page)
+    page.context.close()

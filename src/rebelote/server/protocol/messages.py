@@ -138,6 +138,9 @@ __all__ = [
     "MutedData",
     "NoticeCode",
     "NoticeData",
+    "OptionsEvent",
+    "OptionsMessage",
+    "OptionsRequest",
     "PatternEvent",
     "PingMessage",
     "PresetInfo",
@@ -368,6 +371,24 @@ class TakebackMessage(_Strict):
     v: StrictInt | None = None
 
 
+class OptionsRequest(_Strict):
+    """``options``: the table options a player may change during a match
+    (at a table where no other person plays): the computer players'
+    ``speed``."""
+
+    speed: Speed
+
+
+class OptionsMessage(_Strict):
+    """``{"t": "options", "d": {"speed": "fast"}}``: change the computer
+    players' pace of this table from now on (a log entry: a restart keeps
+    it).  Refused ``options_others`` where other people play."""
+
+    t: Literal["options"]
+    d: OptionsRequest
+    v: StrictInt | None = None
+
+
 AnyClientMessage: TypeAlias = (
     HelloMessage
     | ActMessage
@@ -379,6 +400,7 @@ AnyClientMessage: TypeAlias = (
     | LeaveMessage
     | HintMessage
     | TakebackMessage
+    | OptionsMessage
 )
 
 ClientMessage: TypeAlias = Annotated[AnyClientMessage, Field(discriminator="t")]
@@ -395,6 +417,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "leave",
     "hint",
     "takeback",
+    "options",
 )
 """The values of ``t`` a client may send."""
 
@@ -995,6 +1018,16 @@ class HelpEvent(_Event):
     hints_by_seat: dict[SeatLetter, int] = Field(default_factory=dict)
 
 
+class OptionsEvent(_Event):
+    """``seat`` changed the table's options (:class:`OptionsMessage`):
+    the computer players' ``speed`` from now on (the snapshot's
+    ``table.options`` says it too)."""
+
+    kind: Literal["options"] = "options"
+    seat: SeatLetter
+    speed: Speed
+
+
 class TakebackEvent(_Event):
     """``seat`` took back its last card or bid: the deal went back to just
     before it (the actions after it undone, the computer players' too) and
@@ -1060,7 +1093,8 @@ EventData: TypeAlias = Annotated[
     | SeatEvent
     | TurnEvent
     | HelpEvent
-    | TakebackEvent,
+    | TakebackEvent
+    | OptionsEvent,
     Field(discriminator="kind"),
 ]
 """The ``d`` of an ``event`` message, told apart by ``kind``; every event

@@ -94,6 +94,7 @@ from rebelote.seats import Seat, previous_seat, seats_of
 from rebelote.server.api.help import describe
 from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
+    SPEED_DELAYS,
     DealEndEvent,
     DealStartEvent,
     FairData,
@@ -104,6 +105,7 @@ from rebelote.server.protocol.messages import (
     MatchEndEvent,
     MatchInfo,
     MatchStartEvent,
+    OptionsEvent,
     ProtocolError,
     RulesInfo,
     SeatEvent,
@@ -146,7 +148,7 @@ __all__ = [
     "derive_seed",
 ]
 
-EntryKind = Literal["match", "deal", "act", "seat", "agree", "hint", "takeback"]
+EntryKind = Literal["match", "deal", "act", "seat", "agree", "hint", "takeback", "options"]
 """The kinds of log entries."""
 
 SPECTATORS: StreamKey = None
@@ -672,6 +674,8 @@ class TableGame:
             out = self._apply_hint(entry)
         elif entry.kind == "takeback":
             out = self._apply_takeback(entry)
+        elif entry.kind == "options":
+            out = self._apply_options(entry)
         else:
             raise ValueError(f"unknown log entry {entry.kind!r}")
         self.entries += 1
@@ -1091,6 +1095,34 @@ class TableGame:
                 "takeback_none", "nothing of yours to take back in this deal", legal=[]
             )
         return Entry("takeback", seat, {"to": index})
+
+    def options_entry(self, seat: Seat, speed: str) -> Entry:
+        """The ``options`` entry of ``seat`` setting the computer players'
+        ``speed`` (a key of :data:`SPEED_DELAYS`).  Raises
+        :class:`ProtocolError` ``bad_message`` for an unknown speed,
+        ``options_others`` where another person plays (the pace is
+        everyone's)."""
+        if speed not in SPEED_DELAYS:
+            raise ProtocolError("bad_message", f"unknown speed {speed!r}")
+        if any(
+            s != seat and spec.kind == "human" and not spec.left for s, spec in self.seats.items()
+        ):
+            raise ProtocolError(
+                "options_others", "the pace is chosen alone only: other people play here"
+            )
+        return Entry("options", seat, {"speed": speed})
+
+    def _apply_options(self, entry: Entry) -> list[Outgoing]:
+        if entry.seat is None or entry.seat not in self.seats:
+            raise ValueError("an options entry needs a seat of the table")
+        speed = entry.payload["speed"]
+        if speed not in SPEED_DELAYS:
+            raise ValueError(f"unknown speed {speed!r}")
+        self.options = self.options.model_copy(update={"speed": speed})
+        event = OptionsEvent(
+            match=self.match_number, deal=self.deal_number, seat=entry.seat.letter, speed=speed
+        )
+        return [self._public(event)]
 
     def hint_entry(self, seat: Seat) -> Entry:
         """The ``hint`` entry of a hint given to ``seat`` now."""

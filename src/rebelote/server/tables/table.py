@@ -156,7 +156,7 @@ def game_from_stored(
     for e in stored.events:
         if e.seq != game.entries:
             raise ValueError(f"table {stored.id}: log entry {e.seq} where {game.entries} was due")
-        if e.kind not in ("match", "deal", "act", "seat", "agree", "hint", "takeback"):
+        if e.kind not in ("match", "deal", "act", "seat", "agree", "hint", "takeback", "options"):
             raise ValueError(f"table {stored.id}: unknown log entry kind {e.kind!r}")
         kind = cast(EntryKind, e.kind)
         entry = Entry(kind, None if e.seat is None else Seat[e.seat], e.payload)
@@ -512,6 +512,19 @@ class Table:
             if not self.game.hint_counted(seat):
                 await self._commit([self.game.hint_entry(seat)])
         return {**report, "id": action_id}
+
+    async def set_speed(self, seat: Seat, speed: str) -> None:
+        """Change the computer players' ``speed`` from now on (an
+        ``options`` log entry: a restart keeps it), at a table where no
+        other person plays.  Raises :class:`ProtocolError`
+        (``options_others``, ``bad_message``, ``not_started``, ``left``,
+        ``unavailable``); then nothing changed."""
+        async with self.lock:
+            self._check_driving()
+            await self._sync()
+            self._check_can_act(seat)
+            entry = self.game.options_entry(seat, speed)
+            await self._commit([entry])
 
     async def takeback(
         self, seat: Seat, *, action_id: str | None = None, made_at: int | None = None

@@ -134,6 +134,7 @@ const ERROR_KEYS = {
   takeback_none: 'error.takeback_none',
   takeback_deal_over: 'error.takeback_deal_over',
   takeback_stale: 'error.takeback_stale',
+  options_others: 'error.options_others',
   takeback_others: 'error.takeback_others',
   // the bot API (docs/bot-api.md)
   bad_bot_token: 'error.bad_bot_token',

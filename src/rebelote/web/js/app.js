@@ -1216,11 +1216,15 @@ function onClick(e) {
       break;
     case 'settings': {
       dialog?.close();
-      // the computer players' speed is the table's, chosen with the match
+      // the computer players' speed is the table's: changed here during a
+      // match where no other person plays (the server stores it), else said
       const speed = app.model?.table?.options?.speed;
+      const alone = app.mode === 'play' && !!app.model?.you && !!app.model.match && !othersAtTable(app.model);
       const note = $('#settings-speed');
       note.textContent = SPEED_KEYS[speed] ? t('settings.speedNote', { speed: t(SPEED_KEYS[speed]) }) : '';
-      note.hidden = !SPEED_KEYS[speed];
+      note.hidden = !SPEED_KEYS[speed] || alone;
+      $('#settings-table-speed').hidden = !(alone && SPEED_KEYS[speed]);
+      if (SPEED_KEYS[speed]) $('[data-table-setting="speed"]').value = speed;
       app.settings.open();
       break;
     }
@@ -1352,6 +1356,10 @@ async function main() {
     if (app.view && app.mode !== 'replay') render();
   });
   document.addEventListener('click', onClick);
+  // the computer players' speed, from the settings during a match
+  $('[data-table-setting="speed"]')?.addEventListener('change', (e) => {
+    if (!app.conn?.send({ t: 'options', d: { speed: e.target.value } })) toast(t('conn.offline'));
+  });
   document.addEventListener('keydown', onKey);
   document.addEventListener('pointerdown', () => (app.keyboard = false));
   $('#new-game-form').addEventListener('submit', startNewGame);

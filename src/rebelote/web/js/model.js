@@ -280,6 +280,10 @@ export class TableModel {
           };
         }
         break;
+      case 'options':
+        // the computer players' speed changed (the settings, during the match)
+        if (this.table) this.table = { ...this.table, options: { ...this.table.options, speed: e.speed } };
+        break;
       case 'turn':
         this.turn = normalTurn(e);
         deal.phase = e.phase;
