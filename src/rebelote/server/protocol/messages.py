@@ -35,6 +35,9 @@ Client -> server (``t``):
   now (:class:`HintData`, to this socket alone); ``takeback`` ``{"id"}``:
   take back the seat's last card or bid (a ``takeback`` event).  Only at a
   table with no rating at stake (``rated_table`` otherwise).
+- ``options`` ``{"speed": "fast"}``: the computer players' pace from now
+  on, at a table where no other person plays (``options_others``
+  otherwise; an ``options`` event).
 
 Server -> client: ``snapshot`` (:class:`Snapshot`), ``event`` (one of the
 :data:`EventData` models, told apart by ``kind``), ``error``
