@@ -619,6 +619,7 @@ function handle(msg) {
     app.view.ui.beloteAsk = null;
     render();
     if (model.summary && model.turn?.waiting !== 'action') showDealEnd(false);
+    if (model.match?.winner) rememberFinished(model); // a match seen over after a reload
     if (!app.firstRender) {
       app.firstRender = true;
       performance.mark('rb:table-rendered');
