@@ -533,6 +533,20 @@ def test_litige_points_go_to_next_winner_seed003() -> None:
     assert match.held_over == 0
 
 
+def test_litige_on_the_last_deal_goes_to_nobody() -> None:
+    """RULES.md, "Litige on the last deal": a tie on the deal that ends the
+    match (target 50: NS reach 81) holds EW's 81 over for a next deal that
+    is never played: the match ends 81 - 0, and the 81 are unclaimed."""
+    state = deal(FFB, TWO, "8H", "take")
+    play(state, TIE_SCRIPT)
+    match = Match(FFB.replace(target=50), Seat.N)
+    assert match.unclaimed == 0
+    line = match.add(finished(state))
+    assert line.totals == (81, 0) and match.is_over and match.winner == 0
+    assert (match.held_over, match.unclaimed) == (81, 81)
+    assert match.ended is not None and match.ended.totals == (81, 0)
+
+
 def test_option_capot_points_seed001() -> None:
     """Seed 001: "Un capot ... Valeur 252 points" (seed 000: 152 + 100;
     seed 003: 152 + 10 + 90).  W's capot: EW 252 + tierce 20; NS belote 20.

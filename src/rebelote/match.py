@@ -93,6 +93,15 @@ class Match:
         """Whether a side has won."""
         return self.winner is not None
 
+    @property
+    def unclaimed(self) -> int:
+        """Litige points still held over when the match is over: nobody
+        scores them, for no next deal will be played to win them (seed 003
+        gives them to the winner of the next deal and says nothing of the
+        last one; docs/rules/RULES.md, "Litige on the last deal").  0 while
+        the match goes on."""
+        return self.held_over if self.is_over else 0
+
     def shuffled_pack(self, rng: random.Random) -> list[Card]:
         """A pack for the next deal, shuffled by ``rng``."""
         pack = list(cards_of(DECK_24 if self.rules.players == 3 else DECK_32))

@@ -110,7 +110,12 @@ def test_a_takeback_restores_the_table_every_stream_saw() -> None:
         assert data.data["kind"] == "takeback" and data.data["seat"] == "S"
         assert (data.data["hints"], data.data["takebacks"]) == (0, 1)
         assert _without_help(data.data["snapshot"]) == _without_help(before[key])
-        assert data.data["snapshot"]["help"] == {"allowed": True, "hints": 0, "takebacks": 1}
+        assert data.data["snapshot"]["help"] == {
+            "allowed": True,
+            "hints": 0,
+            "takebacks": 1,
+            "hints_by_seat": {},
+        }
     assert {k: _without_help(v) for k, v in _views(game).items()} == {
         k: _without_help(v) for k, v in before.items()
     }
@@ -124,34 +129,51 @@ def test_a_takeback_restores_the_table_every_stream_saw() -> None:
     assert _views(replica) == _views(game)
 
 
-def test_a_deal_over_is_taken_out_of_the_match() -> None:
+def test_a_deal_over_is_never_taken_back() -> None:
+    """Once the deal is over (its whole result shown), its cards stay
+    played: ``takeback_deal_over``, nothing changed, and the turn tells S
+    that it may not take back (while it could on its last card)."""
     game = _game(seed=5)
     log: list[Entry] = []
     rng = random.Random(2)
     _start(game, log)
     _run(game, log, rng)
     while game.state is not None and not game.state.is_terminal:
-        before = _views(game)
-        index = game.actions_in_deal
         _run(game, log, rng, human=True)
+        if not game.state.is_terminal:
+            assert game.turn(Seat.S).takeback is True
     assert game.match is not None and game.waiting == "next"
     assert len(game.sheet) == 1 and game.summary is not None
-    totals = list(game.match.totals)
-    assert sum(totals) > 0 or game.sheet[0].result in ("passed", "cancelled")
-    entry = game.takeback_entry(Seat.S)
-    assert entry.payload == {"to": index}
-    game.apply(entry)
-    after: Any = game  # what the takeback changed (mypy keeps the asserts above)
-    assert after.waiting == "action" and after.state.current == Seat.S
-    assert after.sheet == [] and after.summary is None and after.match.totals == [0, 0]
-    assert after.match.deals == []
-    assert {k: _without_help(v) for k, v in _views(game).items()} == {
-        k: _without_help(v) for k, v in before.items()
-    }
-    # played again to its end, the deal counts once
-    while game.state is not None and not game.state.is_terminal:
-        _run(game, log, rng, human=True)
-    assert len(game.sheet) == 1 and len(game.match.deals) == 1
+    before = _views(game)
+    sheet = list(game.sheet)
+    assert game.turn(Seat.S).takeback is False
+    assert game.may_take_back(Seat.S) is False
+    with pytest.raises(ProtocolError) as exc:
+        game.takeback_entry(Seat.S)
+    assert exc.value.code == "takeback_deal_over"
+    assert _views(game) == before and game.sheet == sheet
+
+
+def test_the_turn_says_when_a_takeback_is_possible() -> None:
+    """At the deal's start S has nothing to take back: the turn says
+    ``takeback`` false (the page greys the button); after S's first
+    decision, true; a computer seat and the spectators: false."""
+    game = _game()
+    log: list[Entry] = []
+    rng = random.Random(1)
+    _start(game, log)
+    _run(game, log, rng)
+    assert not any(s == Seat.S for s, _, _ in game.deal_actions)
+    assert game.turn(Seat.S).takeback is False
+    _run(game, log, rng, human=True)
+    assert game.turn(Seat.S).takeback is True
+    assert game.turn(Seat.N).takeback is False
+    assert game.turn(None).takeback is False
+    # another human seated: no takeback, whatever S did
+    two = _game(humans=(Seat.S, Seat.N))
+    two_log: list[Entry] = []
+    _start(two, two_log)
+    assert two.may_take_back(Seat.S) is False
 
 
 def test_nothing_to_take_back() -> None:
@@ -209,7 +231,12 @@ def test_hints_and_takebacks_are_refused_at_a_rated_table(server: LiveServer) ->
         client.send("takeback", {"id": "t1"})
         assert client.error()["code"] == "rated_table"
         snap = client.sync()
-        assert snap["help"] == {"allowed": False, "hints": 0, "takebacks": 0}
+        assert snap["help"] == {
+            "allowed": False,
+            "hints": 0,
+            "takebacks": 0,
+            "hints_by_seat": {},
+        }
 
 
 def test_a_takeback_needs_no_other_human(server: LiveServer) -> None:
@@ -253,7 +280,22 @@ def test_a_hint_is_the_experts_from_the_seats_view(
         # the table's marker, to every stream, before the answer
         (help_event,) = [e for e in client.events if e["kind"] == "help"]
         assert (help_event["seat"], help_event["hints"], help_event["takebacks"]) == ("S", 1, 0)
-        assert client.sync()["help"] == {"allowed": True, "hints": 1, "takebacks": 0}
+        assert client.sync()["help"] == {
+            "allowed": True,
+            "hints": 1,
+            "takebacks": 0,
+            "hints_by_seat": {"S": 1},
+        }
+        # a second tab of the same seat asks the same decision's hint: the
+        # same answer, counted once (no second help event)
+        with server.connect(table_id, created["token"]) as other:
+            other.recv_until(lambda m: m["t"] == "snapshot")
+            other.send("hint", {"id": "h2"})
+            again = other.recv_until(lambda m: m["t"] in ("hint", "error"), timeout=60)
+            assert again["t"] == "hint" and again["d"]["expert"] == msg["d"]["expert"]
+            assert other.sync()["help"]["hints"] == 1
+            assert [e for e in other.events if e["kind"] == "help"] == []
+        assert client.sync()["help"]["hints_by_seat"] == {"S": 1}
         # not S's decision: no hint
         client.act(turn["legal"][0], False if turn["legal"][0] in turn["belote_choice"] else None)
         client.recv_until(lambda m: m["t"] == "event" and m["d"]["kind"] == "card")
@@ -299,7 +341,7 @@ def test_a_takeback_over_the_socket_once_and_after_a_restart(tmp_path: Path) -> 
             assert client.error()["code"] == "stale"
             # a takeback asked before the last one was seen: stale too
             client.ws.send(json.dumps({"t": "takeback", "d": {"id": "t2"}, "v": taken_v - 1}))
-            assert client.error()["code"] == "stale"
+            assert client.error()["code"] == "takeback_stale"
             assert client.sync() == after and client.v == taken_v
     # the log replays after a restart: the same table, the same version
     with LiveServer(url) as live, live.connect(table_id, token) as client:
@@ -323,3 +365,50 @@ def test_a_takeback_over_the_socket_once_and_after_a_restart(tmp_path: Path) -> 
             assert summary["result"] in ("made", "dedans", "capot", "litige")
             data = http.get(f"/api/tables/{table_id}/replay", params={"token": token}).json()
             assert data["deals"][0]["help"] == {"hints": 0, "takebacks": 1}
+
+
+# ------------------------------------------------------------------ the pace
+
+
+def test_the_computers_pace_changes_during_a_match_and_survives_a_restart(
+    tmp_path: Path,
+) -> None:
+    """A player alone against the computer sets the computer players'
+    speed during the match (``options``): every stream gets an ``options``
+    event, the snapshot's ``table.options.speed`` says it, the table's
+    pace is that speed's, and a restarted server keeps it (a log
+    entry).  A bad speed changes nothing."""
+    url = f"sqlite:///{tmp_path / 'pace.db'}"
+    with LiveServer(url) as live:
+        created = live.create(
+            preset="ffb",
+            target=1000,
+            options={"speed": "slow"},
+            levels={"N": "random", "W": "random", "E": "random"},
+        )
+        table_id, token = created["table_id"], created["token"]
+        with live.connect(table_id, token) as client:
+            client.recv_until(lambda m: m["t"] == "snapshot")
+            assert client.sync()["table"]["options"]["speed"] == "slow"
+            client.send("options", {"speed": "fast"})
+            event = client.recv_until(lambda m: m["t"] == "event" and m["d"]["kind"] == "options")
+            assert (event["d"]["seat"], event["d"]["speed"]) == ("S", "fast")
+            assert client.sync()["table"]["options"]["speed"] == "fast"
+            table = live.manager.driven(table_id)
+            assert isinstance(table, Table) and table.game.options.speed == "fast"
+            client.ws.send(json.dumps({"t": "options", "d": {"speed": "warp"}}))
+            assert client.error()["code"] == "bad_message"
+            assert client.sync()["table"]["options"]["speed"] == "fast"
+    with LiveServer(url) as live, live.connect(table_id, token) as client:
+        msg = client.recv_until(lambda m: m["t"] == "snapshot")
+        assert msg["d"]["table"]["options"]["speed"] == "fast"
+
+
+def test_the_pace_is_not_changed_where_other_people_play(server: LiveServer) -> None:
+    table_id, players = lobby_table(server, ["Ada", "Bob"], bots="random")
+    with players[0].connect(table_id) as client:
+        client.recv_until(lambda m: m["t"] == "snapshot")
+        before = client.sync()["table"]["options"]["speed"]
+        client.send("options", {"speed": "instant"})
+        assert client.error()["code"] == "options_others"
+        assert client.sync()["table"]["options"]["speed"] == before

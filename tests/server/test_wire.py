@@ -183,6 +183,12 @@ def play(name: str, *, unfair: bool = False) -> dict[str, list[str]]:
 _ILLEGAL = re.compile(r',"illegal":\[.*?\](?=,"match":)')
 """A ``turn``'s ``illegal`` field (added after the recording: issue 15)."""
 
+_TAKEBACK = re.compile(r',"takeback":(?:true|false)(?=,"match":)')
+"""A ``turn``'s ``takeback`` (added after the recording: issue 16's review)."""
+
+_UNCLAIMED = re.compile(r',"unclaimed":\d+(?=[,}])')
+"""``match_end``'s ``unclaimed`` (added after the recording: issue 16's review)."""
+
 _FAIR = re.compile(r',"(commitment|fair)":null(?=[,}])')
 """``deal_start``'s ``commitment`` and ``deal_end``'s ``fair``, null in a
 log without fair deals (added after the recording: issue 18)."""
@@ -197,9 +203,11 @@ _BREAKDOWN = re.compile(r',"breakdown":(?:null|\{.*?\})(?=,"complete":)')
 def _bare(text: str) -> str:
     """A message as it was recorded: without the fields added since."""
     if '"kind":"turn"' in text:
-        return _ILLEGAL.sub("", text, count=1)
+        return _ILLEGAL.sub("", _TAKEBACK.sub("", text, count=1), count=1)
     if '"kind":"bid"' in text:
         return _ROUND.sub("", text, count=1)
+    if '"kind":"match_end"' in text:
+        text = _UNCLAIMED.sub("", text, count=1)
     if '"breakdown":' in text:
         text = _BREAKDOWN.sub("", text)
     if '"kind":"deal_' in text:

@@ -85,6 +85,7 @@ from rebelote.server.protocol.messages import (
     LeaveMessage,
     MutedData,
     MuteMessage,
+    OptionsMessage,
     PingMessage,
     ProtocolError,
     SyncMessage,
@@ -727,6 +728,8 @@ class _Connection:
                     if action_id is not None:
                         ack = AckData(id=action_id, duplicate=not applied)
                         self.outbox.put("direct", 0, envelope("ack", ack))
+                elif isinstance(msg, OptionsMessage):
+                    await self.command("options", speed=msg.d.speed)
                 elif isinstance(msg, BackMessage):
                     await self.command("back")
                 elif isinstance(msg, LeaveMessage):

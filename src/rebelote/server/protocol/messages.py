@@ -35,6 +35,9 @@ Client -> server (``t``):
   now (:class:`HintData`, to this socket alone); ``takeback`` ``{"id"}``:
   take back the seat's last card or bid (a ``takeback`` event).  Only at a
   table with no rating at stake (``rated_table`` otherwise).
+- ``options`` ``{"speed": "fast"}``: the computer players' pace from now
+  on, at a table where no other person plays (``options_others``
+  otherwise; an ``options`` event).
 
 Server -> client: ``snapshot`` (:class:`Snapshot`), ``event`` (one of the
 :data:`EventData` models, told apart by ``kind``), ``error``
@@ -138,6 +141,9 @@ __all__ = [
     "MutedData",
     "NoticeCode",
     "NoticeData",
+    "OptionsEvent",
+    "OptionsMessage",
+    "OptionsRequest",
     "PatternEvent",
     "PingMessage",
     "PresetInfo",
@@ -368,6 +374,24 @@ class TakebackMessage(_Strict):
     v: StrictInt | None = None
 
 
+class OptionsRequest(_Strict):
+    """``options``: the table options a player may change during a match
+    (at a table where no other person plays): the computer players'
+    ``speed``."""
+
+    speed: Speed
+
+
+class OptionsMessage(_Strict):
+    """``{"t": "options", "d": {"speed": "fast"}}``: change the computer
+    players' pace of this table from now on (a log entry: a restart keeps
+    it).  Refused ``options_others`` where other people play."""
+
+    t: Literal["options"]
+    d: OptionsRequest
+    v: StrictInt | None = None
+
+
 AnyClientMessage: TypeAlias = (
     HelloMessage
     | ActMessage
@@ -379,6 +403,7 @@ AnyClientMessage: TypeAlias = (
     | LeaveMessage
     | HintMessage
     | TakebackMessage
+    | OptionsMessage
 )
 
 ClientMessage: TypeAlias = Annotated[AnyClientMessage, Field(discriminator="t")]
@@ -395,6 +420,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "leave",
     "hint",
     "takeback",
+    "options",
 )
 """The values of ``t`` a client may send."""
 
@@ -894,12 +920,14 @@ class DealEndEvent(_Event):
 
 class MatchEndEvent(_Event):
     """The match is over: the ``winner`` side, the ``totals`` and the deal by
-    deal ``sheet``."""
+    deal ``sheet``; ``unclaimed``: litige points still held over, which
+    nobody scores (:attr:`rebelote.match.Match.unclaimed`: no next deal)."""
 
     kind: Literal["match_end"] = "match_end"
     winner: str
     totals: dict[str, int]
     sheet: list[SheetLine]
+    unclaimed: int = 0
 
 
 class SeatEvent(_Event):
@@ -945,6 +973,10 @@ class TurnData(_Strict):
       :meth:`rebelote.state.State.why_illegal`; ``not_your_turn`` for every
       card while another seat acts); empty for a spectator and for an empty
       hand.  Nothing about another hand.
+    - ``takeback``: whether the receiving seat may take back its last card
+      or bid now (help allowed, no other human seated, an action of its own
+      in the deal going on: never once the deal is over); false for a
+      spectator.
     """
 
     seat: SeatLetter | None
@@ -956,6 +988,7 @@ class TurnData(_Strict):
     agreed: list[SeatLetter] = Field(default_factory=list)
     deadline: float | None = None
     illegal: list[IllegalCards] = Field(default_factory=list)
+    takeback: bool = False
 
 
 class TurnEvent(_Event, TurnData):
@@ -971,22 +1004,38 @@ class HelpInfo(_Strict):
     """The help a player may get at this table (:class:`Snapshot`'s
     ``help``): ``allowed`` (hints and takebacks: at a table with no rating
     at stake only; a takeback also needs no other human seated), and how
-    many ``hints`` and ``takebacks`` were used in the current match."""
+    many ``hints`` and ``takebacks`` were used in the current match;
+    ``hints_by_seat``: of those hints, how many each seat asked (seat
+    letter -> count, seats that asked none left out)."""
 
     allowed: bool
     hints: int
     takebacks: int
+    hints_by_seat: dict[SeatLetter, int] = Field(default_factory=dict)
 
 
 class HelpEvent(_Event):
     """``seat`` asked for a hint (its answer went to it alone: ``hint``,
     outside the stream); ``hints`` and ``takebacks``: used in this match
-    so far, for the table's marker."""
+    so far, for the table's marker; ``hints_by_seat`` as in
+    :class:`HelpInfo`.  One hint counts per seat and decision, however
+    many of its tabs asked."""
 
     kind: Literal["help"] = "help"
     seat: SeatLetter
     hints: int
     takebacks: int
+    hints_by_seat: dict[SeatLetter, int] = Field(default_factory=dict)
+
+
+class OptionsEvent(_Event):
+    """``seat`` changed the table's options (:class:`OptionsMessage`):
+    the computer players' ``speed`` from now on (the snapshot's
+    ``table.options`` says it too)."""
+
+    kind: Literal["options"] = "options"
+    seat: SeatLetter
+    speed: Speed
 
 
 class TakebackEvent(_Event):
@@ -1054,7 +1103,8 @@ EventData: TypeAlias = Annotated[
     | SeatEvent
     | TurnEvent
     | HelpEvent
-    | TakebackEvent,
+    | TakebackEvent
+    | OptionsEvent,
     Field(discriminator="kind"),
 ]
 """The ``d`` of an ``event`` message, told apart by ``kind``; every event

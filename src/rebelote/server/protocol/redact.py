@@ -325,6 +325,7 @@ def turn_wire(
     agreed: Sequence[str] = (),
     deadline: float | None = None,
     illegal: Callable[[Seat], Sequence[IllegalCards]] | None = None,
+    takeback: Callable[[Seat], bool] | None = None,
 ) -> dict[Seat | None, WireData]:
     """The ``turn`` data of each of ``keys`` (seats, ``None`` for the
     spectators): who acts, from ``state``; the legal texts only for the
@@ -338,7 +339,8 @@ def turn_wire(
     (Unix seconds), if it does; ``illegal``: the cards of a seat's own
     hand it may not play now, with their reasons (the caller builds them
     from the state: :meth:`rebelote.state.State.why_illegal`; ``None``:
-    none).  The fields are those of
+    none); ``takeback``: whether a seat may take back its last card or bid
+    now (the table decides; ``None``: nobody).  The fields are those of
     :class:`~rebelote.server.protocol.messages.TurnEvent`, in its order."""
     current = state.current
     head = {
@@ -349,7 +351,7 @@ def turn_wire(
     tail = {"match": match, "deal": deal, "kind": "turn"}
     autos = set(auto_seats)
     table_wait = waiting in ("next", "rematch")
-    shared: dict[tuple[tuple[str, ...], tuple[str, ...], bool, str], WireData] = {}
+    shared: dict[tuple[tuple[str, ...], tuple[str, ...], bool, str, bool], WireData] = {}
     out: dict[Seat | None, WireData] = {}
     agreed_list = list(agreed)
     for key in keys:
@@ -362,7 +364,8 @@ def turn_wire(
             legal, doubled = _legal_texts(state.legal_actions())
         auto = key is not None and key in autos
         reasons = [] if key is None or illegal is None else [g.model_dump() for g in illegal(key)]
-        shape = (tuple(legal), tuple(doubled), auto, repr(reasons) if reasons else "")
+        back = key is not None and takeback is not None and takeback(key)
+        shape = (tuple(legal), tuple(doubled), auto, repr(reasons) if reasons else "", back)
         data = shared.get(shape)
         if data is None:
             data = shared[shape] = WireData(
@@ -374,6 +377,7 @@ def turn_wire(
                     "agreed": agreed_list,
                     "deadline": deadline,
                     "illegal": reasons,
+                    "takeback": back,
                     **tail,
                 }
             )

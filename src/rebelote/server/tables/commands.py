@@ -28,6 +28,8 @@ Operations (``args`` -> result):
 - ``hint`` ``{seat, id}`` -> the hint (:class:`~rebelote.server.protocol.messages.HintData`'s
   fields); ``takeback`` ``{seat, id, made_at}`` -> ``true`` applied,
   ``false`` a duplicate (both: the seat is back first, as for ``act``);
+- ``options`` ``{seat, speed}``: the computer players' pace from now on
+  (:meth:`~.table.Table.set_speed`);
 - ``back`` ``{seat}``; ``leave`` ``{seat}``; ``chat`` ``{seat, text}``;
   ``mute`` ``{seat, target, muted}`` -> the seats it mutes;
 - ``join`` ``{seat, user_id, name, guest}`` -> the seat's token;
@@ -172,6 +174,9 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
         return await room.takeback(
             seat, action_id=args.get("id"), made_at=None if made_at is None else int(made_at)
         )
+    if op == "options":
+        await room.set_speed(_player(args.get("seat")), str(args["speed"]))
+        return None
     if op == "back":
         room.back(_player(args.get("seat")))
         return None

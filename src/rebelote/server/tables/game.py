@@ -94,6 +94,7 @@ from rebelote.seats import Seat, previous_seat, seats_of
 from rebelote.server.api.help import describe
 from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import (
+    SPEED_DELAYS,
     DealEndEvent,
     DealStartEvent,
     FairData,
@@ -104,6 +105,7 @@ from rebelote.server.protocol.messages import (
     MatchEndEvent,
     MatchInfo,
     MatchStartEvent,
+    OptionsEvent,
     ProtocolError,
     RulesInfo,
     SeatEvent,
@@ -146,7 +148,7 @@ __all__ = [
     "derive_seed",
 ]
 
-EntryKind = Literal["match", "deal", "act", "seat", "agree", "hint", "takeback"]
+EntryKind = Literal["match", "deal", "act", "seat", "agree", "hint", "takeback", "options"]
 """The kinds of log entries."""
 
 SPECTATORS: StreamKey = None
@@ -316,6 +318,12 @@ class TableGame:
         meta); told to the seats in the snapshot's ``help``."""
         self.hints = 0
         """Hints given in the current match (``hint`` entries)."""
+        self.hints_by_seat: dict[Seat, int] = {}
+        """Of those, per seat that asked."""
+        self.hinted: set[tuple[Seat, int, int, int, int]] = set()
+        """The decisions a hint was counted for: ``(seat, match, deal,
+        actions in the deal, takebacks)`` (a second tab asking the same
+        seat's hint for the same decision is not counted again)."""
         self.takebacks = 0
         """Takebacks in the current match (``takeback`` entries)."""
         self.takeback_versions: dict[StreamKey, int] = {}
@@ -677,6 +685,8 @@ class TableGame:
             out = self._apply_hint(entry)
         elif entry.kind == "takeback":
             out = self._apply_takeback(entry)
+        elif entry.kind == "options":
+            out = self._apply_options(entry)
         else:
             raise ValueError(f"unknown log entry {entry.kind!r}")
         self.entries += 1
@@ -779,6 +789,7 @@ class TableGame:
         self.cards_played = dict.fromkeys(self.order, 0)
         self.standin_cards = dict.fromkeys(self.order, 0)
         self.hints = self.takebacks = 0
+        self.hints_by_seat = {}
         self.match_dealer = dealer
         self.deal_pack = []
         self.deal_actions = []
@@ -932,6 +943,7 @@ class TableGame:
                         winner=self.sides[event.winner],
                         totals=self._side_dict(event.totals),
                         sheet=list(self.sheet),
+                        unclaimed=match.unclaimed,
                     )
                 )
             )
@@ -980,6 +992,7 @@ class TableGame:
             agreed=agreed,
             deadline=self.next_deadline if waiting == "next" else None,
             illegal=self._illegal_cards,
+            takeback=self.may_take_back,
         )
         public = public_mask(state)
         for seat, data in turns.items():  # a shared one's card names are read once
@@ -1028,17 +1041,46 @@ class TableGame:
 
     # ------------------------------------------------ help against the computer
 
+    def may_take_back(self, seat: Seat) -> bool:
+        """Whether ``seat`` may take back now: help allowed at the table,
+        no other human seated (their moves would be undone too), and an
+        action of its own to take back in the deal going on
+        (:meth:`takeback_index`).  The ``turn`` data's ``takeback``."""
+        if not self.help_allowed or self.seats[seat].kind != "human":
+            return False
+        others = any(
+            s != seat and spec.kind == "human" and not spec.left for s, spec in self.seats.items()
+        )
+        return not others and self.takeback_index(seat) is not None
+
     def help_info(self) -> HelpInfo:
         """The table's :class:`HelpInfo` (the snapshot's ``help``)."""
-        return HelpInfo(allowed=self.help_allowed, hints=self.hints, takebacks=self.takebacks)
+        return HelpInfo(
+            allowed=self.help_allowed,
+            hints=self.hints,
+            takebacks=self.takebacks,
+            hints_by_seat=self._hints_by_seat(),
+        )
+
+    def _hints_by_seat(self) -> dict[str, int]:
+        return {s.letter: self.hints_by_seat[s] for s in self.order if s in self.hints_by_seat}
+
+    def _decision(self, seat: Seat, after: int) -> tuple[Seat, int, int, int, int]:
+        return (seat, self.match_number, self.deal_number, after, self.takebacks)
+
+    def hint_counted(self, seat: Seat) -> bool:
+        """Whether a hint was already counted for ``seat``'s decision now
+        (another tab of the same seat asked it): the table then gives the
+        hint without a second ``hint`` entry."""
+        return self._decision(seat, self.actions_in_deal) in self.hinted
 
     def takeback_index(self, seat: Seat) -> int | None:
         """The place in the current deal (from 0) of ``seat``'s last action
         of its own (``by: human``: not an automatic cut, pattern or forced
-        card, nor a stand-in's), or ``None``: no deal going on or waiting
-        for the next one (a match over is never reopened), or no such
+        card, nor a stand-in's), or ``None``: no deal going on (a deal over
+        is never reopened: its whole result has been seen), or no such
         action in this deal."""
-        if self.waiting not in ("action", "next") or self.state is None:
+        if self.waiting != "action" or self.state is None:
             return None
         for i in range(len(self.deal_actions) - 1, -1, -1):
             who, _action, by = self.deal_actions[i]
@@ -1049,13 +1091,49 @@ class TableGame:
     def takeback_entry(self, seat: Seat) -> Entry:
         """The ``takeback`` entry of ``seat``'s last card or bid (see
         :meth:`takeback_index`).  Raises :class:`ProtocolError`
+        ``takeback_deal_over`` once the deal is over (its result was
+        shown: the table waits for the next deal or a rematch),
         ``takeback_none`` when there is none to take back."""
+        if self.waiting in ("next", "rematch"):
+            raise ProtocolError(
+                "takeback_deal_over",
+                "the deal is over: its cards can no longer be taken back",
+                legal=[],
+            )
         index = self.takeback_index(seat)
         if index is None:
             raise ProtocolError(
                 "takeback_none", "nothing of yours to take back in this deal", legal=[]
             )
         return Entry("takeback", seat, {"to": index})
+
+    def options_entry(self, seat: Seat, speed: str) -> Entry:
+        """The ``options`` entry of ``seat`` setting the computer players'
+        ``speed`` (a key of :data:`SPEED_DELAYS`).  Raises
+        :class:`ProtocolError` ``bad_message`` for an unknown speed,
+        ``options_others`` where another person plays (the pace is
+        everyone's)."""
+        if speed not in SPEED_DELAYS:
+            raise ProtocolError("bad_message", f"unknown speed {speed!r}")
+        if any(
+            s != seat and spec.kind == "human" and not spec.left for s, spec in self.seats.items()
+        ):
+            raise ProtocolError(
+                "options_others", "the pace is chosen alone only: other people play here"
+            )
+        return Entry("options", seat, {"speed": speed})
+
+    def _apply_options(self, entry: Entry) -> list[Outgoing]:
+        if entry.seat is None or entry.seat not in self.seats:
+            raise ValueError("an options entry needs a seat of the table")
+        speed = entry.payload["speed"]
+        if speed not in SPEED_DELAYS:
+            raise ValueError(f"unknown speed {speed!r}")
+        self.options = self.options.model_copy(update={"speed": speed})
+        event = OptionsEvent(
+            match=self.match_number, deal=self.deal_number, seat=entry.seat.letter, speed=speed
+        )
+        return [self._public(event)]
 
     def hint_entry(self, seat: Seat) -> Entry:
         """The ``hint`` entry of a hint given to ``seat`` now."""
@@ -1067,12 +1145,16 @@ class TableGame:
         if self.match is None:
             raise ValueError("a hint entry before the match")
         self.hints += 1
+        self.hints_by_seat[entry.seat] = self.hints_by_seat.get(entry.seat, 0) + 1
+        after = entry.payload.get("after", self.actions_in_deal)
+        self.hinted.add(self._decision(entry.seat, int(after)))
         event = HelpEvent(
             match=self.match_number,
             deal=self.deal_number,
             seat=entry.seat.letter,
             hints=self.hints,
             takebacks=self.takebacks,
+            hints_by_seat=self._hints_by_seat(),
         )
         return [self._public(event)]
 

@@ -156,7 +156,7 @@ def game_from_stored(
     for e in stored.events:
         if e.seq != game.entries:
             raise ValueError(f"table {stored.id}: log entry {e.seq} where {game.entries} was due")
-        if e.kind not in ("match", "deal", "act", "seat", "agree", "hint", "takeback"):
+        if e.kind not in ("match", "deal", "act", "seat", "agree", "hint", "takeback", "options"):
             raise ValueError(f"table {stored.id}: unknown log entry kind {e.kind!r}")
         kind = cast(EntryKind, e.kind)
         entry = Entry(kind, None if e.seat is None else Seat[e.seat], e.payload)
@@ -508,8 +508,23 @@ class Table:
             await self._sync()
             if self.game.entries != version:
                 raise ProtocolError("stale", "the table moved on meanwhile: ask again")
-            await self._commit([self.game.hint_entry(seat)])
+            # one hint counted per seat and decision, however many tabs ask
+            if not self.game.hint_counted(seat):
+                await self._commit([self.game.hint_entry(seat)])
         return {**report, "id": action_id}
+
+    async def set_speed(self, seat: Seat, speed: str) -> None:
+        """Change the computer players' ``speed`` from now on (an
+        ``options`` log entry: a restart keeps it), at a table where no
+        other person plays.  Raises :class:`ProtocolError`
+        (``options_others``, ``bad_message``, ``not_started``, ``left``,
+        ``unavailable``); then nothing changed."""
+        async with self.lock:
+            self._check_driving()
+            await self._sync()
+            self._check_can_act(seat)
+            entry = self.game.options_entry(seat, speed)
+            await self._commit([entry])
 
     async def takeback(
         self, seat: Seat, *, action_id: str | None = None, made_at: int | None = None
@@ -518,10 +533,12 @@ class Table:
         ``takeback`` log entry, :meth:`TableGame.takeback_entry`), once:
         an ``action_id`` this seat already sent is not applied again
         (``False``), and one made against a version of the seat's stream
-        older than its last takeback (``made_at``) is ``stale``.  Returns
+        older than its last takeback (``made_at``) is ``takeback_stale``.  Returns
         ``True`` when applied.  Raises :class:`ProtocolError`
         (``rated_table``, ``takeback_others``, ``takeback_none``,
-        ``stale``, ``unavailable``); then nothing changed."""
+        ``takeback_deal_over``, ``takeback_stale`` (a second click: the
+        first one took back already), ``unavailable``); then nothing
+        changed."""
         async with self.lock:
             self._check_driving()
             await self._sync()
@@ -533,7 +550,7 @@ class Table:
             last = self.game.takeback_versions.get(seat, 0)
             if made_at is not None and made_at < last:
                 raise ProtocolError(
-                    "stale",
+                    "takeback_stale",
                     f"that takeback was asked at version {made_at}, before the one at "
                     f"version {last}: look again",
                 )

@@ -90,8 +90,9 @@ export function closeAnalysis() {
   view.timer = null;
 }
 
+/** A signed number, with the same minus sign (U+2212) as the costs. */
 function num(value) {
-  return value > 0 ? `+${value}` : String(value);
+  return value > 0 ? `+${value}` : value < 0 ? `\u2212${-value}` : '0';
 }
 
 /** Draw the dialog for the replayed deal. */
@@ -150,8 +151,10 @@ function dealParts(app, a, d) {
   if (a.bids?.length) {
     parts.push(h('h4', { text: t('analysis.bids') }));
     parts.push(h('div', { class: 'table-wrap' }, h('table', { class: 'analysis-bids' },
-      h('thead', {}, h('tr', {}, h('th', { text: t('analysis.col.player') }), h('th', { text: t('analysis.col.bid') }), h('th', { text: t('analysis.col.expertBid') }))),
-      h('tbody', {}, ...a.bids.map((b) => h('tr', { 'data-bid': b.bid, 'data-expert': b.expert, 'data-same': String(b.same), 'data-seat': b.seat },
+      h('thead', {}, h('tr', {}, h('th', { class: 'num', text: t('analysis.col.round') }), h('th', { text: t('analysis.col.player') }), h('th', { text: t('analysis.col.bid') }), h('th', { text: t('analysis.col.expertBid') }))),
+      // the round of each bid: the replay's (one bid of the deal per line, in order)
+      h('tbody', {}, ...a.bids.map((b, i) => h('tr', { 'data-bid': b.bid, 'data-expert': b.expert, 'data-same': String(b.same), 'data-seat': b.seat, 'data-round': String(d.bid_rounds?.[i] ?? '') },
+        h('td', { class: 'num', text: d.bid_rounds?.[i] ? String(d.bid_rounds[i]) : '' }),
         h('td', { text: who(b.seat) }),
         h('td', {}, actionLabel(b.bid, d.turned)),
         h('td', { class: 'expert' }, b.same ? t('analysis.same') : actionLabel(b.expert, d.turned))))))));
@@ -165,8 +168,9 @@ function dealParts(app, a, d) {
       h('thead', {}, h('tr', {},
         h('th', { class: 'num', text: t('analysis.col.trick') }), h('th', { text: t('analysis.col.player') }), h('th', { text: t('analysis.col.card') }),
         h('th', { class: 'num', text: t('analysis.col.cost') }),
-        h('th', { class: 'num', text: t('analysis.col.before') }), h('th', { class: 'num', text: t('analysis.col.after') }),
-        h('th', { text: t('analysis.col.best') }))),
+        h('th', { class: 'num wide', text: t('analysis.col.before') }), h('th', { class: 'num wide', text: t('analysis.col.after') }),
+        h('th', { class: 'num narrow', text: t('analysis.col.beforeAfter') }),
+        h('th', { class: 'wide', text: t('analysis.col.best') }))),
       h('tbody', {}, ...order.map((i) => {
         const c = a.cards[i];
         return h('tr', {
@@ -175,11 +179,14 @@ function dealParts(app, a, d) {
         },
         h('td', { class: 'num', text: String(c.trick) }),
         h('td', { text: who(c.seat) }),
-        h('td', {}, cardLabel(c.card)),
-        h('td', { class: 'num cost', text: c.cost ? `−${c.cost}` : '0' }),
-        h('td', { class: 'num', text: num(c.before) }),
-        h('td', { class: 'num', text: num(c.after) }),
-        h('td', {}, ...(c.cost ? c.best.flatMap((b, k) => [k ? ' ' : '', cardLabel(b)]) : [])));
+        h('td', {}, cardLabel(c.card),
+          // on a narrow screen the best cards go under the card played
+          ...(c.cost ? [h('span', { class: 'best-under narrow' }, t('analysis.col.best'), ' ', ...c.best.flatMap((b, k) => [k ? ' ' : '', cardLabel(b)]))] : [])),
+        h('td', { class: 'num cost', text: c.cost ? num(-c.cost) : '0' }),
+        h('td', { class: 'num wide', text: num(c.before) }),
+        h('td', { class: 'num wide', text: num(c.after) }),
+        h('td', { class: 'num narrow', text: `${num(c.before)} \u2192 ${num(c.after)}` }),
+        h('td', { class: 'wide' }, ...(c.cost ? c.best.flatMap((b, k) => [k ? ' ' : '', cardLabel(b)]) : [])));
       })))));
     parts.push(h('p', { class: 'analysis-note', text: t('analysis.note') }));
   }

@@ -133,6 +133,9 @@ const ERROR_KEYS = {
   // help against the computer (issue 16): hints and takebacks
   rated_table: 'error.rated_table',
   takeback_none: 'error.takeback_none',
+  takeback_deal_over: 'error.takeback_deal_over',
+  takeback_stale: 'error.takeback_stale',
+  options_others: 'error.options_others',
   takeback_others: 'error.takeback_others',
   // the shop (docs/progression.md)
   not_enough_coins: 'error.not_enough_coins',

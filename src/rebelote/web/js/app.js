@@ -78,6 +78,37 @@ function save(key, value) {
   }
 }
 
+const FINISHED_KEY = 'rebelote.finished';
+const FINISHED_KEPT = 8;
+
+/** A match this browser played to its end against the computer: kept (the
+ * last few) for the start page's list, with what opens its replay and
+ * analysis (the table's id and the match's number; the seat's token is
+ * kept with the tables'). */
+function rememberFinished(model) {
+  if (model.lobby || model.mode !== 'play' || !model.table?.id || !model.match?.winner) return;
+  const entry = {
+    id: model.table.id, match: model.match.number, preset: model.table.rules?.preset || '',
+    at: Date.now(), won: !!model.you && model.match.winner.includes(model.you),
+  };
+  const list = load(FINISHED_KEY, []).filter((e) => !(e.id === entry.id && e.match === entry.match));
+  save(FINISHED_KEY, [entry, ...list].slice(0, FINISHED_KEPT));
+}
+
+/** The start page's list of this browser's finished matches, each opening
+ * its replay with the expert's analysis. */
+function renderRecent() {
+  const box = $('#recent-matches');
+  if (!box) return;
+  const list = load(FINISHED_KEY, []).filter((e) => e && typeof e.id === 'string' && Number.isInteger(e.match));
+  box.hidden = !list.length;
+  const date = new Intl.DateTimeFormat(lang(), { dateStyle: 'short', timeStyle: 'short' });
+  $('#recent-list').replaceChildren(...list.map((e) => h('li', {},
+    h('a', { href: `#/replay/${e.id}/${e.match}/analysis`, 'data-recent': e.id, text: t('start.recentItem', {
+      preset: t(`preset.${e.preset}`), date: date.format(new Date(e.at)), result: t(e.won ? 'start.recentWon' : 'start.recentLost'),
+    }) }))));
+}
+
 function rememberToken(tableId, token) {
   const tokens = load(TOKENS_KEY, {});
   tokens[tableId] = token;
@@ -111,8 +142,8 @@ function route() {
   if (m) return openTable(m[1], 'play');
   m = /^#\/watch\/([\w-]+)$/.exec(hash);
   if (m) return openTable(m[1], 'watch');
-  m = /^#\/replay\/([\w-]+)(?:\/(\d+))?$/.exec(hash);
-  if (m) return openReplay(m[1], m[2] ? Number(m[2]) : null);
+  m = /^#\/replay\/([\w-]+)(?:\/(\d+))?(\/analysis)?$/.exec(hash);
+  if (m) return openReplay(m[1], m[2] ? Number(m[2]) : null, !!m[3]);
   return showStart();
 }
 
@@ -132,6 +163,7 @@ async function showStart() {
   fresh.classList.add('primary');
   fresh.focus();
   renderBrand();
+  renderRecent();
   const [list, current] = await Promise.all([
     presets().catch(() => []),
     api('api/me/current').catch(() => ({ current: null })),
@@ -551,6 +583,9 @@ function scheduleFlush() {
 
 function flushQueue() {
   app.holdTimer = null;
+  // the trick held is cleared before what came after it is drawn: the
+  // status then says the next turn, never with the old trick on the table
+  if (app.model && performance.now() >= app.holdUntil) app.model.clearTrick();
   while (app.queue.length && app.model) {
     if (performance.now() < app.holdUntil) {
       scheduleFlush();
@@ -567,10 +602,11 @@ function flushQueue() {
  * played the trick's last card won it and leads), so it is drawn again. */
 function endHold() {
   const model = app.model;
-  if (model?.turn?.played && model.deal.trickDone) {
-    model.turn.played = false;
-    render();
-  }
+  if (!model) return;
+  const cleared = model.clearTrick();
+  if (app.heldTrick && model.turn?.played) model.turn.played = false;
+  if (app.heldTrick || cleared) render();
+  app.heldTrick = false;
 }
 
 function handle(msg) {
@@ -584,6 +620,7 @@ function handle(msg) {
     app.view.ui.beloteAsk = null;
     render();
     if (model.summary && model.turn?.waiting !== 'action') showDealEnd(false);
+    if (model.match?.winner) rememberFinished(model); // a match seen over after a reload
     if (!app.firstRender) {
       app.firstRender = true;
       performance.mark('rb:table-rendered');
@@ -605,6 +642,8 @@ function handle(msg) {
     // a refusal that closes the connection is said by the page that follows
     // an action the rules refuse: why, in words (the server's `why`)
     if (msg.d.why && msg.d.code === 'illegal') toast(reasonText(msg.d.why));
+    // (not your turn during the bidding: it is not your turn to speak)
+    else if (msg.d.code === 'not_your_turn' && model.turn?.phase === 'bidding') toast(t('error.not_your_turn_bid'));
     else if (!CLOSING_ERRORS.has(msg.d.code)) toast(errorText(msg.d));
     render();
     if ($('#deal-end').open) renderDealEnd();
@@ -630,6 +669,7 @@ function handle(msg) {
     app.inflight = null;
   }
   if (msg.d.kind === 'trick') {
+    app.heldTrick = true;
     app.holdUntil = performance.now() + trickHold();
     scheduleFlush();
   }
@@ -646,6 +686,7 @@ function handle(msg) {
     app.view.ui.beloteAsk = null;
   }
   render();
+  if (effects.includes('match_end')) rememberFinished(model);
   if (effects.includes('deal_end') || effects.includes('match_end')) showDealEnd(true);
   else if ($('#deal-end').open) renderDealEnd();
 }
@@ -760,7 +801,7 @@ function tick() {
 // ----------------------------------------------------------------- replay
 
 /** A finished game at the table: every hand, step by step (read only). */
-async function openReplay(tableId, match) {
+async function openReplay(tableId, match, analysis = false) {
   closeTable();
   const opening = app.opening;
   const token = load(TOKENS_KEY, {})[tableId];
@@ -808,6 +849,7 @@ async function openReplay(tableId, match) {
   showPage('table-page');
   drawReplay();
   page.dataset.ready = '1';
+  if (analysis) openAnalysis(app); // #/replay/ID/N/analysis: straight to the expert's analysis
 }
 
 /** The seats of a replay as the table's model keeps them: a solo table's
@@ -970,6 +1012,13 @@ function renderDealEnd() {
   const waiting = !closed && ((agreed && turn.waiting !== 'action') || (model.pending && !!turn && turn.waiting !== 'action'));
   const waitingButton = () => h('button', { type: 'button', class: 'btn primary', 'data-action': 'waiting', disabled: true, text: t('action.waiting') });
   if (over) {
+    // the replay of the match with the expert's analysis (#/replay/ID/N/analysis)
+    if (model.table?.id) {
+      buttons.push(h('button', {
+        type: 'button', class: 'btn', 'data-action': 'analysis',
+        'data-replay': `#/replay/${model.table.id}/${m.number}/analysis`, text: t('action.analysis'),
+      }));
+    }
     if (!model.lobby) buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'new-match', text: t('action.newMatch') }));
     else if (model.mode !== 'play' || closed) buttons.push(h('a', { class: 'btn', href: LOBBY_URL, 'data-action': 'to-lobby', text: t('action.toLobby') }));
     else buttons.push(h('button', { type: 'button', class: 'btn', 'data-action': 'leave-table', text: t('action.noRematch') }));
@@ -1166,15 +1215,21 @@ function onClick(e) {
       showSheet();
       break;
     case 'menu':
+      // the finished deals of this match, in the replay
+      $('#menu-replay').hidden = !(app.mode === 'play' && app.model?.match?.sheet?.length);
       $('#menu').showModal();
       break;
     case 'settings': {
       dialog?.close();
-      // the computer players' speed is the table's, chosen with the match
+      // the computer players' speed is the table's: changed here during a
+      // match where no other person plays (the server stores it), else said
       const speed = app.model?.table?.options?.speed;
+      const alone = app.mode === 'play' && !!app.model?.you && !!app.model.match && !othersAtTable(app.model);
       const note = $('#settings-speed');
       note.textContent = SPEED_KEYS[speed] ? t('settings.speedNote', { speed: t(SPEED_KEYS[speed]) }) : '';
-      note.hidden = !SPEED_KEYS[speed];
+      note.hidden = !SPEED_KEYS[speed] || alone;
+      $('#settings-table-speed').hidden = !(alone && SPEED_KEYS[speed]);
+      if (SPEED_KEYS[speed]) $('[data-table-setting="speed"]').value = speed;
       app.settings.open();
       break;
     }
@@ -1213,7 +1268,15 @@ function onClick(e) {
       if (!askTakeback(app)) toast(t('conn.offline'));
       break;
     case 'analysis':
-      openAnalysis(app);
+      if (btn.dataset.replay) {
+        // from the end of the match: its replay, the analysis open
+        dialog?.close();
+        location.hash = btn.dataset.replay;
+      } else openAnalysis(app);
+      break;
+    case 'menu-replay':
+      dialog?.close();
+      if (app.model?.table?.id && app.model.match) location.hash = `#/replay/${app.model.table.id}/${app.model.match.number}`;
       break;
     case 'analysis-prev':
     case 'analysis-next':
@@ -1299,6 +1362,10 @@ async function main() {
     if (app.view && app.mode !== 'replay') render();
   });
   document.addEventListener('click', onClick);
+  // the computer players' speed, from the settings during a match
+  $('[data-table-setting="speed"]')?.addEventListener('change', (e) => {
+    if (!app.conn?.send({ t: 'options', d: { speed: e.target.value } })) toast(t('conn.offline'));
+  });
   document.addEventListener('keydown', onKey);
   document.addEventListener('pointerdown', () => (app.keyboard = false));
   $('#new-game-form').addEventListener('submit', startNewGame);

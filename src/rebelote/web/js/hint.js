@@ -14,7 +14,7 @@
 // a `.hint-value` badge with `data-hint-value` on the card.
 
 import { lang, t } from './i18n.js';
-import { actionLabel } from './labels.js';
+import { actionLabel, seatName } from './labels.js';
 import { h } from './render.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -22,6 +22,7 @@ const $ = (sel) => document.querySelector(sel);
 const assist = {
   allowed: false, // hints and takebacks at this table (snapshot's help.allowed)
   hints: 0, // used in the match
+  bySeat: {}, // of those, per seat that asked ({S: 2, N: 1})
   takebacks: 0,
   hint: null, // the last hint's data (`hint` message)
   hintTurn: null, // the turn it answers (a new turn makes it stale)
@@ -36,6 +37,7 @@ export function assistSnapshot(d) {
   assist.allowed = !!d.help?.allowed;
   assist.hints = d.help?.hints ?? 0;
   assist.takebacks = d.help?.takebacks ?? 0;
+  assist.bySeat = d.help?.hints_by_seat || {};
   assist.hint = null;
   assist.hintTurn = null;
 }
@@ -47,9 +49,12 @@ export function assistEvent(e) {
   if (e.kind === 'match_start') {
     assist.hints = 0;
     assist.takebacks = 0;
+    assist.bySeat = {};
   } else if (e.kind === 'help' || e.kind === 'takeback') {
     assist.hints = e.hints;
     assist.takebacks = e.takebacks;
+    if (e.kind === 'help') assist.bySeat = e.hints_by_seat || {};
+    else assist.bySeat = e.snapshot?.help?.hints_by_seat || assist.bySeat;
   }
   if (e.kind !== 'takeback') return null;
   assist.hint = null;
@@ -114,7 +119,16 @@ export function renderAssist(app) {
   used.dataset.hints = String(assist.hints);
   used.dataset.takebacks = String(assist.takebacks);
   used.hidden = !assist.hints && !assist.takebacks;
-  used.textContent = t('assist.used', { hints: assist.hints, takebacks: assist.takebacks });
+  // with other people at the table, who asked the hints (per seat)
+  const askers = Object.entries(assist.bySeat);
+  if (model && othersSeated(model) && askers.length) {
+    const who = askers.map(([seat, n]) => `${seatName(model, seat)} ${n}`).join(', ');
+    used.textContent = t('assist.usedBySeat', { hints: who, takebacks: assist.takebacks });
+    used.dataset.bySeat = askers.map(([seat, n]) => `${seat}:${n}`).join(',');
+  } else {
+    used.textContent = t('assist.used', { hints: assist.hints, takebacks: assist.takebacks });
+    delete used.dataset.bySeat;
+  }
   const hintBtn = box.querySelector('[data-action="hint"]');
   const backBtn = box.querySelector('[data-action="takeback"]');
   const turn = model?.turn;
@@ -123,7 +137,8 @@ export function renderAssist(app) {
   hintBtn.disabled = !mine || model.pending || assist.asking;
   hintBtn.setAttribute('aria-busy', String(assist.asking));
   backBtn.hidden = !assist.allowed || !playing || othersSeated(model || {});
-  backBtn.disabled = !playing || model.pending || !turn || (turn.waiting !== 'action' && turn.waiting !== 'next');
+  // the server says whether there is something to take back (turn.takeback)
+  backBtn.disabled = !playing || model.pending || !turn || !turn.takeback;
   // the hint holds while its turn does
   const hint = assist.hint && turn && assist.hintTurn === turn && mine ? assist.hint : null;
   if (!hint) {
@@ -135,7 +150,7 @@ export function renderAssist(app) {
     panel.dataset.expert = hint.expert;
     const turned = model.deal.turned;
     panel.replaceChildren(
-      h('p', { class: 'hint-head' }, t('assist.expertPlays'), ' ', actionLabel(hint.expert, turned)),
+      h('p', { class: 'hint-head' }, t(turn.phase === 'bidding' ? 'assist.expertBids' : 'assist.expertPlays'), ' ', actionLabel(hint.expert, turned)),
       h('ol', { class: 'hint-values' },
         ...hint.values.map((v) => h('li', {
           class: v.action === hint.best ? 'best' : null, 'data-hint-action': v.action,

@@ -67,6 +67,7 @@ function normalTurn(e) {
     belote_choice: e.belote_choice || [], auto: e.auto,
     agreed: Array.isArray(e.agreed) ? e.agreed : [], deadline: typeof e.deadline === 'number' ? e.deadline : null,
     why,
+    takeback: e.takeback === true, // the server says our last card or bid may be taken back now
     played: false, // the seat to act has acted since (its card or bid came before the next turn)
   };
 }
@@ -264,6 +265,7 @@ export class TableModel {
           this.match.winner = e.winner;
           this.match.totals = { ...e.totals };
           this.match.sheet = e.sheet.slice();
+          this.match.unclaimed = e.unclaimed || 0; // litige points nobody scores (the match is over)
         }
         if (this.table) this.table = { ...this.table, status: 'finished' };
         effects.push('match_end');
@@ -277,6 +279,10 @@ export class TableModel {
               ? { ...s, kind: e.player, name: e.name, level: e.level, guest: false, left: Boolean(e.left) } : s)),
           };
         }
+        break;
+      case 'options':
+        // the computer players' speed changed (the settings, during the match)
+        if (this.table) this.table = { ...this.table, options: { ...this.table.options, speed: e.speed } };
         break;
       case 'turn':
         this.turn = normalTurn(e);
@@ -302,6 +308,19 @@ export class TableModel {
    * The turn is marked in place: it is still the server's last turn. */
   acted(seat) {
     if (this.turn && this.turn.seat === seat && this.turn.waiting === 'action') this.turn.played = true;
+  }
+
+  /** The finished trick shown has been shown long enough: the table is
+   * cleared for the next one (not after the deal's last trick, which stays
+   * under the deal's summary).  Returns whether it was cleared. */
+  clearTrick() {
+    const deal = this.deal;
+    if (!deal?.trickDone || !Object.values(deal.sizes).some((n) => n > 0)) return false;
+    deal.trick = [];
+    deal.trickDone = false;
+    deal.trickWinner = null;
+    this.expire('trick');
+    return true;
   }
 
   say(seat, bubble) {

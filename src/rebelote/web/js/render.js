@@ -448,12 +448,24 @@ export class TableView {
       // finished trick stays on the table a moment): the trick's winner
       const deal = model.deal;
       if (deal.trickDone && deal.trickWinner) text = t('status.trickWon', { name: seatName(model, deal.trickWinner) });
+      // never blank: who has just acted, until the next turn comes
+      else if (turn.seat) {
+        const you = turn.seat === model.you;
+        const key = turn.phase === 'bidding' ? (you ? 'status.hasBidYou' : 'status.hasBid') : (you ? 'status.hasPlayedYou' : 'status.hasPlayed');
+        text = t(key, { name: seatName(model, turn.seat) });
+      }
+    } else if (model.deal?.trickDone && model.deal.trickWinner && model.turn?.phase === 'playing') {
+      // a finished trick still on the table: it is what the status describes
+      text = t('status.trickWon', { name: seatName(model, model.deal.trickWinner) });
     } else if (turn) {
       const agreed = turn.agreed.includes(model.you) && turn.waiting !== 'action';
       if (agreed) text = t('status.waitingOthers');
       else if (setOver(model)) text = t('status.setOver');
       else if (turn.waiting === 'next') text = t('status.dealOver');
       else if (turn.waiting === 'rematch') text = t('status.matchOver');
+      else if (turn.phase === 'cut' && turn.seat && !(turn.seat === model.you && turn.legal.length && !turn.auto)) {
+        text = turn.seat === model.you ? t('status.cuttingYou') : t('status.cutting', { name: seatName(model, turn.seat) });
+      }
       else if (turn.seat === model.you && turn.auto) text = t('status.auto');
       else if (turn.seat === model.you && turn.legal.length) {
         mine = true;

@@ -54,6 +54,12 @@ export function summaryContract(s) {
   return parseContract(`${head} by ${s.taker}${mult}`);
 }
 
+/** Whether `s` is the deal that ended the match with litige points held
+ * over, which nobody scores then (the server's `match_end.unclaimed`). */
+function unclaimed(model, s) {
+  return !!model.match?.winner && (model.match.unclaimed || 0) > 0 && s === model.summary && s.held_over > 0;
+}
+
 /** The deal's sentence: its verdict and why, in words (plain text). */
 export function sentence(model, s) {
   const b = s.breakdown;
@@ -68,7 +74,7 @@ export function sentence(model, s) {
     key = b.result === 'capot' ? 'score.sentence.capotContract' : 'score.sentence.madeContract';
   }
   else if (b.verdict === 'made' && b.result === 'capot') key = 'score.sentence.capot';
-  else if (b.verdict === 'tie' && b.result === 'litige') key = 'score.sentence.litige';
+  else if (b.verdict === 'tie' && b.result === 'litige') key = unclaimed(model, s) ? 'score.sentence.litigeLast' : 'score.sentence.litige';
   let text = t(key, params);
   if (wholeDeal) text += ` ${t('score.sentence.wholeDeal', { n: b.coinche_multiplier })}`;
   if (b.strain_multiplier !== 1) text += ` ${t('score.sentence.multiplied', { n: b.strain_multiplier })}`;
@@ -168,7 +174,10 @@ export function summaryParts(model, s, totals) {
     h('thead', {}, h('tr', {}, h('th', {}), ...sides.map((side) => h('th', { scope: 'col', text: sideName(model, side) })))),
     made, scored);
   parts.push(h('div', { class: 'table-wrap' }, table));
-  if (s.held_over) parts.push(h('p', { class: 'summary-note', text: t('end.heldOver', { n: s.held_over }) }));
+  if (s.held_over) {
+    const lost = unclaimed(model, s);
+    parts.push(h('p', { class: 'summary-note', 'data-held': lost ? 'unclaimed' : 'next', text: t(lost ? 'end.heldOverLost' : 'end.heldOver', { n: s.held_over }) }));
+  }
   if (s.released) parts.push(h('p', { class: 'summary-note', text: t('end.released', { n: s.released }) }));
   return parts;
 }
