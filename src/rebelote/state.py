@@ -69,6 +69,7 @@ from .declarations import (
     DeclarationError,
     belote_pairs,
     best_declaration,
+    carre_points,
     declaration_subsets,
     find_declarations,
     has_carre_of_sevens,
@@ -1248,8 +1249,9 @@ class State:
                             out.append(DealCancelled(seat, "carre of 7s", RANK_MASKS[Rank.SEVEN]))
                         self._finish(void_result("cancelled", len(self.side_names), contract))
                         return out
+            carres = carre_points(contract.strain, self.rules.sa_carres)
             for seat in self.seats:
-                found = find_declarations(self.hands[seat], contract.strain)
+                found = find_declarations(self.hands[seat], contract.strain, carres)
                 if found:
                     self.found[seat] = found
         pairs = _BELOTE_PAIRS[contract.strain]

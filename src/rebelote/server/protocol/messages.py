@@ -151,6 +151,7 @@ __all__ = [
     "SeatLetter",
     "SeatedRoom",
     "SheetLine",
+    "ShownEvent",
     "Snapshot",
     "SnapshotTable",
     "Speed",
@@ -829,14 +830,29 @@ class CancelledEvent(_Event):
 
 
 class DeclaredEvent(_Event):
-    """``seat`` declared ``declarations`` (``tierce-KH``, ``carre-J``);
-    ``cards`` are the cards shown.  (An engine where declining is public
-    sends it here with ``declarations`` empty.)"""
+    """``seat`` declared.  The other seats and the spectators get the
+    nature of each declaration alone (``tierce``, ``quarte``, ``quinte``,
+    ``carre``; FFB coinche 2015, 8.2) and ``cards`` empty; the declarer gets
+    its texts (``tierce-KH``, ``carre-J``) and their cards.  The winning
+    side's cards follow in :class:`ShownEvent`; a losing declaration's
+    cards are never sent."""
 
     kind: Literal["declared"] = "declared"
     seat: SeatLetter
     declarations: list[str]
     cards: list[str]
+
+
+class ShownEvent(_Event):
+    """The declarations are resolved (FFB coinche 2015, 8.3: after the
+    first card of the second trick; seed 000: after the declaration turn):
+    ``declarations``: each ``[seat, [texts], [cards]]`` of the side whose
+    declarations count, which shows them; ``side``: those seats (both
+    empty when equal best declarations score for no one)."""
+
+    kind: Literal["shown"] = "shown"
+    declarations: list[tuple[SeatLetter, list[str], list[str]]]
+    side: list[SeatLetter]
 
 
 class DeclinedEvent(_Event):
@@ -1038,6 +1054,7 @@ EventData: TypeAlias = Annotated[
     | CompletedEvent
     | CancelledEvent
     | DeclaredEvent
+    | ShownEvent
     | DeclinedEvent
     | BeloteEvent
     | CardEvent

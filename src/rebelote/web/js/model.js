@@ -216,6 +216,15 @@ export class TableModel {
           this.say(e.seat, { type: 'decl', list: e.declarations.slice(), cards: e.cards, until: 'trick' });
         }
         break;
+      case 'shown':
+        // the winning side shows its declarations (FFB 8.3): their texts
+        // replace the natures said at the first trick
+        deal.declarations = deal.declarations.filter(([s]) => !e.side.includes(s));
+        for (const [seat, list, cards] of e.declarations) {
+          deal.declarations.push([seat, list.slice()]);
+          this.say(seat, { type: 'decl', list: list.slice(), cards, until: 'trick' });
+        }
+        break;
       case 'declined':
         break;
       case 'belote':
