@@ -113,6 +113,7 @@ def test_capot_of_the_taker_scores_the_cards_played_plus_100_and_belote() -> Non
     assert result.card_points == (92, 0)
     assert result.result == "capot"
     assert result.score == (212, 0)
+    assert result.solo_capot is False  # no partner: a plain capot ("Capot")
     fixed = two_hands(
         "JH 9H AH 10H KH QH 8H 7H",
         "AS 10S KS QS JS 9S 8S 7S",

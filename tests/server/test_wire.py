@@ -196,8 +196,14 @@ _BREAKDOWN = re.compile(r',"breakdown":(?:null|\{.*?\})(?=,"complete":)')
 """A deal summary's ``breakdown`` (added after the recording: issue 16)."""
 
 
+_THEN = re.compile(r',"then":"[a-z_]+"(?=\})')
+"""An ``all_passed``'s ``then`` (added after the recording: issue 17)."""
+
+
 def _bare(text: str) -> str:
     """A message as it was recorded: without the fields added since."""
+    if '"kind":"all_passed"' in text:
+        return _THEN.sub("", text, count=1)
     if '"kind":"turn"' in text:
         return _ILLEGAL.sub("", text, count=1)
     if '"kind":"bid"' in text:

@@ -674,7 +674,8 @@ class ErrorData(_Strict):
 
     Codes: ``too_large``, ``bad_json``, ``unknown_type``, ``bad_message``,
     ``bad_token``, ``not_authenticated``, ``table_not_found``,
-    ``not_your_seat``, ``not_your_turn``, ``bad_action`` (not an action at all),
+    ``not_your_seat``, ``not_your_turn``, ``bad_action`` (not an action at
+    all), ``bid_out_of_range`` (a contract outside 80..160 in tens),
     ``illegal`` (an action, but not allowed now), ``belote_choice_required``,
     ``internal``; network play adds ``spectator`` (a spectator may only
     watch), ``rate_limited`` (chat too fast, or more messages than the
@@ -793,9 +794,13 @@ class BidEvent(_Event):
 
 
 class AllPassedEvent(_Event):
-    """Everyone passed: no contract."""
+    """Everyone passed: no contract.  ``then``: what the rule in force
+    (``Rules.all_pass``) does next: ``redeal`` (the same dealer deals
+    again), ``next_dealer`` (the deal passes to the next dealer) or
+    ``dealer_left``."""
 
     kind: Literal["all_passed"] = "all_passed"
+    then: str = "next_dealer"
 
 
 class ContractEvent(_Event):

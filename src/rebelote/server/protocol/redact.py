@@ -330,7 +330,7 @@ def event_wire(
         assert state.turned is not None
         kind, fields = "turned", {"card": card_name(state.turned)}
     elif isinstance(event, ev.AllPassed):
-        kind, fields = "all_passed", {}
+        kind, fields = "all_passed", {"then": state.rules.all_pass}
     elif isinstance(event, ev.ContractMade):
         contract = state.contract
         assert contract is not None

@@ -584,8 +584,14 @@ class TableGame:
             raise ProtocolError("illegal", "no deal in progress", legal=self._legal_for(seat))
         try:
             action = state.parse_action(text, seat)
-        except InvalidActionError:
+        except InvalidActionError as exc:
             legal = self._legal_for(seat)
+            if exc.kind == "bid_out_of_range":  # the core says the range
+                raise ProtocolError(
+                    "bid_out_of_range",
+                    f"{exc}; legal now: {' '.join(legal) or 'none'}",
+                    legal=legal,
+                ) from None
             raise ProtocolError(
                 "bad_action",
                 f"{text.strip()!r} is not an action; legal now: {' '.join(legal) or 'none'}",

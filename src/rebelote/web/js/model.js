@@ -198,7 +198,7 @@ export class TableModel {
         this.say(e.seat, { type: 'bid', bid: e.bid, until: 'card' });
         break;
       case 'all_passed':
-        deal.notice = { kind: 'all_passed' };
+        deal.notice = { kind: 'all_passed', then: e.then };
         effects.push('notice');
         break;
       case 'contract':
