@@ -117,7 +117,7 @@ class DealResult:
     - ``belote``: one entry per belote held, the holder's side.
     - ``belote_points``: per side, the belote points that counted.
     - ``capot``: the side that took all 8 tricks; ``solo_capot``: one player
-      of a partnership did (never at two or three players: no partner).
+      did (never at two players, where each side is one player).
     - ``score``: what the deal adds to each side's total (litige release aside).
     - ``held_over``: points held for the winner of the next deal (litige).
     - ``winner``: the side that won the deal (takers if made, defenders if
@@ -236,9 +236,9 @@ def score_deal(
         if tricks_won[s] == len(tricks):
             capot = s
             break
-    # one seat of a partnership took them all; at two or three players each
-    # side is one player, so a capot is never "solo" (no partner)
-    solo = capot is not None and nsides == 2 and rules.players == 4 and winners & (winners - 1) == 0
+    # one seat took them all; at two players each side is one player, so a
+    # capot is never "solo" there (no partner: "Capot", not "Capot seul")
+    solo = capot is not None and rules.players != 2 and winners & (winners - 1) == 0
     coinche = rules.bidding == "coinche"
 
     trick_pts = card[:]
