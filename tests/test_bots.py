@@ -204,7 +204,11 @@ def _redeal(
     if state.current != view.seat:
         return None
     other = observe(state, view.seat)
-    if other.belotes != view.belotes or other.declarations != view.declarations:
+    if (
+        other.belotes != view.belotes
+        or other.declarations != view.declarations
+        or other.declared_kinds != view.declared_kinds
+    ):
         return None  # the new cards do not give the same public history
     return state
 

@@ -500,7 +500,8 @@ def test_records_on_stdin_are_read_as_files_are(command: str) -> None:
 def test_replay_prints_a_two_player_deal(tmp_path: Path) -> None:
     """RULES.md "Two players": a record of the preset ``two-players`` replays
     trick by trick with the seats W and S; seed 3 deals S a capot (8 tricks,
-    82 card points + the capot's 252)."""
+    82 card points; the capot scores those + 100 = 182, RULES.md "Two
+    players", ``deal_points`` ``played``)."""
     done, _ = rebelote("record", "--rules", "two-players", "--seed", "3")
     assert done.returncode == 0, done.stderr
     path = tmp_path / "two.json"
@@ -510,4 +511,30 @@ def test_replay_prints_a_two_player_deal(tmp_path: Path) -> None:
     lines = shown.stdout.splitlines()
     assert "Trick 1: S  JC  W  AC  -> S (31 points)" in lines
     assert "Card points: W 0, S 82; dix de der: S" in lines
-    assert "Result: capot; score: W 0, S 252" in lines
+    assert "Result: capot; score: W 0, S 182" in lines
+
+
+def test_rules_unknown_preset_human_form_prints_one_error_line() -> None:
+    """``rebelote rules nosuch`` (the human form): nothing on stdout, one
+    readable line on stderr, status 2; ``--json``: the JSON error alone."""
+    done, _ = rebelote("rules", "nosuch")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "error: unknown preset 'nosuch': known presets are ffb, ffb-no-declarations, "
+        "declaration-turn (seed000), tout-atout (seed000-tout-atout), belote-said (seed001), "
+        "dealer-leads-501 (seed002), auto-declarations-501 (seed003), coinche, "
+        "three-players, two-players, ffb-coinche"
+    ]
+    done, _ = rebelote("rules", "nosuch", "--json")
+    assert done.returncode == 2 and done.stderr == ""
+    assert json.loads(done.stdout)["error"] == "unknown preset"
+
+
+def test_rules_preset_names_in_any_case() -> None:
+    """``rebelote rules FFB-COINCHE --json`` is ``ffb-coinche``'s."""
+    done, _ = rebelote("rules", "FFB-COINCHE", "--json")
+    assert done.returncode == 0, done.stderr
+    assert list(json.loads(done.stdout)) == ["ffb-coinche"]
+    done, _ = rebelote("rules", "Belote-Said", "--json")
+    assert list(json.loads(done.stdout)) == ["seed001"]

@@ -20,6 +20,7 @@ import random
 import pytest
 
 from rebelote.bots import BOT_LEVELS, Budget, decision_seed, make_bot
+from rebelote.cards import parse_cards
 from rebelote.match import Match
 from rebelote.observation import observe
 from rebelote.record import deal_summary, replay, state_to_record
@@ -276,3 +277,69 @@ def test_every_bot_level_plays_ffb_coinche(level: str) -> None:
             index += 1
         assert state.result is not None
         assert all(p % 10 == 0 for p in state.result.score)
+
+
+def test_litige_holds_over_the_takers_points_not_the_contract() -> None:
+    """10.1.3 (with the tournament's choice ``tie='litige'``): at 81-81 "les
+    points du preneur sont remis en jeu (81 ou 91)" and "L'équipe qui
+    n'avait pas pris marque ses points (81 ou 91)": the reviewer's deal
+    (random deal 554, 80 clubs by E surcoinched, card points 71 / 81, the
+    dix de der to N-S) holds over 81, rounded to 80 (10.2), not the
+    contract x 4; the defenders N-S score their 81, rounded to 80."""
+    rules = FFB_COINCHE.replace(tie="litige")
+    state = random_deal(rules, random.Random(554))
+    result = state.result
+    assert result is not None and state.contract is not None
+    assert state.contract.text == "80C by E surcoinche"
+    assert (result.result, result.card_points, result.dix_de_der) == ("litige", (71, 81), 0)
+    assert (result.score, result.held_over) == ((80, 0), 80)
+
+
+def _found(strain_bid: str) -> dict[str, list[str]]:
+    """The declarations each seat holds under ffb-coinche with its Sans
+    Atout / Tout Atout variant, after ``strain_bid`` by W and three passes
+    (the reviewer's hands: W the four aces, S the tens and nines, E the
+    kings and queens, N the jacks)."""
+    rules = FFB_COINCHE.replace(coinche_tout_atout=True)
+    hands = {
+        Seat.W: parse_cards("AS AH AD AC 7S 8S 7H 8H"),
+        Seat.S: parse_cards("10S 10H 10D 10C 9S 9H 9D 9C"),
+        Seat.E: parse_cards("KS KH KD KC QS QH QD QC"),
+        Seat.N: parse_cards("JS JH JD JC 7D 8D 7C 8C"),
+    }
+    state = State.from_hands(rules, Seat.N, hands, None)
+    for word in (strain_bid, "pass", "pass", "pass"):
+        state.apply(state.parse_action(word))
+    return {s.letter: [f"{d.text}:{d.points}" for d in ds] for s, ds in sorted(state.found.items())}
+
+
+def test_sans_atout_carres_follow_11_2() -> None:
+    """11.2: at Sans Atout "4 As 200, 4 Dix 150, 4 Roi / Dame / Valet /
+    Neuf 100" (``sa_carres`` ``ffb``)."""
+    assert _found("80SA") == {
+        "N": ["carre-J:100"],
+        "W": ["carre-A:200"],
+        "S": ["carre-10:150", "carre-9:100"],
+        "E": ["carre-K:100", "carre-Q:100"],
+    }
+
+
+def test_tout_atout_carres_are_unchanged_11_3() -> None:
+    """11.3: at Tout Atout "L'ordre et la valeur des carrés demeurent
+    inchangés": J 200, 9 150, A 10 K Q 100."""
+    assert _found("80TA") == {
+        "N": ["carre-J:200"],
+        "W": ["carre-A:100"],
+        "S": ["carre-9:150", "carre-10:100"],
+        "E": ["carre-K:100", "carre-Q:100"],
+    }
+
+
+def test_sans_atout_carres_in_the_compiled_rollouts() -> None:
+    """The compiled rollouts read the same 11.2 table (``P_SA_CARRES``)."""
+    from rebelote import rollout
+
+    rules = FFB_COINCHE.replace(coinche_tout_atout=True)
+    params = rollout.rule_params(rules)
+    assert params[rollout.P_SA_CARRES] == 1
+    assert rollout.rule_params(preset("coinche"))[rollout.P_SA_CARRES] == 0

@@ -49,10 +49,27 @@ def test_declining_a_declaration_is_not_public_seed000() -> None:
 
 
 def test_declaration_made_is_public() -> None:
-    """Seed 000: the declarations of the side that scores are shown to all."""
+    """FFB coinche 2015, 8.2 and 8.3 (RULES.md "Declarations"): the table
+    hears the nature of a declaration when it is made; the cards of the side
+    that scores are shown to all once the first card of the second trick is
+    played."""
     state = _deal()
     (everything, *_rest) = state.legal_actions()
     assert isinstance(everything, Declare) and everything.declarations
     state.apply(everything)
+    assert observe(state, Seat.W).declarations == ((Seat.W, everything.declarations),)
+    for seat in state.seats:
+        view = observe(state, seat)
+        assert view.declared_kinds == ((Seat.W, ("quinte",)),)
+        if seat != Seat.W:
+            assert view.declarations == ()
+            assert view.to_json()["declarations"] == []
+    while not (len(state.tricks) == 1 and state.trick_cards):
+        legal = state.legal_actions()
+        if isinstance(legal[-1], Declare):
+            state.apply(Declare(()))  # the others keep theirs to themselves
+            continue
+        state.apply(next(a for a in legal if isinstance(a, Play)))
     for seat in state.seats:
         assert [s for s, _ in observe(state, seat).declarations] == [Seat.W]
+        assert observe(state, seat).to_json()["declarations"] == [["W", ["quinte-AH"]]]

@@ -822,6 +822,46 @@ def test_option_rounding_nearest_ten_ffb_coinche() -> None:
     assert outcome(COINCHE.replace(rounding="house")) == ("made", (50, 190))
 
 
+def test_option_sa_carres_ffb_coinche() -> None:
+    """FFB coinche 2015, 11.2: at Sans Atout four aces score 200 (``ffb``),
+    100 as in a suit (``usual``)."""
+    from rebelote.declarations import carre_points, find_declarations
+    from rebelote.trump import Strain as _Strain
+
+    hand = sum(1 << c for c in parse_cards("AS AH AD AC 7S 8S 7H 8H"))
+    usual = find_declarations(hand, _Strain.SA, carre_points(_Strain.SA, "usual"))
+    ffb = find_declarations(hand, _Strain.SA, carre_points(_Strain.SA, "ffb"))
+    assert [(d.text, d.points) for d in usual] == [("carre-A", 100)]
+    assert [(d.text, d.points) for d in ffb] == [("carre-A", 200)]
+    rules = preset("ffb-coinche").replace(coinche_tout_atout=True)
+    for sa_carres, points in (("usual", 100), ("ffb", 200)):
+        hands = {
+            Seat.W: parse_cards("AS AH AD AC 7S 8S 7H 8H"),
+            Seat.S: parse_cards("10S 10H 10D 10C 9S 9H 9D 9C"),
+            Seat.E: parse_cards("KS KH KD KC QS QH QD QC"),
+            Seat.N: parse_cards("JS JH JD JC 7D 8D 7C 8C"),
+        }
+        state = State.from_hands(rules.replace(sa_carres=sa_carres), Seat.N, hands, None)
+        for word in ("80SA", "pass", "pass", "pass"):
+            state.apply(state.parse_action(word))
+        assert [d.points for d in state.found[Seat.W]] == [points]
+
+
+def test_option_deal_points_played_two_players() -> None:
+    """RULES.md "Two players" (the project's choice): random deal 7 of
+    ``two-players``, W fails: S scores the points in play 92 + its tierce
+    20 + belote 20 = 132 (``played``), or the four-player 162 + 40 = 202
+    (``fixed``)."""
+    import random
+
+    from rebelote.simulate import random_deal
+
+    two = preset("two-players")
+    assert random_deal(two, random.Random(7)).result.score == (0, 132)  # type: ignore[union-attr]
+    fixed = random_deal(two.replace(deal_points="fixed"), random.Random(7)).result
+    assert fixed is not None and fixed.score == (0, 202)
+
+
 # ============================================================ the contract
 
 OPTION_TESTS: dict[str, Callable[[], None]] = {
@@ -863,6 +903,8 @@ OPTION_TESTS: dict[str, Callable[[], None]] = {
     "ta_sa_points_to_162": test_option_ta_sa_points_to_162_ffb_classique,
     "rounding": test_option_rounding_nearest_ten_ffb_coinche,
     "belote_alone_cannot_win": test_option_belote_alone_cannot_win_ffb_coinche,
+    "sa_carres": test_option_sa_carres_ffb_coinche,
+    "deal_points": test_option_deal_points_played_two_players,
 }
 """Every option of ``Rules`` and the test showing that flipping it alone
 changes an outcome."""
@@ -906,6 +948,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "tie": "litige",
     "capot_points": 252,
     "capot_against_takers": 252,
+    "deal_points": "fixed",
     "solo_capot_points": None,
     "carre_of_seven_cancels": False,
     "sa_multiplier": 2,
@@ -913,6 +956,7 @@ FFB_OPTIONS: dict[str, Any] = {
     "ta_points": [0, 0, 9, 5, 14, 1, 3, 6],
     "sa_points": [0, 0, 0, 10, 2, 3, 4, 19],
     "coinche_tout_atout": False,
+    "sa_carres": "usual",
     "coinche_made_score": "contract_and_points",
     "lower_trump_under_partner": "allowed",
     "after_coinche": "coinched_side",
@@ -1109,6 +1153,7 @@ def test_preset_ffb_coinche() -> None:
         "sa_multiplier": 1,
         "ta_multiplier": 1,
         "sa_points": [0, 0, 0, 10, 0, 3, 4, 19],  # 11.2 (variant off)
+        "sa_carres": "ffb",  # 11.2 (variant off)
         "ta_points": [0, 0, 9, 5, 13, 2, 3, 6],  # 11.3 (variant off)
     }
     assert sum(preset("ffb-coinche").ta_points) * 4 + 10 == 162

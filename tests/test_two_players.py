@@ -40,7 +40,8 @@ def names(mask: int) -> set[str]:
 def test_preset_two_players_is_ffb_with_two_seats() -> None:
     """RULES.md "Two players": the preset is ffb with players=2."""
     assert TWO.players == 2
-    assert TWO.replace(players=4, preset="ffb") == PRESETS["ffb"]
+    assert TWO.replace(players=4, preset="ffb", deal_points="fixed") == PRESETS["ffb"]
+    assert TWO.deal_points == "played" and PRESETS["ffb"].deal_points == "fixed"
     assert seats_of(2) == SEATS_2 == (Seat.W, Seat.S)
     assert next_seat(Seat.W, 2) == Seat.S and next_seat(Seat.S, 2) == Seat.W
     assert previous_seat(Seat.W, 2) == Seat.S
@@ -95,10 +96,13 @@ def test_must_trump_then_any_trump_under_the_jack() -> None:
     assert names(state.legal_play_mask()) == {"JH", "9H", "AH", "10H"}
 
 
-def test_capot_of_the_taker_scores_252_and_belote() -> None:
+def test_capot_of_the_taker_scores_the_cards_played_plus_100_and_belote() -> None:
     """W holds every heart (trump), S every spade: W takes all 8 tricks.
-    Card points 62 (trumps) + 30 (spades A 10 K Q J) = 92; capot 252 (seed
-    000: "100 instead of dix de der") + belote 20; S scores 0."""
+    Card points 62 (trumps) + 30 (spades A 10 K Q J) = 92; capot: the cards
+    played + 100 (RULES.md "Two players", ``deal_points`` ``played``: seed
+    000's "100 au lieu du dix de der" on the 16 cards in play) = 192, +
+    belote 20; S scores 0.  (The four-player 252 would give W 160 points
+    that were never in play.)"""
     state = two_hands("JH 9H AH 10H KH QH 8H 7H", "AS 10S KS QS JS 9S 8S 7S", "JH", dealer=Seat.S)
     state.apply(parse_bid("take"))  # W speaks first (the dealer is S)
     while not state.is_terminal:
@@ -108,7 +112,19 @@ def test_capot_of_the_taker_scores_252_and_belote() -> None:
     assert result is not None
     assert result.card_points == (92, 0)
     assert result.result == "capot"
-    assert result.score == (272, 0)
+    assert result.score == (212, 0)
+    assert result.solo_capot is False  # no partner: a plain capot ("Capot")
+    fixed = two_hands(
+        "JH 9H AH 10H KH QH 8H 7H",
+        "AS 10S KS QS JS 9S 8S 7S",
+        "JH",
+        PLAIN.replace(deal_points="fixed"),
+        Seat.S,
+    )
+    fixed.apply(parse_bid("take"))
+    while not fixed.is_terminal:
+        fixed.apply(Play(min(cards_of(fixed.legal_play_mask()))))
+    assert fixed.result is not None and fixed.result.score == (272, 0)
 
 
 def test_belote_makes_the_taker_s_contract() -> None:
@@ -141,12 +157,13 @@ def test_belote_makes_the_taker_s_contract() -> None:
     assert result.score == (73, 75)
 
 
-def test_taker_made_capot_the_opponent_scores_252() -> None:
+def test_taker_made_capot_the_opponent_scores_the_cards_played_plus_100() -> None:
     """The same deal with S's QH swapped for the 9C (KH turned): S holds
     three trumps; W trumps S's AC lead with the AH, draws the trumps with
     JH 10H 9H and takes all 8 tricks: card
-    points 115 (118 - QH 3) to W; the failed takers are capot, W scores 252
-    (ffb capot_against_takers)."""
+    points 115 (118 - QH 3) to W; the failed takers are capot, W scores
+    115 + 100 = 215 (``deal_points`` ``played``: ffb's capot_against_takers
+    252 less the 152 card points of a whole pack, plus the cards played)."""
     state = two_hands("JH 9H AH 10H AS 10S KS QS", "7H 8H KH 9C AC 10C KC QC", "KH", dealer=Seat.W)
     state.apply(parse_bid("take"))
     while not state.is_terminal:
@@ -157,7 +174,22 @@ def test_taker_made_capot_the_opponent_scores_252() -> None:
     assert result.card_points == (115, 0)
     assert result.result == "dedans"
     assert result.capot == 0
-    assert result.score == (252, 0)
+    assert result.score == (215, 0)
+
+
+def test_failed_taker_s_opponent_scores_the_points_in_play() -> None:
+    """Random deal 7 (two-players): W takes hearts and makes 38 card points;
+    S 44 + the dix de der 10, its tierce-AH 20 and its belote 20: W fails.
+    S scores the points in play, 38 + 44 + 10 = 92, + 20 + 20 = 132 (the
+    four-player game's fixed 162 would give 202)."""
+    state = random_deal(TWO, random.Random(7))
+    result = state.result
+    assert result is not None and state.contract is not None
+    assert state.contract.text == "H by W"
+    assert (result.card_points, result.dix_de_der) == ((38, 44), 1)
+    assert [[d.text for d in side] for side in result.declarations] == [[], ["tierce-AH"]]
+    assert result.belote_points == (0, 20)
+    assert (result.result, result.capot, result.score) == ("dedans", None, (0, 132))
 
 
 def test_rollouts_refuse_the_two_player_game() -> None:

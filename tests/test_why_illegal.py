@@ -270,7 +270,8 @@ def test_coinche_auction_rules() -> None:
     once; surcoinche only after a coinche; after it, no contract."""
     state = State.from_deck(COINCHE, Seat.N, PACK, "3-2")
     assert state.current == Seat.W
-    why(state, Bid("coinche"), R.COINCHE_NOT_ALLOWED, None, RULES_DIGEST)
+    why(state, Bid("coinche"), R.NO_CONTRACT_TO_COINCHE, None, RULES_DIGEST)
+    assert R.NO_CONTRACT_TO_COINCHE.value == "no_contract_to_coinche"
     why(state, Bid("surcoinche"), R.SURCOINCHE_NOT_ALLOWED, None, RULES_DIGEST)
     why(state, parse_bid("90TA"), R.STRAIN_NOT_ALLOWED, "coinche_tout_atout", RULES_DIGEST)
     enabled = State.from_deck(COINCHE.replace(coinche_tout_atout=True), Seat.N, PACK, "3-2")
@@ -281,7 +282,8 @@ def test_coinche_auction_rules() -> None:
     assert state.why_illegal(parse_bid("110H")) is None
     assert state.why_illegal(Bid("coinche")) is None
     play_bids(state, "pass")  # S; E, W's partner
-    why(state, Bid("coinche"), R.COINCHE_NOT_ALLOWED, None, RULES_DIGEST)
+    why(state, Bid("coinche"), R.COINCHE_OWN_SIDE, None, RULES_DIGEST)
+    assert R.COINCHE_OWN_SIDE.value == "coinche_own_side_contract"
     play_bids(state, "capotH")  # E; N
     why(state, parse_bid("160S"), R.CAPOT_IS_HIGHEST, None, RULES_DIGEST)
     why(state, parse_bid("capotS"), R.CAPOT_IS_HIGHEST, None, RULES_DIGEST)

@@ -71,11 +71,15 @@ def shown(text: str) -> str:
 
 class InvalidActionError(ActionError):
     """A text that is no action of the game (``hello``, ``cut x``, ``85H``,
-    ``QH maybe``, ``declare sixte``).  ``text``: the text read."""
+    ``QH maybe``, ``declare sixte``).  ``text``: the text read; ``kind``:
+    ``not_an_action``, or ``bid_out_of_range`` for a contract's shape with a
+    value no auction has (``70H``, ``85S``, ``170S``: contracts are 80 to
+    160 in tens, then capot)."""
 
-    def __init__(self, message: str, *, text: str) -> None:
+    def __init__(self, message: str, *, text: str, kind: str = "not_an_action") -> None:
         super().__init__(message)
         self.text = text
+        self.kind = kind
 
 
 @dataclass(frozen=True, slots=True)

@@ -231,6 +231,14 @@ class Auction:
             if kind == "surcoinche":
                 return Illegality(R.SURCOINCHE_NOT_ALLOWED, None, RULES_DIGEST)
             if kind == "coinche":
+                if self.high is None:
+                    return Illegality(R.NO_CONTRACT_TO_COINCHE, None, RULES_DIGEST)
+                if (
+                    self.coinched == 1
+                    and self.bidder is not None
+                    and self._same_side(self.current, self.bidder)
+                ):
+                    return Illegality(R.COINCHE_OWN_SIDE, None, RULES_DIGEST)
                 return Illegality(R.COINCHE_NOT_ALLOWED, None, RULES_DIGEST)
             assert kind == "contract" and strain is not None and value is not None
             if self.coinched > 1:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperOption
 
-from .server.tournaments.admin import tournament_app
+from .tournament_admin import tournament_app
 
 if TYPE_CHECKING:
     from .seats import Seat
@@ -73,13 +73,24 @@ def _read_record(file: str, as_json: bool) -> Any:
         _fail({"error": "malformed record", "message": f"not JSON we can read: {exc}"}, as_json)
 
 
-def _rules_or_exit(name: str) -> Any:
+def _rules_or_exit(name: str, as_json: bool | None = None) -> Any:
+    """The preset ``name`` (any case), or exit with status 2: the JSON error
+    and a readable line (``as_json`` ``None``, the commands' usual form), the
+    JSON error alone on stdout (``True``) or the readable line alone on
+    stderr (``False``, a human form)."""
     from .rules import RulesError, preset
 
     try:
         return preset(name)
     except RulesError as exc:
-        _fail({"error": "unknown preset", "message": str(exc)}, False)
+        payload = {"error": "unknown preset", "message": str(exc)}
+        if as_json is None:
+            _fail(payload, False)
+        if as_json:
+            print(json.dumps(payload, ensure_ascii=False))
+        else:
+            print(f"error: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
 
 
 def _sides(values: dict[str, Any]) -> str:
@@ -278,7 +289,7 @@ def rules_command(
     ``seed001``; either name selects it)."""
     from .rules import PRESET_DESCRIPTIONS, PRESET_NAMES, PRESETS
 
-    names = list(PRESETS) if name is None else [_rules_or_exit(name).preset]
+    names = list(PRESETS) if name is None else [_rules_or_exit(name, as_json).preset]
     if as_json:
         print(json.dumps({n: PRESETS[n].options() for n in names}, ensure_ascii=False))
         return

@@ -31,10 +31,12 @@ from .trump import PLAIN_STRENGTH, Strain
 
 __all__ = [
     "CARRE_POINTS",
+    "CARRE_POINTS_SA_FFB",
     "SEQUENCE_POINTS",
     "Declaration",
     "DeclarationError",
     "best_declaration",
+    "carre_points",
     "declaration_subsets",
     "find_declarations",
     "has_carre_of_sevens",
@@ -54,6 +56,27 @@ CARRE_POINTS: dict[Rank, int] = {
 }
 """Points of a carré by rank (seed 000: "Valet 200, Neuf 150, As, 10, Rois,
 Dames 100"); 8s and 7s score nothing (seed 001)."""
+
+CARRE_POINTS_SA_FFB: dict[Rank, int] = {
+    Rank.JACK: 100,
+    Rank.NINE: 100,
+    Rank.ACE: 200,
+    Rank.TEN: 150,
+    Rank.KING: 100,
+    Rank.QUEEN: 100,
+}
+"""Points of a carré in a Sans Atout deal by the FFB's coinche rules (2015,
+11.2: "4 As 200 points, 4 Dix 150 points, 4 Roi 100, 4 Dame 100, 4 Valet
+100, 4 Neuf 100"); same ranks as :data:`CARRE_POINTS` (11.3: at Tout
+Atout "L'ordre et la valeur des carrés demeurent inchangés")."""
+
+
+def carre_points(strain: Strain, sa_carres: str = "usual") -> dict[Rank, int]:
+    """The carré table of a deal played in ``strain``: :data:`CARRE_POINTS`,
+    or :data:`CARRE_POINTS_SA_FFB` in Sans Atout when ``sa_carres`` is
+    ``"ffb"`` (``Rules.sa_carres``)."""
+    return CARRE_POINTS_SA_FFB if sa_carres == "ffb" and strain == Strain.SA else CARRE_POINTS
+
 
 KIND_NAMES: dict[str, str] = {
     "tierce": "tierce",
@@ -149,8 +172,13 @@ def _sequences(hand: CardMask) -> list[Declaration]:
     return found
 
 
-def find_declarations(hand: CardMask, strain: Strain = Strain.S) -> tuple[Declaration, ...]:
+def find_declarations(
+    hand: CardMask, strain: Strain = Strain.S, table: dict[Rank, int] | None = None
+) -> tuple[Declaration, ...]:
     """The declarations a hand (normally 8 cards) can make together.
+
+    ``table``: the carré table (:func:`carre_points`; default
+    :data:`CARRE_POINTS`).
 
     Where a card could serve a carré or a sequence, the choice that scores the
     most points wins, then the one with the strongest declaration.  Returns
@@ -164,7 +192,7 @@ def find_declarations(hand: CardMask, strain: Strain = Strain.S) -> tuple[Declar
         return tuple(sorted(_sequences(hand), key=lambda d: d.key(strain), reverse=True))
     carres = [
         Declaration("carre", RANK_MASKS[rank], 8 * 0 + rank, points)
-        for rank, points in CARRE_POINTS.items()
+        for rank, points in (CARRE_POINTS if table is None else table).items()
         if hand & RANK_MASKS[rank] == RANK_MASKS[rank]
     ]
     best: tuple[Declaration, ...] = ()

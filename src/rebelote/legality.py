@@ -130,6 +130,15 @@ class IllegalReason(Enum):
     a second time (RULES.md: "An opponent of the last bidder may
     coincher")."""
 
+    NO_CONTRACT_TO_COINCHE = "no_contract_to_coinche"
+    """A coinche before any contract: there is nothing to double (RULES.md
+    "An opponent of the last bidder may coincher")."""
+
+    COINCHE_OWN_SIDE = "coinche_own_side_contract"
+    """A coinche of one's own or one's partner's contract: only an opponent
+    of the last bidder may coinche (RULES.md; FFB coinche 2015, 4.1 "Un
+    joueur peut coincher une enchère adverse")."""
+
     SURCOINCHE_NOT_ALLOWED = "surcoinche_not_allowed"
     """A surcoinche with no coinche to answer, or by the side that coinched
     (RULES.md: "the bidding team may then surcoincher"; FFB coinche 2015,

@@ -3,11 +3,15 @@
 nothing more.  Bots and the server's clients receive views, never the state.
 
 Public: the dealer, the turned card (and, once taken, that the taker holds it
-until he plays it), every bid, the contract, declarations once made, cards
-included (seed 000 presents the declarations; RULES.md: "the opponents may
-ask to see a scoring declaration": we show every declaration made, so that
-all seats know the same; a player who declines to declare leaves no trace),
-belote and rebelote as
+until he plays it), every bid, the contract, the *nature* of each declaration
+once made (``tierce``, ``quarte``, ``quinte``, ``carre``: FFB coinche 2015,
+8.2 "chacun des joueurs annonce simplement la nature de son ou ses
+annonce(s)"), the cards of the winning side's declarations once the
+declarations are resolved (:func:`declarations_resolved`: FFB 8.3 "les
+joueurs gagnants montrent alors immédiatement les cartes constituant leurs
+annonces"; seed 000 "toutes les annonces de l'équipe seront présentées
+automatiquement"), never the cards of a losing declaration (a player who
+declines to declare leaves no trace), belote and rebelote as
 played, every card played, each trick's winner and points (seed 001: a player
 may always look at the last trick), the number of cards in each hand.
 Private: the seat's own cards and the declarations it could make.
@@ -28,7 +32,63 @@ from .seats import Seat
 from .state import Phase, State
 from .tricks import Trick
 
-__all__ = ["PlayerView", "observe"]
+__all__ = [
+    "PlayerView",
+    "declaration_kinds",
+    "declarations_resolved",
+    "observe",
+    "public_declaration_cards",
+    "shown_declarations",
+]
+
+
+def declarations_resolved(state: State) -> bool:
+    """Whether the declarations of ``state``'s deal are resolved, so that the
+    winning side shows its cards.
+
+    With a declaration turn (``Rules.declaration_turn``, seed 000: "Lorsque
+    le camp ayant la plus forte annonce est connu, toutes les annonces de
+    l'équipe seront présentées"): once that turn is over (play has begun).
+    Otherwise when the first card of the second trick has been played (FFB
+    coinche 2015, 8.3: "Lorsque la première carte du second pli vient d'être
+    jouée, on procède à la résolution des annonces"), and at the deal's end.
+    """
+    if state.phase is Phase.DONE:
+        return True
+    if state.phase is not Phase.PLAYING:
+        return False
+    if state.rules.declaration_turn:
+        return True
+    return len(state.tricks) >= 2 or (len(state.tricks) == 1 and bool(state.trick_cards))
+
+
+def shown_declarations(state: State) -> tuple[tuple[Seat, tuple[Declaration, ...]], ...]:
+    """The ``(seat, declarations)`` whose cards every seat may see now: those
+    of the side whose declarations count (:meth:`State.counted_declarations`),
+    once :func:`declarations_resolved`; none before, none on a tie where no
+    side scores.  A losing side's declarations are never shown (FFB 8.3: only
+    "les joueurs gagnants montrent")."""
+    if not state.declared or not declarations_resolved(state):
+        return ()
+    counted = state.counted_declarations()
+    return tuple((seat, decls) for seat, decls in state.declared if counted[state.side_of[seat]])
+
+
+def public_declaration_cards(state: State) -> CardMask:
+    """The cards of :func:`shown_declarations`, as a mask."""
+    mask = 0
+    for _, decls in shown_declarations(state):
+        for d in decls:
+            mask |= d.cards
+    return mask
+
+
+def declaration_kinds(state: State) -> tuple[tuple[Seat, tuple[str, ...]], ...]:
+    """Every ``(seat, natures)`` declared so far, in order: what the table is
+    told when a declaration is made (FFB 8.2: "la nature de son ou ses
+    annonce(s)"), each nature a :attr:`Declaration.kind` (``tierce``,
+    ``quarte``, ``quinte``, ``carre``), without its cards."""
+    return tuple((seat, tuple(d.kind for d in decls)) for seat, decls in state.declared)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +102,11 @@ class PlayerView:
     - ``bids``: every ``(seat, bid)`` in order; ``bid_rounds``: the round
       of each (1, or 2 after everyone passed round one: seed 001 "on
       procède à un deuxième tour"); ``contract`` once made.
-    - ``declarations``: every ``(seat, declarations)`` made, in order;
-      ``own_declarations``: what this seat could declare.
+    - ``declarations``: the ``(seat, declarations)`` this seat may know in
+      full, in order: its own, and the winning side's once shown
+      (:func:`shown_declarations`); ``declared_kinds``: the nature of every
+      declaration made (:func:`declaration_kinds`); ``own_declarations``:
+      what this seat could declare.
     - ``belotes``: ``(seat, card, "belote" | "rebelote")`` as said.
     - ``tricks``: finished tricks; ``trick``: ``(seat, card)`` of the trick
       in progress; ``played``: mask of all cards played.
@@ -66,6 +129,7 @@ class PlayerView:
     contract: Contract | None
     declarations: tuple[tuple[Seat, tuple[Declaration, ...]], ...]
     own_declarations: tuple[Declaration, ...]
+    declared_kinds: tuple[tuple[Seat, tuple[str, ...]], ...]
     belotes: tuple[tuple[Seat, Card, str], ...]
     tricks: tuple[Trick, ...]
     trick: tuple[tuple[Seat, Card], ...]
@@ -94,6 +158,7 @@ class PlayerView:
             "contract": None if self.contract is None else self.contract.text,
             "declarations": [[s.letter, [d.text for d in ds]] for s, ds in self.declarations],
             "own_declarations": [d.text for d in self.own_declarations],
+            "declared_kinds": [[s.letter, list(k)] for s, k in self.declared_kinds],
             "belotes": [[s.letter, card_name(c), w] for s, c, w in self.belotes],
             "tricks": [
                 {
@@ -142,8 +207,9 @@ def observe(state: State, seat: Seat) -> PlayerView:
         bids=tuple(state.auction.bids) if state.auction is not None else (),
         bid_rounds=tuple(state.auction.rounds) if state.auction is not None else (),
         contract=state.contract,
-        declarations=tuple(state.declared),
+        declarations=_known_declarations(state, Seat(seat)),
         own_declarations=state.found.get(seat, ()),
+        declared_kinds=declaration_kinds(state),
         belotes=tuple(state.belotes),
         tricks=tuple(state.tricks),
         trick=tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
@@ -152,3 +218,13 @@ def observe(state: State, seat: Seat) -> PlayerView:
         legal=tuple(state.legal_actions()) if mine else (),
         result=state.result,
     )
+
+
+def _known_declarations(
+    state: State, seat: Seat
+) -> tuple[tuple[Seat, tuple[Declaration, ...]], ...]:
+    """The declarations ``seat`` may know in full: its own and those shown."""
+    if not state.declared:
+        return ()
+    shown = {s for s, _ in shown_declarations(state)}
+    return tuple((s, d) for s, d in state.declared if s == seat or s in shown)

@@ -43,7 +43,7 @@ from typing import Any, Literal, TypeVar, cast
 from .actions import Bid, Declare, Play
 from .auction import COINCHE_VALUES
 from .cards import DECK_24, DECK_32, cards_of
-from .declarations import CARRE_POINTS, Declaration
+from .declarations import CARRE_POINTS, CARRE_POINTS_SA_FFB, Declaration
 from .rules import Rules
 from .scoring import DealResult
 from .seats import Seat
@@ -153,7 +153,8 @@ P_DEAL_MULT = 27  # coinche_multiplies == "deal"
 P_CAPOT_DECL = 28  # capot_takes_declarations
 P_TO_162 = 29  # ta_sa_points_to_162
 P_ROUNDING = 30  # 0 none, 1 nearest_ten, 2 house
-P_SIZE = 31
+P_SA_CARRES = 31  # sa_carres == "ffb"
+P_SIZE = 32
 
 # The card tables: T[strain, ...] for strains S H D C SA TA.
 T_TRUMPS = 0
@@ -250,12 +251,15 @@ B_CONTRACT = 10
 _CARRE_ORDER = (4, 2, 7, 3, 6, 5)
 """The ranks of the carrés that score, in :data:`CARRE_POINTS` order."""
 _CARRE_VALUE = (0, 0, 150, 100, 200, 100, 100, 100)
+_CARRE_VALUE_SA_FFB = (0, 0, 100, 150, 100, 100, 100, 200)
+"""By rank 7 8 9 10 J Q K A: :data:`~rebelote.declarations.CARRE_POINTS_SA_FFB`."""
 """A carré's points by rank 7 8 9 10 J Q K A."""
 _PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
 _COINCHE_VALUES = (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
 
 assert tuple(CARRE_POINTS) == _CARRE_ORDER and tuple(_COINCHE_VALUES) == COINCHE_VALUES
 assert all(_CARRE_VALUE[r] == p for r, p in CARRE_POINTS.items())
+assert all(_CARRE_VALUE_SA_FFB[r] == p for r, p in CARRE_POINTS_SA_FFB.items())
 
 
 # ------------------------------------------------------------------ bits
@@ -550,9 +554,10 @@ def _sequences(hand: int, out: Any, n: int) -> int:
 
 
 @_jit
-def _find(G: Any, seat: int, strain: int, work: Any) -> None:
+def _find(G: Any, seat: int, strain: int, work: Any, sa_ffb: int = 0) -> None:
     """:func:`~rebelote.declarations.find_declarations` of the seat's hand
-    into its entries of ``G[G_FOUND:]`` (strongest first, stable)."""
+    into its entries of ``G[G_FOUND:]`` (strongest first, stable);
+    ``sa_ffb``: the FFB's Sans Atout carrés (``Rules.sa_carres``)."""
     hand = G[G_HANDS + seat]
     if not (hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC) and not (
         hand & (hand >> 1) & (hand >> 2) & 0x3F3F3F3F
@@ -584,7 +589,9 @@ def _find(G: Any, seat: int, strain: int, work: Any) -> None:
                 rank = (carres >> (3 * i)) & 7
                 rest &= ~(0x01010101 << rank)
                 work[2 * n] = 3 * 32 + rank
-                work[2 * n + 1] = _CARRE_VALUE[rank]
+                work[2 * n + 1] = (
+                    _CARRE_VALUE_SA_FFB[rank] if sa_ffb and strain == 4 else _CARRE_VALUE[rank]
+                )
                 n += 1
         n = _sequences(rest, work, n)
         total = 0
@@ -668,7 +675,7 @@ def _complete(G: Any, P: Any, T: Any, deck: Any, work: Any, trace: Any) -> None:
                 seat = _next(seat, players)
         seat = 0 if players == 4 else 1
         for _ in range(players):
-            _find(G, seat, strain, work)
+            _find(G, seat, strain, work, P[P_SA_CARRES])
             if trace.shape[0] > 0 and G[G_NFOUND + seat] > 0:
                 packed = 0
                 for i in range(G[G_NFOUND + seat]):
@@ -1263,6 +1270,7 @@ def rule_params(rules: Rules, policy: Policy = "random") -> Any:
     p[P_CAPOT_DECL] = int(rules.capot_takes_declarations)
     p[P_TO_162] = int(rules.ta_sa_points_to_162)
     p[P_ROUNDING] = ("none", "nearest_ten", "house").index(rules.rounding)
+    p[P_SA_CARRES] = int(rules.sa_carres == "ffb")
     return np.array(p, dtype=np.int64)
 
 

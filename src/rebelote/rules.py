@@ -46,6 +46,8 @@ DealerRotation = Literal["right", "left"]
 FirstLead = Literal["dealer_right", "dealer"]
 DeclarationMode = Literal["off", "choice", "automatic"]
 DeclarationTie = Literal["none", "first"]
+SaCarres = Literal["usual", "ffb"]
+DealPoints = Literal["fixed", "played"]
 BeloteOnDedans = Literal["holders", "defenders"]
 Tie = Literal["litige", "takers_fail"]
 CoincheMadeScore = Literal["contract_and_points", "contract"]
@@ -181,6 +183,15 @@ class Rules:
     """What the defenders score for the cards when they took all 8 tricks
     against the takers (FFB 252; seed 001: "simplement un dedans 162")."""
 
+    deal_points: DealPoints = "fixed"
+    """The values a *dedans* and a capot score for the cards: ``fixed``
+    (162 and ``capot_points`` / ``capot_against_takers``: all 32 cards are
+    played) or ``played`` (the two-player game, where 16 cards are played:
+    the card points actually played + 10 for a *dedans*, + 100 for a capot,
+    so that ``capot_points`` 252 means "cards + 100"; the project's choice,
+    docs/rules/RULES.md "Two players": [E] says only "Les règles sont les
+    mêmes que pour la Belote classique")."""
+
     solo_capot_points: int | None = None
     """What a side scores for its cards when one player took all 8 tricks
     himself (seed 002: 350); ``None``: as any capot.  Seed 002's "252 points
@@ -206,6 +217,13 @@ class Rules:
 
     coinche_tout_atout: bool = False
     """Coinche: Tout Atout / Sans Atout contracts (``90TA``, ``100SA``) allowed."""
+
+    sa_carres: SaCarres = "usual"
+    """The carrés' points in a Sans Atout deal: ``usual`` (J 200, 9 150,
+    A 10 K Q 100, as in a suit: seed 000 gives no other table) or ``ffb``
+    (FFB coinche 2015, 11.2: "4 As 200, 4 Dix 150, 4 Roi / Dame / Valet /
+    Neuf 100").  Tout Atout keeps the usual table (11.3: "L'ordre et la
+    valeur des carrés demeurent inchangés")."""
 
     coinche_made_score: CoincheMadeScore = "contract_and_points"
     """Coinche, contract made: the takers score the contract plus the points
@@ -454,6 +472,8 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "after_coinche": ("coinched_side", "three_passes"),
     "coinche_multiplies": ("contract", "deal"),
     "rounding": ("none", "nearest_ten", "house"),
+    "sa_carres": ("usual", "ffb"),
+    "deal_points": ("fixed", "played"),
 }
 
 _FFB = Rules()
@@ -515,7 +535,7 @@ PRESETS: dict[str, Rules] = {
     "three-players": Rules(preset="three-players", players=3, tie="takers_fail"),
     # RULES.md "Two players": exoty.com's "(presque) classique" form, "les
     # règles sont les mêmes que pour la Belote classique": ffb, two seats.
-    "two-players": Rules(preset="two-players", players=2),
+    "two-players": Rules(preset="two-players", players=2, deal_points="played"),
     # The Fédération Française de Belote's coinche rules (2015), read from
     # docs/rules/FFB.md, section by section; every other option as ffb.
     "ffb-coinche": Rules(
@@ -545,6 +565,7 @@ PRESETS: dict[str, Rules] = {
         # Sans Atout "As 19, Dix 10, Roi 4, Dame 3, Valet 0" and 11.3 Tout
         # Atout "Valet 13, Neuf 9, As 6, Dix 5, Roi 3, Dame 2".
         coinche_tout_atout=False,
+        sa_carres="ffb",  # 11.2 (where a tournament enables the variant)
         sa_points=(0, 0, 0, 10, 0, 3, 4, 19),
         ta_points=(0, 0, 9, 5, 13, 2, 3, 6),
     ),
@@ -602,9 +623,13 @@ _ALIASES: dict[str, str] = {alias: name for name, alias in PRESET_NAMES.items()}
 
 
 def canonical_preset(name: str) -> str:
-    """The preset's key in :data:`PRESETS` for either of its names (an
-    unknown name is returned unchanged)."""
-    return _ALIASES.get(name, name)
+    """The preset's key in :data:`PRESETS` for either of its names, in any
+    case (``FFB-COINCHE``: ``ffb-coinche``); an unknown name is returned
+    unchanged."""
+    low = name.lower()
+    if low in PRESETS:
+        return low
+    return _ALIASES.get(low, name)
 
 
 def preset_name(name: str) -> str:

@@ -73,6 +73,7 @@ __all__ = [
     "ScoredKind",
     "Verdict",
     "explain_deal",
+    "in_play",
     "rounded_scores",
     "scale_to_162",
     "score_deal",
@@ -115,7 +116,8 @@ class DealResult:
       ``Rules.capot_takes_declarations``).
     - ``belote``: one entry per belote held, the holder's side.
     - ``belote_points``: per side, the belote points that counted.
-    - ``capot``: the side that took all 8 tricks; ``solo_capot``: one player did.
+    - ``capot``: the side that took all 8 tricks; ``solo_capot``: one player
+      did (never at two players, where each side is one player).
     - ``score``: what the deal adds to each side's total (litige release aside).
     - ``held_over``: points held for the winner of the next deal (litige).
     - ``winner``: the side that won the deal (takers if made, defenders if
@@ -134,6 +136,21 @@ class DealResult:
     score: tuple[int, ...]
     held_over: int
     winner: int | None
+
+
+def in_play(rules: Rules, points: int, card: Sequence[int]) -> int:
+    """A fixed value of the four-player game (162 for a *dedans*, 252 for
+    a capot) as the deal scores it: ``points`` itself, or, where
+    ``Rules.deal_points`` is ``played`` (two players: only 16 cards are
+    played), ``points`` less the 152 card points of a whole pack plus the
+    card points of the cards played (``sum(card)``): a *dedans* scores the
+    points in play (cards + 10 for the dix de der), a capot those cards +
+    100 (the dix de der "100 au lieu du dix de der", seed 000).  A choice of
+    the project (docs/rules/RULES.md "Two players"): the two-player sources
+    give no value for the (presque) classique form."""
+    if rules.deal_points == "fixed":
+        return points
+    return points - (DEAL_POINTS - DIX_DE_DER) + sum(card)
 
 
 def scale_to_162(points: int, total: int) -> int:
@@ -219,7 +236,9 @@ def score_deal(
         if tricks_won[s] == len(tricks):
             capot = s
             break
-    solo = capot is not None and winners & (winners - 1) == 0  # one seat took them all
+    # one seat took them all; at two players each side is one player, so a
+    # capot is never "solo" there (no partner: "Capot", not "Capot seul")
+    solo = capot is not None and rules.players != 2 and winners & (winners - 1) == 0
     coinche = rules.bidding == "coinche"
 
     trick_pts = card[:]
@@ -235,7 +254,7 @@ def score_deal(
         elif solo and rules.solo_capot_points is not None:
             trick_pts[capot] = rules.solo_capot_points
         else:
-            trick_pts[capot] = rules.capot_points
+            trick_pts[capot] = in_play(rules, rules.capot_points, card)
 
     decl = [0] * nsides
     for s in range(nsides):
@@ -308,9 +327,13 @@ def score_deal(
         score = list(total)
         score[tk] = bel[tk]
         held = total[tk] - bel[tk]
-        if coinche:
+        if coinche and rules.coinche_multiplies != "deal":
+            # the club rules hold the contract over too
             assert contract.value is not None
             held += contract.value * contract.multiplier
+        # FFB coinche 2015, 10.1.3 (rules.coinche_multiplies "deal"): "les
+        # points du preneur sont remis en jeu (81 ou 91)", the contract and
+        # its coinche not: the takers' points alone are held over
     else:
         kind = "dedans"
         winner = others[0] if nsides == 2 else None
@@ -332,11 +355,11 @@ def score_deal(
                 # ..., 350 points": any player, a defender too.
                 base = rules.solo_capot_points
             elif capot == s:
-                base = rules.capot_against_takers
+                base = in_play(rules, rules.capot_against_takers, card)
             elif nsides == 3:
                 base = 0 if capot is not None else DEAL_POINTS // 2
             else:
-                base = DEAL_POINTS
+                base = in_play(rules, DEAL_POINTS, card)
             score[s] = base + decl[s] + bel[s]
         if nsides == 2:
             score[others[0]] += lost_decl + (0 if keep_belote else bel[tk])
@@ -584,7 +607,7 @@ def _settle(
         elif solo and rules.solo_capot_points is not None:
             value = rules.solo_capot_points
         else:
-            value = rules.capot_points
+            value = in_play(rules, rules.capot_points, card)
         capot_pts[capot] = value - trick_pts[capot]
         trick_pts[capot] = value
     ddd_pts = [DIX_DE_DER if s == ddd else 0 for s in range(nsides)]
@@ -664,7 +687,9 @@ def _settle(
             add("points", s, trick_pts[s] + decl[s])
             add("belote", s, bel[s])
         add("belote", tk, bel[tk])
-        held = total[tk] - bel[tk] + (value * mult if coinche else 0)
+        held = total[tk] - bel[tk]
+        if coinche and rules.coinche_multiplies != "deal":  # FFB 10.1.3: not held
+            held += value * mult
     else:
         kind = "dedans"
         winner = others[0] if nsides == 2 else None
@@ -683,11 +708,11 @@ def _settle(
                 # ..., 350 points": any player, a defender too.
                 add("defence", s, rules.solo_capot_points)
             elif capot == s:
-                add("defence", s, rules.capot_against_takers)
+                add("defence", s, in_play(rules, rules.capot_against_takers, card))
             elif nsides == 3:
                 add("defence", s, 0 if capot is not None else DEAL_POINTS // 2)
             else:
-                add("defence", s, DEAL_POINTS)
+                add("defence", s, in_play(rules, DEAL_POINTS, card))
             add("declarations", s, decl[s])
             add("belote", s, bel[s])
         if nsides == 2:

@@ -69,6 +69,7 @@ from .declarations import (
     DeclarationError,
     belote_pairs,
     best_declaration,
+    carre_points,
     declaration_subsets,
     find_declarations,
     has_carre_of_sevens,
@@ -872,7 +873,10 @@ class State:
                     raise ValueError(text)
                 action = parse_bid(words[0])
             except ValueError:
-                raise InvalidActionError(_not_an_action(text), text=text) from None
+                kind = "bid_out_of_range" if _CONTRACT_LIKE.fullmatch(text.strip()) else None
+                raise InvalidActionError(
+                    _not_an_action(text), text=text, kind=kind or "not_an_action"
+                ) from None
         else:
             action = Play.parse(text)
         why = self.why_illegal(action, seat)
@@ -1248,8 +1252,9 @@ class State:
                             out.append(DealCancelled(seat, "carre of 7s", RANK_MASKS[Rank.SEVEN]))
                         self._finish(void_result("cancelled", len(self.side_names), contract))
                         return out
+            carres = carre_points(contract.strain, self.rules.sa_carres)
             for seat in self.seats:
-                found = find_declarations(self.hands[seat], contract.strain)
+                found = find_declarations(self.hands[seat], contract.strain, carres)
                 if found:
                     self.found[seat] = found
         pairs = _BELOTE_PAIRS[contract.strain]
@@ -1461,7 +1466,21 @@ def _looks_like_card(word: str) -> bool:
     return True
 
 
+_CONTRACT_LIKE = re.compile(r"([0-9]+)(S|H|D|C|SA|TA)", re.IGNORECASE)
+"""A contract's shape (``70H``, ``85S``, ``170S``) whatever its value."""
+
+
 def _not_an_action(text: str) -> str:
+    """Why ``text`` is not an action: a contract out of range says the
+    range (RULES.md "Coinche": "contracts of 80, 90, ... 160, then capot");
+    anything else lists the forms of the actions."""
+    shape = _CONTRACT_LIKE.fullmatch(text.strip())
+    if shape is not None:
+        return (
+            f"not a bid: {shown(text)} (a contract is 80 to 160 in tens, then capot: "
+            f"80{shape.group(2).upper()} .. 160{shape.group(2).upper()}, "
+            f"capot{shape.group(2).upper()})"
+        )
     return (
         f"not an action: {shown(text)} (a card like JS or 'QH belote', a bid like pass, take, "
         "H, TA, 80H, capotS, coinche, or 'cut 12', 'deal 3-2', 'declare tierce-KH')"

@@ -150,10 +150,16 @@ def test_declarations_offered_to_the_player() -> None:
                     choice = next(t for t in legal if t != "declare none")
                     (entry,) = game.request(seat, choice, None)
                     outs = game.apply(entry)
-                    data = outs[0].per_seat[Seat.S][1].data
+                    # the declarer gets its texts and cards; the others the
+                    # natures alone (FFB coinche 2015, 8.2)
+                    data = outs[0].per_seat[seat][1].data
                     assert data["kind"] == "declared" and data["seat"] == seat.letter
                     assert data["declarations"] == choice.split()[1:]
                     assert data["cards"]
+                    other = next(s for s in SEATS_4 if s != seat)
+                    seen = outs[0].per_seat[other][1].data
+                    assert seen["declarations"] == [t.split("-")[0] for t in choice.split()[1:]]
+                    assert seen["cards"] == []
                     return
             for entry in _step(game, rng):
                 game.apply(entry)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from rebelote.cards import card_name, cards_of
+from rebelote.observation import public_declaration_cards
 from rebelote.seats import Seat
 
 from .live import Client, LiveServer, Message
@@ -56,6 +57,8 @@ def _reveals(msg: Message) -> set[str]:
         return {d["card"]}
     if kind == "declared":
         return set(d["cards"])
+    if kind == "shown":
+        return {c for _, _, cards in d["declarations"] for c in cards}
     return set()
 
 
@@ -77,9 +80,12 @@ def _hidden_now(live: LiveServer, table_id: str) -> set[str]:
     mask |= pack & ~dealt  # still in the pack
     if state.turned is not None:
         mask &= ~(1 << state.turned)
-    for _, decls in state.declared:
-        for d in decls:
-            mask &= ~d.cards
+    # the winning side's declarations once shown (FFB 8.3), South's own
+    mask &= ~public_declaration_cards(state)
+    for s, decls in state.declared:
+        if s == Seat.S:
+            for d in decls:
+                mask &= ~d.cards
     return {card_name(c) for c in cards_of(mask)}
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from rebelote.cli import app
 from rebelote.server.storage.tables import Store
 from rebelote.server.storage.tournaments import TournamentStore
-from rebelote.server.tournaments.admin import parse_starts_at
+from rebelote.tournament_admin import parse_starts_at
 
 
 def _run(*args: str) -> tuple[int, str, str]:

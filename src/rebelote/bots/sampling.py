@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from ..actions import Bid
 from ..cards import RANK_MASKS, CardMask, Rank, bit, cards_of
-from ..declarations import CARRE_POINTS, Declaration, find_declarations
+from ..declarations import CARRE_POINTS, Declaration, carre_points, find_declarations
 from ..observation import PlayerView
 from ..seats import Seat
 from ..state import Phase
@@ -257,10 +257,11 @@ class _Declared:
     runs: tuple[tuple[CardMask, CardMask], ...]
     union: CardMask
 
-    def agrees(self, hand: CardMask, strain: Strain) -> bool:
-        """Whether the dealt ``hand`` allows these declarations."""
+    def agrees(self, hand: CardMask, strain: Strain, carres: dict[Rank, int] | None = None) -> bool:
+        """Whether the dealt ``hand`` allows these declarations (``carres``:
+        the deal's carré table, :func:`~rebelote.declarations.carre_points`)."""
         if _carre_ranks(hand):
-            found = frozenset(find_declarations(hand, strain))
+            found = frozenset(find_declarations(hand, strain, carres))
             return found == self.decls if self.exact else self.decls <= found
         # No carré: the declarations are the maximal runs of three or more.
         if len(self.runs) < len(self.decls):
@@ -314,11 +315,19 @@ def _dealt_constraints(
         # Each seat declares with its first card.
         done = set(view.tricks[0].seats) if view.tricks else {s for s, _ in view.trick}
 
+    # a seat whose declarations the view names by their nature alone (not
+    # shown yet, or lost: FFB coinche 8.2, 8.3): its hand must hold
+    # declarations of those natures (exactly those where they are automatic)
+    natures: dict[Seat, list[str]] = {}
+    for s, kinds in view.declared_kinds:
+        if s != view.seat and s not in declared:
+            natures.setdefault(s, []).extend(kinds)
+    unseen = set(natures)
     checks: list[_Declared] = []
     for s in others:
         decls = declared.get(s, ())
         exact = s in done
-        if not decls and not exact:
+        if s in unseen or (not decls and not exact):
             continue
         forced = known[s] | played[s]
         runs: list[tuple[CardMask, CardMask]] = []
@@ -364,14 +373,31 @@ def _dealt_constraints(
             else:
                 sevens.append(s)
 
-    if not (checks or sevens):
+    if not (checks or sevens or natures):
         return None
+
+    carres = carre_points(strain, rules.sa_carres)
+    wanted = {s: sorted(k) for s, k in natures.items()}
+
+    def natures_agree(s: Seat, hand: CardMask) -> bool:
+        held = sorted(d.kind for d in find_declarations(hand, strain, carres))
+        if automatic:
+            return held == wanted[s]
+        rest = list(held)
+        for kind in wanted[s]:
+            if kind not in rest:
+                return False
+            rest.remove(kind)
+        return True
 
     def check(hands: Sequence[CardMask]) -> bool:
         for s in sevens:
             if (hands[s] | played[s]) & SEVENS == SEVENS:
                 return False
-        return all(c.agrees(hands[c.seat] | played[c.seat], strain) for c in checks)
+        for s in wanted:
+            if not natures_agree(s, hands[s] | played[s]):
+                return False
+        return all(c.agrees(hands[c.seat] | played[c.seat], strain, carres) for c in checks)
 
     return check
 

@@ -157,6 +157,7 @@ __all__ = [
     "SeatLetter",
     "SeatedRoom",
     "SheetLine",
+    "ShownEvent",
     "Snapshot",
     "SnapshotTable",
     "Speed",
@@ -706,7 +707,8 @@ class ErrorData(_Strict):
 
     Codes: ``too_large``, ``bad_json``, ``unknown_type``, ``bad_message``,
     ``bad_token``, ``not_authenticated``, ``table_not_found``,
-    ``not_your_seat``, ``not_your_turn``, ``bad_action`` (not an action at all),
+    ``not_your_seat``, ``not_your_turn``, ``bad_action`` (not an action at
+    all), ``bid_out_of_range`` (a contract outside 80..160 in tens),
     ``illegal`` (an action, but not allowed now), ``belote_choice_required``,
     ``internal``; network play adds ``spectator`` (a spectator may only
     watch), ``rate_limited`` (chat too fast, or more messages than the
@@ -825,9 +827,13 @@ class BidEvent(_Event):
 
 
 class AllPassedEvent(_Event):
-    """Everyone passed: no contract."""
+    """Everyone passed: no contract.  ``then``: what the rule in force
+    (``Rules.all_pass``) does next: ``redeal`` (the same dealer deals
+    again), ``next_dealer`` (the deal passes to the next dealer) or
+    ``dealer_left``."""
 
     kind: Literal["all_passed"] = "all_passed"
+    then: str = "next_dealer"
 
 
 class ContractEvent(_Event):
@@ -862,14 +868,29 @@ class CancelledEvent(_Event):
 
 
 class DeclaredEvent(_Event):
-    """``seat`` declared ``declarations`` (``tierce-KH``, ``carre-J``);
-    ``cards`` are the cards shown.  (An engine where declining is public
-    sends it here with ``declarations`` empty.)"""
+    """``seat`` declared.  The other seats and the spectators get the
+    nature of each declaration alone (``tierce``, ``quarte``, ``quinte``,
+    ``carre``; FFB coinche 2015, 8.2) and ``cards`` empty; the declarer gets
+    its texts (``tierce-KH``, ``carre-J``) and their cards.  The winning
+    side's cards follow in :class:`ShownEvent`; a losing declaration's
+    cards are never sent."""
 
     kind: Literal["declared"] = "declared"
     seat: SeatLetter
     declarations: list[str]
     cards: list[str]
+
+
+class ShownEvent(_Event):
+    """The declarations are resolved (FFB coinche 2015, 8.3: after the
+    first card of the second trick; seed 000: after the declaration turn):
+    ``declarations``: each ``[seat, [texts], [cards]]`` of the side whose
+    declarations count, which shows them; ``side``: those seats (both
+    empty when equal best declarations score for no one)."""
+
+    kind: Literal["shown"] = "shown"
+    declarations: list[tuple[SeatLetter, list[str], list[str]]]
+    side: list[SeatLetter]
 
 
 class DeclinedEvent(_Event):
@@ -1094,6 +1115,7 @@ EventData: TypeAlias = Annotated[
     | CompletedEvent
     | CancelledEvent
     | DeclaredEvent
+    | ShownEvent
     | DeclinedEvent
     | BeloteEvent
     | CardEvent

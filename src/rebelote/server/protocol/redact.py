@@ -32,7 +32,13 @@ from pydantic import BaseModel
 from rebelote import events as ev
 from rebelote.actions import Action, Play
 from rebelote.cards import CardMask, bit, card_name, cards_of, parse_card
-from rebelote.observation import PlayerView, observe
+from rebelote.observation import (
+    PlayerView,
+    declarations_resolved,
+    observe,
+    public_declaration_cards,
+    shown_declarations,
+)
 from rebelote.seats import Seat
 from rebelote.server.protocol.messages import IllegalCards, TrickData, Waiting, WireData
 from rebelote.state import State
@@ -49,6 +55,7 @@ __all__ = [
     "public_mask",
     "public_view",
     "seat_mask",
+    "shown_wire",
     "turn_wire",
     "view_json",
     "visible_mask",
@@ -67,7 +74,8 @@ class LeakError(AssertionError):
 
 def visible_mask(view: PlayerView) -> CardMask:
     """The cards ``view``'s seat may know: its hand, every card played, the
-    turned card, the cards of declarations made and of belotes said."""
+    turned card, the cards of the declarations it knows in full (its own,
+    the winning side's once shown) and of belotes said."""
     mask = view.hand | view.played
     if view.turned is not None:
         mask |= bit(view.turned)
@@ -86,7 +94,13 @@ def public_view(state: State) -> PlayerView:
     cards played, tricks, hand sizes).  Its ``seat`` is a placeholder: give
     ``spectator=True`` to :func:`event_data`."""
     view = observe(state, state.seats[0])
-    return dataclasses.replace(view, hand=0, own_declarations=(), legal=())
+    return dataclasses.replace(
+        view,
+        hand=0,
+        own_declarations=(),
+        legal=(),
+        declarations=shown_declarations(state),
+    )
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -202,14 +216,12 @@ def named_cards(text: str) -> CardMask:
 
 def public_mask(state: State) -> CardMask:
     """The cards everyone may know now (a spectator's :func:`visible_mask`):
-    every card played, the turned card, the cards of declarations made and
-    of belotes said."""
-    mask = state.played
+    every card played, the turned card, the cards of the declarations the
+    core says are shown (:func:`~rebelote.observation.public_declaration_cards`:
+    the winning side's, once resolved) and of belotes said."""
+    mask = state.played | public_declaration_cards(state)
     if state.turned is not None:
         mask |= bit(state.turned)
-    for _, decls in state.declared:
-        for d in decls:
-            mask |= d.cards
     for _, card, _ in state.belotes:
         mask |= bit(card)
     return mask
@@ -217,8 +229,43 @@ def public_mask(state: State) -> CardMask:
 
 def seat_mask(state: State, seat: Seat, public: CardMask | None = None) -> CardMask:
     """The cards ``seat`` may know now (:func:`visible_mask` of its view):
-    :func:`public_mask` (given as ``public`` when known) and its hand."""
-    return (public_mask(state) if public is None else public) | state.hands[seat]
+    :func:`public_mask` (given as ``public`` when known), its hand and the
+    cards of its own declarations (played ones included)."""
+    mask = (public_mask(state) if public is None else public) | state.hands[seat]
+    for s, decls in state.declared:
+        if s == seat:
+            for d in decls:
+                mask |= d.cards
+    return mask
+
+
+def shown_wire(state: State, resolved_before: bool, *, match: int, deal: int) -> WireData | None:
+    """The public ``shown`` event when the last action resolved the
+    declarations (``resolved_before``: :func:`~rebelote.observation.declarations_resolved`
+    before it; the core decides when, FFB coinche 2015 8.3, seed 000), else
+    ``None``.  Its data: ``declarations``, each ``[seat, [texts], [cards]]``
+    of the winning side (the cards it shows; empty when no side scores, a
+    tie), and ``side``: the scoring side's seats (``[]`` on a tie).  Sent
+    only when someone declared."""
+    if resolved_before or not state.declared or not declarations_resolved(state):
+        return None
+    shown = shown_declarations(state)
+    return WireData(
+        {
+            "match": match,
+            "deal": deal,
+            "kind": "shown",
+            "declarations": [
+                [
+                    s.letter,
+                    [d.text for d in ds],
+                    [card_name(c) for d in ds for c in cards_of(d.cards)],
+                ]
+                for s, ds in shown
+            ],
+            "side": sorted({s.letter for s, _ in shown}),
+        }
+    )
 
 
 def check_wire(data: WireData, allowed: CardMask, who: str) -> None:
@@ -283,7 +330,7 @@ def event_wire(
         assert state.turned is not None
         kind, fields = "turned", {"card": card_name(state.turned)}
     elif isinstance(event, ev.AllPassed):
-        kind, fields = "all_passed", {}
+        kind, fields = "all_passed", {"then": state.rules.all_pass}
     elif isinstance(event, ev.ContractMade):
         contract = state.contract
         assert contract is not None
@@ -298,12 +345,19 @@ def event_wire(
     elif isinstance(event, ev.DealCancelled):
         kind, fields = "cancelled", {"seat": seat, "reason": event.reason}
     elif isinstance(event, ev.Declared):
-        kind = "declared"
-        fields = {
-            "seat": seat,
+        # the table hears the nature alone (FFB coinche 2015, 8.2); the
+        # declarer's own part names its declarations and cards; the cards of
+        # the winning side follow in ``shown`` (:func:`shown_wire`)
+        head = {"match": match, "deal": deal, "kind": "declared", "seat": seat}
+        natures = [d.kind for d in event.declarations]
+        own_fields = {
             "declarations": [d.text for d in event.declarations],
             "cards": [card_name(c) for c in cards_of(event.cards)],
         }
+        return (
+            WireData({**head, "declarations": natures, "cards": []}),
+            WireData({**head, **own_fields}),
+        )
     elif isinstance(event, ev.BeloteSaid):
         word: Literal["belote", "rebelote"] = event.word
         kind, fields = "belote", {"seat": seat, "card": card_name(event.card), "word": word}

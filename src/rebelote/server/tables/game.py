@@ -87,7 +87,7 @@ from rebelote.events import Event, MatchEnded
 from rebelote.fairness import FairProof, derive_pack, server_cut, server_pattern
 from rebelote.legality import Illegality, IllegalReason
 from rebelote.match import Match
-from rebelote.observation import PlayerView, observe
+from rebelote.observation import PlayerView, declarations_resolved, observe
 from rebelote.record import deal_summary
 from rebelote.rules import Rules, preset_name
 from rebelote.seats import Seat, previous_seat, seats_of
@@ -128,6 +128,7 @@ from rebelote.server.protocol.redact import (
     public_mask,
     public_view,
     seat_mask,
+    shown_wire,
     turn_wire,
     view_json,
     wire_text,
@@ -602,8 +603,14 @@ class TableGame:
             raise ProtocolError("illegal", "no deal in progress", legal=self._legal_for(seat))
         try:
             action = state.parse_action(text, seat)
-        except InvalidActionError:
+        except InvalidActionError as exc:
             legal = self._legal_for(seat)
+            if exc.kind == "bid_out_of_range":  # the core says the range
+                raise ProtocolError(
+                    "bid_out_of_range",
+                    f"{exc}; legal now: {' '.join(legal) or 'none'}",
+                    legal=legal,
+                ) from None
             raise ProtocolError(
                 "bad_action",
                 f"{text.strip()!r} is not an action; legal now: {' '.join(legal) or 'none'}",
@@ -851,6 +858,7 @@ class TableGame:
             action = built[1]  # read and checked when the entry was made
         else:
             action = self._parse(entry.seat, text, belote)  # from the stored log
+        resolved_before = declarations_resolved(state)
         try:
             # Checked once: by parse_action when a player's text was read
             # (the core trusts it then), else (a computer player's action,
@@ -885,6 +893,12 @@ class TableGame:
                 per_seat[event.seat] = own
             if per_seat:
                 out.append(self._number(per_seat))
+        shown_data = shown_wire(
+            state, resolved_before, match=self.match_number, deal=self.deal_number
+        )
+        if shown_data is not None:  # the winning side shows its declarations
+            check_wire(shown_data, public, "everyone")
+            out.append(self._number(dict.fromkeys(self.keys, shown_data)))
         if state.is_terminal:
             out += self._deal_end(state, public)
             clock = self.options.move_clock

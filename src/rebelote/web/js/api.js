@@ -118,6 +118,7 @@ const ERROR_KEYS = {
   not_your_seat: 'error.not_your_seat',
   not_your_turn: 'error.not_your_turn',
   bad_action: 'error.bad_action',
+  bid_out_of_range: 'error.bid_out_of_range',
   illegal: 'error.illegal',
   belote_choice_required: 'error.belote_choice_required',
   internal: 'error.internal',

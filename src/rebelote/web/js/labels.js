@@ -204,8 +204,12 @@ export function bidLabel(bid, turned, said = false) {
 export function declLabel(text) {
   const [kind, detail] = text.split('-');
   const s = span('decl-label');
-  if (kind === 'carre') {
+  if (kind === 'carre' && !detail) {
+    s.append(t('decl.carre'));
+  } else if (kind === 'carre') {
     s.append(CARRE_KEYS[detail] ? t(CARRE_KEYS[detail]) : text);
+  } else if (DECL_KEYS[kind] && !detail) {
+    s.append(t(DECL_KEYS[kind]));
   } else if (DECL_KEYS[kind]) {
     s.append(t(DECL_KEYS[kind]), ' ', cardLabel(detail));
   } else s.append(text);
@@ -278,6 +282,8 @@ const REASON_KEYS = {
   strain_not_allowed: 'reason.strain_not_allowed',
   bid_after_coinche: 'reason.bid_after_coinche',
   coinche_not_allowed: 'reason.coinche_not_allowed',
+  no_contract_to_coinche: 'reason.no_contract_to_coinche',
+  coinche_own_side_contract: 'reason.coinche_own_side_contract',
   surcoinche_not_allowed: 'reason.surcoinche_not_allowed',
   declarations_off: 'reason.declarations_off',
   declarations_automatic: 'reason.declarations_automatic',

@@ -199,7 +199,7 @@ export class TableModel {
         this.say(e.seat, { type: 'bid', bid: e.bid, until: 'card' });
         break;
       case 'all_passed':
-        deal.notice = { kind: 'all_passed' };
+        deal.notice = { kind: 'all_passed', then: e.then };
         effects.push('notice');
         break;
       case 'contract':
@@ -215,6 +215,15 @@ export class TableModel {
         if (e.declarations.length) {
           deal.declarations.push([e.seat, e.declarations.slice()]);
           this.say(e.seat, { type: 'decl', list: e.declarations.slice(), cards: e.cards, until: 'trick' });
+        }
+        break;
+      case 'shown':
+        // the winning side shows its declarations (FFB 8.3): their texts
+        // replace the natures said at the first trick
+        deal.declarations = deal.declarations.filter(([s]) => !e.side.includes(s));
+        for (const [seat, list, cards] of e.declarations) {
+          deal.declarations.push([seat, list.slice()]);
+          this.say(seat, { type: 'decl', list: list.slice(), cards, until: 'trick' });
         }
         break;
       case 'declined':

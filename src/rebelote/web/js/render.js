@@ -27,6 +27,12 @@ function setOver(model) {
   return Boolean(model.table?.options?.deals && model.match && model.turn && model.turn.waiting == null);
 }
 
+// what the rule in force does when everyone passed (the server's `then`)
+const ALL_PASSED_KEYS = {
+  redeal: 'notice.allPassed.redeal',
+  next_dealer: 'notice.allPassed.next_dealer',
+  dealer_left: 'notice.allPassed.dealer_left',
+};
 const PLAIN = ['A', '10', 'K', 'Q', 'J', '9', '8', '7'];
 const TRUMP = ['J', '9', 'A', '10', 'K', 'Q', '8', '7'];
 const SUIT_CYCLE = ['S', 'H', 'C', 'D'];
@@ -393,7 +399,9 @@ export class TableView {
         h('span', { class: 'turned-label', text: t('table.turned') })));
     }
     if (deal.notice && !deal.trick.length) {
-      const text = deal.notice.kind === 'all_passed' ? t('notice.allPassed') : t('notice.cancelled', { name: seatName(model, deal.notice.seat) });
+      const text = deal.notice.kind === 'all_passed'
+        ? t(ALL_PASSED_KEYS[deal.notice.then] || 'notice.allPassed')
+        : t('notice.cancelled', { name: seatName(model, deal.notice.seat) });
       parts.push(h('div', { class: 'notice', text }));
     }
     // Reconcile without moving the cards that stay (moving one would restart
