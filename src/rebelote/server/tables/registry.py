@@ -594,7 +594,9 @@ class TableManager:
         stored: StoredTable | None = await asyncio.to_thread(self.store.load, table_id)
         if stored is None:
             return None
-        game, outs = game_from_stored(stored)
+        # in a thread: a long log's replay must not hold the event loop (the
+        # lease heartbeat, the other tables)
+        game, outs = await asyncio.to_thread(game_from_stored, stored)
         game.fresh_secrets = self.seed is None
         meta = stored.meta
         if meta.host == "":
