@@ -319,7 +319,9 @@ class _Bench:
             raise
         except Exception as exc:
             if not self.stopping:
-                self.result.error(type(exc).__name__)
+                received = getattr(exc, "rcvd", None)  # a websockets ConnectionClosed
+                code = "" if received is None else f"_{received.code}"
+                self.result.error(f"{type(exc).__name__}{code}")
             return
         if not self.stopping:
             self.result.error(f"closed_{ws.close_code}")
