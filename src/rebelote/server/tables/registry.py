@@ -502,6 +502,8 @@ class TableManager:
                 continue
             except OwnerGone as exc:
                 self._log_gone(table_id, exc)
+                # the driver may have applied it: the next try says so
+                args = {**args, "retried": True}
             except BrokerUnavailable as exc:
                 log.warning("table %s: %s", table_id, exc)
                 raise ProtocolError(
