@@ -51,7 +51,7 @@ class ServeProcess:
         assert self.proc is not None
         return self.proc.pid
 
-    def start(self, timeout: float = 60.0) -> ServeProcess:
+    def start(self, timeout: float = 180.0) -> ServeProcess:
         """Start the process and wait until it answers."""
         command = [
             sys.executable,
@@ -85,7 +85,8 @@ class ServeProcess:
             if rc is not None:
                 raise RuntimeError(f"rebelote serve stopped ({rc}): {self.log.read_text()[-2000:]}")
             with contextlib.suppress(httpx.TransportError):
-                if httpx.get(self.url + "/api/presets", timeout=1).status_code == 200:
+                # a loaded machine may take seconds to answer the first request
+                if httpx.get(self.url + "/api/presets", timeout=10).status_code == 200:
                     return self
             if time.monotonic() > deadline:
                 raise RuntimeError(f"rebelote serve did not answer: {self.log.read_text()[-2000:]}")

@@ -332,3 +332,96 @@ def test_a_driver_that_does_not_answer_is_logged_once_every_few_seconds(
         ),
     ]
     store.close()
+
+
+def test_a_join_or_start_sent_again_after_a_lost_answer_stands() -> None:
+    """A relay sends ``join`` or ``start`` again when the driver did not
+    answer (the first may have been applied): marked ``retried``, a join
+    that stands answers a fresh token for the seat and a start that stands
+    answers as the first would have; not marked, they are refused as a
+    second request (``already_seated``, ``not_open``)."""
+    from rebelote.server.protocol.messages import ProtocolError, TableOptions
+    from rebelote.server.storage.tables import Store
+    from rebelote.server.tables.commands import run_command
+    from rebelote.server.tables.registry import TableManager
+
+    async def run() -> list[Any]:
+        store = Store("sqlite://")
+        store.migrate()
+        manager = TableManager(store, MemoryHub(), bot_delay=0, seed=1)
+        room, _ = await manager.open_table(
+            name="t",
+            preset="ffb",
+            target=None,
+            visibility="private",
+            ranked=False,
+            seat="S",
+            options=TableOptions(),
+            user_id=1,
+            user_name="Host",
+        )
+        seen: list[Any] = []
+        join = {"seat": "N", "user_id": 2, "name": "Two", "guest": True}
+        first = (await run_command(room, "join", join))["result"]
+        with pytest.raises(ProtocolError) as again:
+            await run_command(room, "join", join)
+        seen.append(again.value.code)
+        second = (await run_command(room, "join", {**join, "retried": True}))["result"]
+        seen.append((isinstance(second, str), second != first))
+        with pytest.raises(ProtocolError) as elsewhere:  # a seat it does not hold
+            await run_command(room, "join", {**join, "seat": "W", "retried": True})
+        seen.append(elsewhere.value.code)
+        for seat, user in (("W", 3), ("E", 4)):
+            await run_command(room, "join", {**join, "seat": seat, "user_id": user})
+        with pytest.raises(ProtocolError) as not_host:
+            await run_command(room, "start", {"by": "N", "retried": True})
+        seen.append(not_host.value.code)
+        await run_command(room, "start", {"by": "S"})
+        with pytest.raises(ProtocolError) as started:
+            await run_command(room, "start", {"by": "S"})
+        seen.append(started.value.code)
+        seen.append((await run_command(room, "start", {"by": "S", "retried": True}))["result"])
+        seen.append(room.seat_of_user(2))
+        await manager.close()
+        store.close()
+        return seen
+
+    assert asyncio.run(run()) == [
+        "already_seated",
+        (True, True),
+        "already_seated",
+        "not_host",
+        "not_open",
+        None,
+        Seat.N,
+    ]
+
+
+def test_a_command_sent_again_after_the_driver_was_silent_is_marked_retried() -> None:
+    """``TableManager.command``: after ``OwnerGone`` (no answer: the command
+    may have run) the next try carries ``"retried": true``; the first does
+    not."""
+    from rebelote.server.broker import OwnerGone
+    from rebelote.server.storage.tables import Store
+    from rebelote.server.tables.registry import TableManager
+
+    async def run() -> list[dict[str, Any]]:
+        store = Store("sqlite://")
+        store.migrate()
+        manager = TableManager(store, MemoryHub())
+        sent: list[dict[str, Any]] = []
+
+        async def call(table_id: str, op: str, args: dict[str, Any], timeout: float = 2.0) -> Any:
+            sent.append(args)
+            if len(sent) == 1:
+                raise OwnerGone(table_id, "host:1:ab", "no reply within 5.0 s")
+            return "ok"
+
+        manager.broker.call = call  # type: ignore[method-assign]
+        manager.driven = lambda table_id: None  # type: ignore[method-assign]
+        assert await manager.command("t", "start", {"by": "S"}) == "ok"
+        await manager.close()
+        store.close()
+        return sent
+
+    assert asyncio.run(run()) == [{"by": "S"}, {"by": "S", "retried": True}]

@@ -409,3 +409,172 @@ def test_redis_out_of_reach(own_redis: OwnRedis) -> None:
             await RedisBroker(own_redis.url, prefix=cluster.prefix, timeout=0.5).start()
 
     run(backend, scenario)
+
+
+def test_one_turns_publishes_go_together_and_each_batch_in_one_payload(
+    backend: Backend,
+) -> None:
+    """The publishes asked for during one turn of the event loop run in one
+    pipeline; each batch's added messages go out in one payload
+    (``E|{origin}`` then a line per message), a message already kept is
+    left out of it, and another process delivers each message in order."""
+
+    async def scenario(cluster: Cluster) -> None:
+        a = await redis_broker(cluster)
+        b = await redis_broker(cluster)
+        got: list[tuple[str, int, str]] = []
+        await b.subscribe("t", Seat.S, lambda v, text: got.append(("t", v, text)))
+        await b.subscribe("u", Seat.S, lambda v, text: got.append(("u", v, text)))
+        raw = cluster.raw()
+        pubsub = raw.pubsub()
+        await pubsub.subscribe(f"{cluster.prefix}c:t")
+        pipelines: list[int] = []
+        send = a._evalsha_all
+
+        async def counted(sha: str, batch: Any) -> list[Any]:
+            pipelines.append(len(batch))
+            return await send(sha, batch)
+
+        a._evalsha_all = counted  # type: ignore[method-assign]
+        try:
+            await asyncio.gather(
+                a.publish("t", [(Seat.S, 1, '{"v":1}'), (Seat.N, 1, "n|1")]),
+                a.publish("u", [(Seat.S, 1, "u1")]),
+                a.publish("u", [(Seat.S, 2, "u2")]),
+            )
+            assert pipelines == [3]
+            await a.publish("t", [(Seat.S, 1, '{"v":1}'), (Seat.S, 2, "two")])
+            assert pipelines == [3, 1]
+            payloads: list[str] = []
+            while len(payloads) < 2:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
+                if message is not None:
+                    payloads.append(message["data"])
+            assert payloads == [
+                f'E|{a.process_id}\nS|1|{{"v":1}}\nN|1|n|1',
+                f"E|{a.process_id}\nS|2|two",
+            ]
+            await until(lambda: len(got) == 4, "B gets every message")
+            assert sorted(got) == [
+                ("t", 1, '{"v":1}'),
+                ("t", 2, "two"),
+                ("u", 1, "u1"),
+                ("u", 2, "u2"),
+            ]
+            with pytest.raises(ValueError):
+                await a.publish("t", [(Seat.S, 3, "two\nlines")])
+            assert await b.since("t", Seat.S, 2) == []
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await raw.aclose()
+
+    run(backend, scenario)
+
+
+def test_a_script_redis_no_longer_knows_is_loaded_again(backend: Backend) -> None:
+    """After ``SCRIPT FLUSH`` (as after a restart), the publishes of a turn
+    are refused ``NOSCRIPT``: the script is loaded again and they are sent
+    again, in order."""
+
+    async def scenario(cluster: Cluster) -> None:
+        a = await redis_broker(cluster)
+        b = await redis_broker(cluster)
+        got: list[tuple[int, str]] = []
+        await b.subscribe("t", Seat.W, lambda v, t: got.append((v, t)))
+        await a.publish("t", [(Seat.W, 1, "one")])
+        raw = cluster.raw()
+        try:
+            await raw.script_flush()
+        finally:
+            await raw.aclose()
+        await asyncio.gather(
+            a.publish("t", [(Seat.W, 2, "two")]), a.publish("t", [(Seat.W, 3, "three")])
+        )
+        await until(lambda: len(got) == 3, "B gets versions 1 to 3")
+        assert got == [(1, "one"), (2, "two"), (3, "three")]
+
+    run(backend, scenario)
+
+
+def test_a_tables_driver_is_read_once_until_a_command_to_it_fails(backend: Backend) -> None:
+    """B reads the lease for its first command only; once the table moved
+    (A released it, C took it), the command sent to A is answered "gone"
+    (``OwnerGone``: the caller tries again) and the next one reads the
+    lease again and reaches C."""
+
+    async def scenario(cluster: Cluster) -> None:
+        a = await redis_broker(cluster)
+        b = await redis_broker(cluster)
+        c = await redis_broker(cluster)
+        for broker in (a, b, c):
+            broker.serve(answer)
+        reads: list[str] = []
+        read = b.owner_of
+
+        async def counted(table_id: str) -> str | None:
+            reads.append(table_id)
+            return await read(table_id)
+
+        b.owner_of = counted  # type: ignore[method-assign]
+        lease = await a.acquire("t")
+        assert lease is not None
+        for n in range(3):
+            assert await b.call("t", "echo", {"n": n}) == {
+                "table": "t",
+                "op": "echo",
+                "args": {"n": n},
+            }
+        assert reads == ["t"]
+        await a.release(lease)
+        assert await c.acquire("t") is not None
+        with pytest.raises(OwnerGone) as gone:
+            await b.call("t", "echo", {})
+        assert (gone.value.owner, gone.value.reason) == (
+            a.process_id,
+            "it no longer drives the table",
+        )
+        assert await b.call("t", "echo", {}) == {"table": "t", "op": "echo", "args": {}}
+        assert reads == ["t", "t"]
+        # a refusal forgets the driver too (it may be a stale one's "moved")
+        with pytest.raises(CommandError):
+            await b.call("t", "refuse", {"code": "moved", "message": "not here"})
+        assert await b.call("t", "echo", {}) == {"table": "t", "op": "echo", "args": {}}
+        assert reads == ["t", "t", "t"]
+
+    run(backend, scenario)
+
+
+def test_the_brokers_pool_checks_connections_out_side_by_side() -> None:
+    """Two commands take two connections at once: neither waits for the
+    other's check (redis-py's own pool makes the second wait for the first
+    under its lock)."""
+    from redis.asyncio.connection import ConnectionPool
+
+    from rebelote.server.broker.redis import UnlockedPool
+
+    async def checked_out_together(pool_class: type[ConnectionPool]) -> int:
+        pool = pool_class.from_url("redis://127.0.0.1:1/0")
+        inside = 0
+        most = 0
+        release = asyncio.Event()
+
+        async def ensure(connection: Any) -> None:
+            nonlocal inside, most
+            inside += 1
+            most = max(most, inside)
+            await release.wait()
+            inside -= 1
+
+        pool.ensure_connection = ensure  # type: ignore[method-assign]
+        tasks = [
+            asyncio.create_task(pool.get_connection())  # type: ignore[no-untyped-call]
+            for _ in range(2)
+        ]
+        for _ in range(20):
+            await asyncio.sleep(0)
+        release.set()
+        await asyncio.gather(*tasks)
+        return most
+
+    assert asyncio.run(checked_out_together(UnlockedPool)) == 2
+    assert asyncio.run(checked_out_together(ConnectionPool)) == 1

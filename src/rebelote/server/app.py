@@ -71,6 +71,7 @@ from rebelote.server.api.throttle import (
     throttle_unavailable,
 )
 from rebelote.server.broker import Broker, MemoryBroker, RedisBroker, new_process_id
+from rebelote.server.broker.redis import REDIS_TIMEOUT
 from rebelote.server.people.chat import RedisRateLimiter
 from rebelote.server.people.passwords import PasswordWork
 from rebelote.server.protocol.messages import (
@@ -161,7 +162,9 @@ def create_app(
     # the counters every process shares (made here: the guard needs one)
     shared: Redis | None = None
     if settings.redis_url:
-        shared = Redis.from_url(settings.redis_url, socket_connect_timeout=2.0, socket_timeout=2.0)
+        shared = Redis.from_url(
+            settings.redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT
+        )
     sockets = socket_count(settings, shared, new_process_id())
 
     @asynccontextmanager

@@ -82,7 +82,7 @@ WARMUP = 1.0
 SETUP_BATCH = 10
 """Tables set up (guests, table, joins, sockets) concurrently."""
 
-START_TIMEOUT = 60.0
+START_TIMEOUT = 180.0
 """Seconds every server process has to answer its first request."""
 
 SETTLE_TIMEOUT = 120.0
@@ -279,7 +279,7 @@ class _Bench:
                 readers.append(asyncio.create_task(self.read(s)))
             return table
         except httpx.HTTPStatusError as exc:
-            self.result.error(f"setup_http_{exc.response.status_code}")
+            self.result.error(f"setup_http_{exc.response.status_code}{_code_of(exc.response)}")
         except Exception as exc:
             self.result.error(f"setup_{type(exc).__name__}")
         finally:
@@ -298,7 +298,7 @@ class _Bench:
             r.raise_for_status()
             return True
         except httpx.HTTPStatusError as exc:
-            self.result.error(f"setup_http_{exc.response.status_code}")
+            self.result.error(f"setup_http_{exc.response.status_code}{_code_of(exc.response)}")
         except Exception as exc:
             self.result.error(f"setup_{type(exc).__name__}")
         finally:
@@ -319,7 +319,9 @@ class _Bench:
             raise
         except Exception as exc:
             if not self.stopping:
-                self.result.error(type(exc).__name__)
+                received = getattr(exc, "rcvd", None)  # a websockets ConnectionClosed
+                code = "" if received is None else f"_{received.code}"
+                self.result.error(f"{type(exc).__name__}{code}")
             return
         if not self.stopping:
             self.result.error(f"closed_{ws.close_code}")
@@ -445,6 +447,19 @@ class _Bench:
                 *(ws.close() for ws in sockets[first : first + 200]), return_exceptions=True
             )
         return self.result
+
+
+def _code_of(response: httpx.Response) -> str:
+    """``_{code}`` of a refusal's JSON (``{"detail": {"code": ...}}``), or
+    ``""``."""
+    try:
+        data = response.json()
+    except ValueError:
+        return ""
+    detail = data.get("detail") if isinstance(data, dict) else None
+    if isinstance(detail, dict) and isinstance(detail.get("code"), str):
+        return f"_{detail['code']}"
+    return ""
 
 
 def _is_card(action: str) -> bool:
@@ -645,7 +660,8 @@ def _wait_ready(
             if rc is not None:
                 raise _refused(logs[k], rc, ports[k], redis)
             with contextlib.suppress(httpx.TransportError):
-                if httpx.get(bases[k] + "/api/presets", timeout=1).status_code == 200:
+                # a loaded machine may take seconds to answer the first request
+                if httpx.get(bases[k] + "/api/presets", timeout=10).status_code == 200:
                     waiting.discard(k)
         if waiting and time.monotonic() > deadline:
             ports_left = ", ".join(str(ports[k]) for k in sorted(waiting))

@@ -66,6 +66,7 @@ from redis.exceptions import RedisError
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from rebelote.server.broker.redis import REDIS_TIMEOUT
 from rebelote.server.settings import ServerSettings
 
 __all__ = [
@@ -228,7 +229,9 @@ class Throttle:
             # redis-py (limits' default client, coredis, is not installed), on a
             # pool of ours so that close() ends its connections
             self._pool = ConnectionPool.from_url(
-                uri.removeprefix("async+"), socket_connect_timeout=2.0, socket_timeout=2.0
+                uri.removeprefix("async+"),
+                socket_connect_timeout=REDIS_TIMEOUT,
+                socket_timeout=REDIS_TIMEOUT,
             )
             options: dict[str, Any] = {
                 "implementation": "redispy",

@@ -39,10 +39,12 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from rebelote.seats import Seat
@@ -70,17 +72,26 @@ from rebelote.server.broker.base import (
 from rebelote.server.broker.hub import BUFFER_SIZE, Deliver, Direct, MemoryHub, StreamKey
 from rebelote.server.broker.hub import Subscription as HubSubscription
 
-__all__ = ["STREAM_LETTERS", "RedisBroker"]
+__all__ = ["REDIS_TIMEOUT", "STREAM_LETTERS", "RedisBroker", "UnlockedPool"]
 
 log = logging.getLogger(__name__)
 
 STREAM_LETTERS = ("N", "W", "S", "E", "-")
 """Every stream of a table: the seats', and the spectators' (``-``)."""
 
+REDIS_TIMEOUT = 5.0
+"""Seconds to connect to Redis and to wait for a command's answer (every
+client of a server process: the broker's, the shared counters', the
+throttle's).  2 s gave spurious timeouts on a loaded machine."""
+
 OWNER_POLL = 0.25
 """Seconds between two reads of a table's lease while a command waits for
 its driver's reply (a driver that dies meanwhile loses the lease: the
 command goes to the next one without waiting for its timeout)."""
+
+OWNERS_KEPT = 100_000
+"""The most tables whose driver (another process) one process keeps in
+memory for its commands; past it, it forgets them all and reads them again."""
 
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What redis-py raises when Redis cannot be reached."""
@@ -88,11 +99,13 @@ _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 # KEYS[1] the lease, KEYS[2..] each message's stream; ARGV: channel, origin,
 # stream_max, stream time to live (ms), the lease's value ('' for none), then
 # seat, v, text for each message.  Returns -1 (lease not held) or one flag per
-# message: 1 added and published, 0 already kept (skipped).
+# message: 1 added, 0 already kept (skipped).  The added messages go out in
+# one PUBLISH: 'E|{origin}', then one line '{seat}|{v}|{text}' each.
 _PUBLISH = """
 if ARGV[5] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[5] then return -1 end
 local flags = {}
 local touched = {}
+local lines = {'E|' .. ARGV[2]}
 local n = (#ARGV - 5) / 3
 for i = 1, n do
   local seat = ARGV[3 * i + 3]
@@ -103,11 +116,12 @@ for i = 1, n do
     flags[i] = 0
   else
     touched[KEYS[i + 1]] = true
-    redis.call('PUBLISH', ARGV[1], 'e|' .. ARGV[2] .. '|' .. seat .. '|' .. v .. '|' .. text)
+    lines[#lines + 1] = seat .. '|' .. v .. '|' .. text
     flags[i] = 1
   end
 end
 for key in pairs(touched) do redis.call('PEXPIRE', key, ARGV[4]) end
+if #lines > 1 then redis.call('PUBLISH', ARGV[1], table.concat(lines, '\\n')) end
 return flags
 """
 
@@ -240,6 +254,29 @@ return 1
 """
 
 
+class UnlockedPool(ConnectionPool):
+    """redis-py's asyncio pool, but a connection is checked out without the
+    pool's lock: redis-py holds it while it makes sure the connection is
+    ready (``connect``, then a read to see that nothing is left on the
+    socket), so every command of the process waited for the one before to
+    be checked out, at each event loop turn.  Taking a connection from the
+    list is synchronous (no other task runs meanwhile): the lock protects
+    nothing else.  Used by the broker's command client only (the login
+    throttle and the shared counters keep redis-py's own pool)."""
+
+    async def get_connection(self, *args: Any, **kwargs: Any) -> AbstractConnection:
+        """A connection ready to send a command (made when none is free;
+        ``redis.exceptions.ConnectionError`` past ``max_connections``, and
+        what connecting raises)."""
+        connection: AbstractConnection = self.get_available_connection()  # type: ignore[no-untyped-call]
+        try:
+            await self.ensure_connection(connection)
+        except BaseException:
+            await self.release(connection)
+            raise
+        return connection
+
+
 @contextlib.contextmanager
 def _reachable(what: str) -> Iterator[None]:
     """Raise :class:`BrokerUnavailable` for Redis being out of reach."""
@@ -276,7 +313,7 @@ class RedisBroker:
         presence_ttl: float = 6.0,
         stream_max: int = BUFFER_SIZE,
         stream_ttl: float = 86400.0,
-        timeout: float = 2.0,
+        timeout: float = REDIS_TIMEOUT,
         process_id: str | None = None,
     ) -> None:
         if lease_ttl <= 0 or presence_ttl <= 0 or stream_max < 1 or stream_ttl <= 0:
@@ -291,12 +328,16 @@ class RedisBroker:
         self._id = process_id or new_process_id()
         # Commands: one quick retry (a pooled connection dead after a restart),
         # then BrokerUnavailable.  The subscriber: no retry, it reconnects itself.
-        self._redis = Redis.from_url(
-            url,
-            decode_responses=True,
-            socket_connect_timeout=timeout,
-            socket_timeout=timeout,
-            retry=Retry(ExponentialBackoff(cap=0.1, base=0.02), 1),
+        # Any, as from_url's client was: redis-py types its commands' results
+        # as "Awaitable[T] | T" on the shared command classes
+        self._redis: Any = Redis.from_pool(
+            UnlockedPool.from_url(
+                url,
+                decode_responses=True,
+                socket_connect_timeout=timeout,
+                socket_timeout=timeout,
+                retry=Retry(ExponentialBackoff(cap=0.1, base=0.02), 1),
+            )
         )
         self._sub_redis = Redis.from_url(
             url,
@@ -324,6 +365,7 @@ class RedisBroker:
         # local fan-out
         self._local = MemoryHub(buffer_size=1)
         self._streams: dict[tuple[str, StreamKey], dict[Subscription, HubSubscription]] = {}
+        self._publishing: list[tuple[list[str], list[str | int], asyncio.Future[Any]]] = []
         self._last: dict[tuple[str, StreamKey], int] = {}
         self._lobby_listeners: list[LobbySubscription] = []
         # leases
@@ -334,6 +376,7 @@ class RedisBroker:
         # commands
         self._handler: Handler | None = None
         self._replies: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        self._owners: dict[str, str] = {}  # table -> its driver (another process)
         self._ids = itertools.count(1)
         # presence
         self._conns: dict[str, dict[str, StreamKey]] = {}
@@ -497,6 +540,7 @@ class RedisBroker:
         """The subscriber's connection is lost (or closed): whatever waits
         for it fails."""
         self._up.clear()
+        self._owners.clear()  # Redis may come back empty: read them again
         pubsub, self._pubsub = self._pubsub, None
         self._active.clear()
         for future in self._confirming.values():
@@ -637,8 +681,12 @@ class RedisBroker:
     async def publish(
         self, table_id: str, messages: Sequence[Message], *, lease: Lease | None = None
     ) -> None:
-        """See :meth:`.base.Broker.publish`: one Lua script (one round
-        trip); then this process's listeners get the messages added."""
+        """See :meth:`.base.Broker.publish`: one Lua script, which publishes
+        the batch's messages in one payload; the scripts of every publish
+        asked for during one turn of the event loop go to Redis together
+        (one pipeline: one round trip); then this process's listeners get
+        the messages added.  A text holding a line break raises
+        ``ValueError`` (nothing sent: a JSON text has none)."""
         if not messages:
             return
         keys = [self._lease_key(table_id)]
@@ -650,12 +698,14 @@ class RedisBroker:
             "" if lease is None else self._lease_value(lease),
         ]
         for seat, v, text in messages:
+            if "\n" in text:
+                raise ValueError(f"message {v} of table {table_id} holds a line break")
             letter = stream_letter(seat)
             keys.append(self._stream_key(table_id, letter))
             args += [letter, v, text]
         try:
             with _reachable("publish"):
-                flags = await self._publish_script(keys=keys, args=args)
+                flags = await self._publish_soon(keys, args)
         except BrokerUnavailable:
             for seat, v, text in messages:
                 if v > self._last.get((table_id, seat), 0):
@@ -669,6 +719,64 @@ class RedisBroker:
             if added:
                 self._deliver_local(table_id, seat, v, text)
 
+    def _publish_soon(self, keys: list[str], args: list[str | int]) -> asyncio.Future[Any]:
+        """The publish script's answer for ``keys`` and ``args``, run with
+        every other publish of this turn of the event loop (see
+        :meth:`_send_publishes`); the future raises what redis-py raised."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if not self._publishing:
+            loop.call_soon(self._start_publishes)
+        self._publishing.append((keys, args, future))
+        return future
+
+    def _start_publishes(self) -> None:
+        batch, self._publishing = self._publishing, []
+        if batch:
+            self._spawn(self._send_publishes(batch))
+
+    async def _send_publishes(
+        self, batch: list[tuple[list[str], list[str | int], asyncio.Future[Any]]]
+    ) -> None:
+        """Run the publish script once per entry of ``batch``, in order, in
+        one pipeline (``EVALSHA``; a Redis that no longer knows the script,
+        restarted or flushed, gets it again and the entries it refused are
+        sent again, in order), and settle each entry's future."""
+        script = self._publish_script
+        try:
+            results = await self._evalsha_all(script.sha, batch)
+            if any(isinstance(r, NoScriptError) for r in results):
+                await self._redis.script_load(script.script)
+                again = [
+                    e for e, r in zip(batch, results, strict=True) if isinstance(r, NoScriptError)
+                ]
+                retried = iter(await self._evalsha_all(script.sha, again))
+                results = [next(retried) if isinstance(r, NoScriptError) else r for r in results]
+        except BaseException as exc:
+            for _, _, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            return
+        for (_, _, future), result in zip(batch, results, strict=True):
+            if future.done():
+                continue
+            if isinstance(result, BaseException):
+                future.set_exception(result)
+            else:
+                future.set_result(result)
+
+    async def _evalsha_all(
+        self, sha: str, batch: list[tuple[list[str], list[str | int], asyncio.Future[Any]]]
+    ) -> list[Any]:
+        """One ``EVALSHA`` per entry, in one pipeline; each answer or error."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for keys, args, _ in batch:
+                pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
+            results: list[Any] = await pipe.execute(raise_on_error=False)
+        return results
+
     async def broadcast(self, table_id: str, text: str, sender: str | None = None) -> None:
         """See :meth:`.base.Broker.broadcast`."""
         try:
@@ -680,10 +788,18 @@ class RedisBroker:
             self._local.broadcast(table_id, text, sender)
 
     async def _on_table(self, table_id: str, data: str) -> None:
+        if data.startswith("E|"):
+            header, _, body = data.partition("\n")
+            if header[2:] == self._id:
+                return  # delivered when published
+            for line in body.split("\n"):
+                letter, raw_v, text = line.split("|", 2)
+                await self._receive(table_id, _seat(letter), int(raw_v), text)
+            return
         kind, origin, rest = data.split("|", 2)
         if origin == self._id:
             return  # delivered when published
-        if kind == "e":
+        if kind == "e":  # one message (a process of an earlier version)
             letter, raw_v, text = rest.split("|", 2)
             await self._receive(table_id, _seat(letter), int(raw_v), text)
         elif kind == "b":
@@ -805,6 +921,7 @@ class RedisBroker:
             acquired, value = await self._acquire_script(
                 keys=[self._lease_key(table_id), self._fence_key(table_id)], args=[self._id, ttl]
             )
+        self._owners.pop(table_id, None)
         if acquired:
             lease = Lease(table_id, self._id, int(value))
         else:
@@ -869,10 +986,18 @@ class RedisBroker:
                 )
 
     async def owner_of(self, table_id: str) -> str | None:
-        """See :meth:`.base.Broker.owner_of`."""
+        """See :meth:`.base.Broker.owner_of` (read in Redis; what it reads
+        is the holder :meth:`call` keeps for the table)."""
         with _reachable("owner"):
             value = await self._redis.get(self._lease_key(table_id))
-        return None if value is None else str(value).rpartition(":")[0]
+        owner = None if value is None else str(value).rpartition(":")[0]
+        if owner is None or owner == self._id:
+            self._owners.pop(table_id, None)
+        else:
+            if table_id not in self._owners and len(self._owners) >= OWNERS_KEPT:
+                self._owners.clear()
+            self._owners[table_id] = owner
+        return owner
 
     def held(self, table_id: str) -> Lease | None:
         """See :meth:`.base.Broker.held`: ``None`` too for a lease not
@@ -927,10 +1052,15 @@ class RedisBroker:
     async def call(self, table_id: str, op: str, args: dict[str, Any], timeout: float = 2.0) -> Any:
         """See :meth:`.base.Broker.call`: the command goes to the lease
         holder's process channel (the local handler when it is this
-        process), the reply comes on this process's reply channel."""
+        process), the reply comes on this process's reply channel.  The
+        holder is read once and kept (:data:`OWNERS_KEPT` tables at most)
+        until a call to it fails or is refused (it died, dropped the table,
+        answered ``moved`` or an error), or :meth:`owner_of` reads another."""
         if not self._up.is_set():
             raise BrokerUnavailable("Redis cannot be reached (subscriber down)")
-        owner = await self.owner_of(table_id)
+        owner = self._owners.get(table_id)
+        if owner is None:
+            owner = await self.owner_of(table_id)
         if owner is None:
             raise NoOwner(table_id)
         if owner == self._id:
@@ -939,6 +1069,17 @@ class RedisBroker:
             if self._handler is None:
                 raise OwnerGone(table_id, owner, "it serves no commands")
             return await run_handler(self._handler, table_id, op, args)
+        try:
+            return await self._call_remote(table_id, owner, op, args, timeout)
+        except BaseException:
+            if self._owners.get(table_id) == owner:
+                del self._owners[table_id]
+            raise
+
+    async def _call_remote(
+        self, table_id: str, owner: str, op: str, args: dict[str, Any], timeout: float
+    ) -> Any:
+        """Send a command to process ``owner`` and wait for its reply."""
         request_id = str(next(self._ids))
         request = {"id": request_id, "reply_to": self._id, "table": table_id, "op": op}
         payload = "c|" + json.dumps({**request, "args": args})

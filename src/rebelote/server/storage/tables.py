@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from sqlalchemy import (
     false,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, ExceptionContext, make_url
@@ -255,6 +257,25 @@ _SET_STATUS = (
 parameters: the list ``b_ids``, ``b_status``, ``b_updated``): one statement
 for all the tables of a batch that take the same status."""
 
+_WRITE_LOG_PG = text(
+    """
+    WITH added AS (
+        INSERT INTO events (table_id, seq, deal, kind, seat, payload, created)
+        SELECT e.table_id, e.seq, e.deal, e.kind, e.seat, CAST(e.payload AS json), :at
+        FROM unnest(
+            CAST(:table_ids AS varchar[]), CAST(:seqs AS integer[]), CAST(:deals AS integer[]),
+            CAST(:kinds AS varchar[]), CAST(:seats AS varchar[]), CAST(:payloads AS text[])
+        ) AS e(table_id, seq, deal, kind, seat, payload)
+    )
+    UPDATE tables SET status = s.status, updated = :at
+    FROM unnest(CAST(:ids AS varchar[]), CAST(:statuses AS varchar[])) AS s(id, status)
+    WHERE tables.id = s.id
+    """
+)
+"""PostgreSQL: a batch of log entries and the status of their tables in
+one statement (arrays, one per column, expanded by ``unnest``; run in
+autocommit mode, the statement is its own transaction: all or nothing)."""
+
 
 @dataclass(frozen=True, slots=True)
 class StoredTable:
@@ -340,6 +361,18 @@ class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressSto
         if not memory:
             event.listen(self.engine, "handle_error", _drop_sessions_on_failure)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # PostgreSQL: the log's writes as one statement each, in autocommit
+        # mode (no BEGIN and COMMIT round trips), on a pool of their own (a
+        # session checked out in autocommit mode from the start: its check
+        # opens no transaction)
+        self._autocommit: Engine | None = None
+        if postgresql:
+            self._autocommit = create_engine(
+                url, isolation_level="AUTOCOMMIT", hide_parameters=True, **kwargs
+            )
+            event.listen(self._autocommit, "connect", _fresh)
+            event.listen(self._autocommit, "checkout", _check_out)
+            event.listen(self._autocommit, "handle_error", _drop_sessions_on_failure)
         self.writer = LogWriter(self)
         """The live tables' log writer (started at its first write,
         stopped by :meth:`close`)."""
@@ -365,6 +398,8 @@ class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressSto
         the connections."""
         self.writer.close()
         self.engine.dispose()
+        if self._autocommit is not None:
+            self._autocommit.dispose()
 
     def _session(self) -> Session:
         return self._sessions()
@@ -532,13 +567,16 @@ class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressSto
     def append(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
         """Append log entries and set the table's status, in one transaction
         (a ``seq`` already taken raises ``IntegrityError``: two writers on
-        one table)."""
+        one table).  PostgreSQL: one statement in autocommit mode
+        (:data:`_WRITE_LOG_PG`); SQLite: a Core insert and update."""
         self._write_log([LogWrite(table_id, tuple(events), status)])
 
     def append_many(self, writes: Sequence[LogWrite]) -> None:
         """Append several tables' log entries and set their status, all in
-        one transaction (SQLAlchemy Core: one insert of every entry, one
-        update per status, with statements built once): all or nothing.
+        one transaction (PostgreSQL: one statement, :data:`_WRITE_LOG_PG`,
+        in autocommit mode; SQLite: SQLAlchemy Core, one insert of every
+        entry, one update per status, with statements built once): all or
+        nothing.
         A ``seq`` already taken raises ``IntegrityError``; a database fault,
         :func:`storage_failure`'s errors."""
         self._write_log(writes)
@@ -547,6 +585,22 @@ class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressSto
         if not writes:
             return
         at = _now()
+        if self._autocommit is not None:
+            events = [e for w in writes for e in w.events]
+            params = {
+                "at": at,
+                "table_ids": [w.table_id for w in writes for _ in w.events],
+                "seqs": [e.seq for e in events],
+                "deals": [e.deal for e in events],
+                "kinds": [e.kind for e in events],
+                "seats": [e.seat for e in events],
+                "payloads": [json.dumps(e.payload) for e in events],
+                "ids": [w.table_id for w in writes],
+                "statuses": [w.status for w in writes],
+            }
+            with self._autocommit.connect() as connection:
+                connection.execute(_WRITE_LOG_PG, params)
+            return
         rows = [
             {
                 "table_id": w.table_id,

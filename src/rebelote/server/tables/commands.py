@@ -35,7 +35,12 @@ Operations (``args`` -> result):
 - ``join`` ``{seat, user_id, name, guest}`` -> the seat's token;
   ``new_token`` ``{user_id}`` -> ``[seat, token]``; ``set_bot`` ``{by,
   seat, level}``; ``fill`` ``{by, level}``; ``start`` ``{by}``;
-  ``guest_upgraded`` ``{user_id, name}``;
+  ``guest_upgraded`` ``{user_id, name}``; ``"retried": true`` in a
+  ``join`` or ``start`` sent again after its driver did not answer (the
+  first may have been applied): a join that stands (the user holds that
+  seat) answers a fresh token, a start that stands (the match is on, asked
+  by the host) answers as the first would have, instead of
+  ``already_seated`` or ``not_open``;
 - ``resync`` ``{}``: read the log again (a former driver stored entries
   this one has not applied).  Each REST change answers
   ``{"result", "view"}``: its result and the table's view after it.
@@ -188,7 +193,12 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
         return None
     if op == "mute":
         return await room.mute(_seat(args.get("seat")), str(args["target"]), bool(args["muted"]))
+    retried = bool(args.get("retried"))
     if op == "join":
+        held = room.seat_of_user(int(args["user_id"]))
+        if retried and held is not None and held.letter == str(args["seat"]):
+            # the first try was applied, its answer lost: a fresh token
+            return (await room.new_token(int(args["user_id"])))[1]
         return await room.join(
             str(args["seat"]),
             user_id=int(args["user_id"]),
@@ -209,7 +219,15 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
         await room.fill(_seat(args.get("by")), str(args["level"]))
         return None
     if op == "start":
-        await room.start(_seat(args.get("by")))
+        by = _seat(args.get("by"))
+        if (
+            retried
+            and room.game.match is not None
+            and by is not None
+            and room.meta.host == by.letter
+        ):
+            return None  # the first try was applied, its answer lost
+        await room.start(by)
         return None
     if op == "leave_rest":
         await room.leave(_player(args.get("seat")))

@@ -508,6 +508,8 @@ class TableManager:
                 continue
             except OwnerGone as exc:
                 self._log_gone(table_id, exc)
+                # the driver may have applied it: the next try says so
+                args = {**args, "retried": True}
             except BrokerUnavailable as exc:
                 log.warning("table %s: %s", table_id, exc)
                 raise ProtocolError(
@@ -600,7 +602,9 @@ class TableManager:
         stored: StoredTable | None = await asyncio.to_thread(self.store.load, table_id)
         if stored is None:
             return None
-        game, outs = game_from_stored(stored)
+        # in a thread: a long log's replay must not hold the event loop (the
+        # lease heartbeat, the other tables)
+        game, outs = await asyncio.to_thread(game_from_stored, stored)
         # a set of deals fixed by the table's seed (the daily deal) stays so
         game.fresh_secrets = self.seed is None and game.options.deals is None
         meta = stored.meta

@@ -698,7 +698,9 @@ class Table:
         versions = dict(self.game.versions)
         known = self.game.entries
         away = self.game.away
-        game, outs = game_from_stored(stored)
+        # in a thread: a long log's replay must not hold the event loop (the
+        # lease heartbeat, the other tables)
+        game, outs = await asyncio.to_thread(game_from_stored, stored)
         game.away = away
         game.fresh_secrets = self.game.fresh_secrets
         self.game = game
