@@ -500,8 +500,8 @@ def test_records_on_stdin_are_read_as_files_are(command: str) -> None:
 def test_replay_prints_a_two_player_deal(tmp_path: Path) -> None:
     """RULES.md "Two players": a record of the preset ``two-players`` replays
     trick by trick with the seats W and S; seed 3 deals S a capot (8 tricks,
-    82 card points; the capot scores those + 100 = 182, RULES.md "Two
-    players", ``deal_points`` ``played``)."""
+    82 card points + the capot's 252: the preset keeps the classic values,
+    RULES.md "Two players")."""
     done, _ = rebelote("record", "--rules", "two-players", "--seed", "3")
     assert done.returncode == 0, done.stderr
     path = tmp_path / "two.json"
@@ -511,7 +511,7 @@ def test_replay_prints_a_two_player_deal(tmp_path: Path) -> None:
     lines = shown.stdout.splitlines()
     assert "Trick 1: S  JC  W  AC  -> S (31 points)" in lines
     assert "Card points: W 0, S 82; dix de der: S" in lines
-    assert "Result: capot; score: W 0, S 182" in lines
+    assert "Result: capot; score: W 0, S 252" in lines
 
 
 def test_rules_unknown_preset_human_form_prints_one_error_line() -> None:

@@ -856,9 +856,9 @@ def test_option_deal_points_played_two_players() -> None:
 
     from rebelote.simulate import random_deal
 
-    two = preset("two-players")
+    two = preset("two-players").replace(deal_points="played")
     assert random_deal(two, random.Random(7)).result.score == (0, 132)  # type: ignore[union-attr]
-    fixed = random_deal(two.replace(deal_points="fixed"), random.Random(7)).result
+    fixed = random_deal(preset("two-players"), random.Random(7)).result
     assert fixed is not None and fixed.score == (0, 202)
 
 

@@ -22,7 +22,10 @@ from rebelote.seats import SEATS_2, Seat, next_seat, previous_seat, seats_of
 from rebelote.simulate import random_deal, random_match
 from rebelote.state import DealError, State
 
-TWO = preset("two-players")
+PRESET_TWO = preset("two-players")
+TWO = PRESET_TWO.replace(deal_points="played")
+"""The preset with the option ``deal_points="played"`` (RULES.md "Two
+players"): the scoring tests below state both counts."""
 PLAIN = TWO.replace(declarations="off")
 
 
@@ -40,8 +43,8 @@ def names(mask: int) -> set[str]:
 def test_preset_two_players_is_ffb_with_two_seats() -> None:
     """RULES.md "Two players": the preset is ffb with players=2."""
     assert TWO.players == 2
-    assert TWO.replace(players=4, preset="ffb", deal_points="fixed") == PRESETS["ffb"]
-    assert TWO.deal_points == "played" and PRESETS["ffb"].deal_points == "fixed"
+    assert PRESET_TWO.replace(players=4, preset="ffb") == PRESETS["ffb"]
+    assert PRESET_TWO.deal_points == "fixed" == PRESETS["ffb"].deal_points
     assert seats_of(2) == SEATS_2 == (Seat.W, Seat.S)
     assert next_seat(Seat.W, 2) == Seat.S and next_seat(Seat.S, 2) == Seat.W
     assert previous_seat(Seat.W, 2) == Seat.S

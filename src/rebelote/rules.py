@@ -185,12 +185,13 @@ class Rules:
 
     deal_points: DealPoints = "fixed"
     """The values a *dedans* and a capot score for the cards: ``fixed``
-    (162 and ``capot_points`` / ``capot_against_takers``: all 32 cards are
-    played) or ``played`` (the two-player game, where 16 cards are played:
-    the card points actually played + 10 for a *dedans*, + 100 for a capot,
-    so that ``capot_points`` 252 means "cards + 100"; the project's choice,
-    docs/rules/RULES.md "Two players": [E] says only "Les règles sont les
-    mêmes que pour la Belote classique")."""
+    (162 and ``capot_points`` / ``capot_against_takers``, as when all 32
+    cards are played; every preset, ``two-players`` too: [E] says its rules
+    "sont les mêmes que pour la Belote classique") or ``played`` (a house
+    rule for the two-player game, where 16 cards are played: the card
+    points actually played + 10 for a *dedans*, + 100 for a capot, so that
+    ``capot_points`` 252 means "cards + 100"; docs/rules/RULES.md "Two
+    players")."""
 
     solo_capot_points: int | None = None
     """What a side scores for its cards when one player took all 8 tricks
@@ -535,7 +536,7 @@ PRESETS: dict[str, Rules] = {
     "three-players": Rules(preset="three-players", players=3, tie="takers_fail"),
     # RULES.md "Two players": exoty.com's "(presque) classique" form, "les
     # règles sont les mêmes que pour la Belote classique": ffb, two seats.
-    "two-players": Rules(preset="two-players", players=2, deal_points="played"),
+    "two-players": Rules(preset="two-players", players=2),
     # The Fédération Française de Belote's coinche rules (2015), read from
     # docs/rules/FFB.md, section by section; every other option as ffb.
     "ffb-coinche": Rules(
