@@ -135,3 +135,41 @@ def first_contract(live: LiveServer, table_id: str) -> str | None:
     stored = live.manager.store.load(table_id)
     assert stored is not None
     return deal_lines(stored)[0].contract
+
+
+def test_the_owner_opens_his_daily_table_from_a_direct_link(
+    live: LiveServer, browser: Browser
+) -> None:
+    """Logged in on another browser (no seat cookie there), a direct link
+    to his daily table seats him at it, as a lobby table would; someone
+    else is not seated there."""
+    from playwright.sync_api import expect
+
+    first = browser.new_context(viewport={"width": 1280, "height": 800})
+    other = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        r = first.request.post(
+            live.url + "/api/auth/signup", data={"name": "Ada", "password": "belote-pass"}
+        )
+        assert r.ok, r.text()
+        csrf = next(c["value"] for c in first.cookies() if c["name"] == "rebelote_csrf")
+        r = first.request.post(live.url + "/api/daily/start", headers={"X-CSRF-Token": csrf})
+        assert r.ok, r.text()
+        table_id = r.json()["table"]
+        r = other.request.post(
+            live.url + "/api/auth/login", data={"name": "Ada", "password": "belote-pass"}
+        )
+        assert r.ok, r.text()
+        assert not [c for c in other.cookies() if c["name"] == "rebelote_token"]
+        page = other.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{live.url}/#/table/{table_id}")
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1", timeout=20000)
+        expect(page.locator("#table-page")).to_have_attribute("data-mode", "play")
+        expect(page.locator("#hand .card")).to_have_count(5)
+        assert page.url == f"{live.url}/#/table/{table_id}"
+        assert errors == []
+    finally:
+        first.close()
+        other.close()
