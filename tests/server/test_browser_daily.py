@@ -173,3 +173,73 @@ def test_the_owner_opens_his_daily_table_from_a_direct_link(
     finally:
         first.close()
         other.close()
+
+
+FIXED_RESULTS = {
+    "deals": [
+        {
+            "deal": 0,
+            "par": None,
+            "hands": None,
+            "rows": [
+                {
+                    "name": "Bob",
+                    "contract": "H",
+                    "taker": "N",
+                    "score": 162,
+                    "matchpoints": 2,
+                    "percent": 100.0,
+                },
+                {
+                    "name": "Carol",
+                    "contract": "SA",
+                    "taker": "S",
+                    "score": 0,
+                    "matchpoints": 0,
+                    "percent": 0.0,
+                },
+            ],
+        }
+    ],
+    "standings": [
+        {"name": "Bob", "percent": 75.0, "rank": 1},
+        {"name": "Carol", "percent": 25.0, "rank": 2},
+    ],
+}
+
+
+def test_the_results_rows_are_one_line_high_and_standings_numbered_once(
+    live: LiveServer, browser: Browser
+) -> None:
+    """At 1280 x 800, a row with a suit contract stays one line high (the
+    suit drawn at the text's size) and the standings read "1. Bob 75.00 %"
+    (the rank once, no list number)."""
+    import json
+
+    from playwright.sync_api import Route, expect
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        def fixed(route: Route) -> None:
+            day = route.request.url.rsplit("/", 2)[1]
+            body = {"date": day, **FIXED_RESULTS}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+        page.route("**/api/daily/*/results", fixed)
+        page.goto(live.url + "/daily.html")
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        rows = page.locator('#daily-results [data-deal="0"] tbody tr')
+        expect(rows).to_have_count(2)
+        expect(rows.first.locator("td").nth(1)).to_have_text("cœur par Nord")
+        heights = rows.evaluate_all("(rs) => rs.map((r) => r.getBoundingClientRect().height)")
+        assert len(heights) == 2 and max(heights) < 60, heights
+        standings = page.locator("#daily-standings li")
+        expect(standings).to_have_text(["1. Bob 75.00 %", "2. Carol 25.00 %"])
+        assert standings.first.evaluate("(l) => getComputedStyle(l).listStyleType") == "none"
+        assert errors == []
+    finally:
+        ctx.close()

@@ -7,6 +7,7 @@ import {
   $, api, currentUser, el, initPage, nav, showError, t,
 } from './common.js';
 import { strainLabel } from '../js/labels.js';
+import { suitSprite } from '../js/cards.js';
 
 const TOKENS_KEY = 'rebelote.tables'; // the table page's seat tokens (js/app.js)
 
@@ -80,6 +81,7 @@ function renderDeal(deal, over) {
 
 async function main() {
   await initPage();
+  document.body.append(suitSprite()); // the suits drawn by the contracts' labels
   const user = await currentUser().catch(() => null);
   $('#nav').replaceChildren(nav(user));
   let daily;
