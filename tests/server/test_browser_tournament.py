@@ -147,5 +147,9 @@ def test_the_tournament_page_shows_pairings_and_standings_as_they_change(
     expect(row.locator(".score")).to_have_text(
         f"rang {ada['rank']} sur 4 · {ada['points']} pt · parties jouées : 1"
     )
+    # its match in her last games: seed002 played to the tournament's target (1)
+    game = page.locator("#last-games li")
+    expect(game).to_have_count(1)
+    expect(game.locator(".rules")).to_have_text("Le donneur entame, en 1")
     ctx.close()
     assert errors == []

@@ -12,7 +12,7 @@ import {
 } from './common.js';
 import { lang } from '../js/i18n.js';
 import { h, svg } from '../js/dom.js';
-import { presetName } from '../js/labels.js';
+import { matchPlayerNames, presetNameTo } from '../js/labels.js';
 import { showCurrentGame } from '../js/banners.js';
 import { kindText, pointsText, statusText } from './tournament-labels.js';
 
@@ -89,8 +89,8 @@ function ratingChart(points, width) {
 function gameItem(g) {
   return h('li', { class: 'game', 'data-table': g.table, 'data-won': String(g.won) },
     h('span', { class: 'when', text: when(g.finished_at) }),
-    h('span', { class: 'rules', text: presetName(g.preset) }),
-    h('span', { class: 'players', text: g.players.join(' · ') }),
+    h('span', { class: 'rules', text: presetNameTo(g.preset, g.target) }),
+    h('span', { class: 'players', text: matchPlayerNames(g.players).join(' · ') }),
     h('span', { class: 'score', text: t('profile.score', { us: g.score[0], them: g.score[1] }) }),
     h('span', { class: `badge result ${g.won ? 'won' : 'lost'}`, text: g.won ? t('hist.won') : t('hist.lost') }),
     h('a', { class: 'btn ghost replay', href: g.replay, text: t('hist.replayButton') }));
