@@ -59,6 +59,20 @@ def test_bot_tokens_are_made_listed_and_revoked(server: LiveServer) -> None:
     assert (r.status_code, r.json()["detail"]["code"]) == (403, "account_required")
     ada = Player(server).signup("Ada")
     assert ada.post("/api/me/bot-tokens", {"name": "x"}, csrf=False).status_code == 403
+    # a wrong CSRF token is refused before the body is read (403 csrf, not 422)
+    for content in (b"{not json", b'{"name": 5, "extra": 1}'):
+        r = ada.http.post(
+            "/api/me/bot-tokens",
+            content=content,
+            headers={"X-CSRF-Token": "wrong", "Content-Type": "application/json"},
+        )
+        assert (r.status_code, r.json()["detail"]["code"]) == (403, "csrf"), content
+    # no session at all: 401 not_logged_in, whatever the body
+    with server.http() as anon:
+        r = anon.post(
+            "/api/me/bot-tokens", content=b"{not json", headers={"Content-Type": "application/json"}
+        )
+        assert (r.status_code, r.json()["detail"]["code"]) == (401, "not_logged_in")
     token = _token(ada)
     assert token.startswith("rbb_") and len(token) == 47
     listed = ada.http.get("/api/me/bot-tokens").json()
