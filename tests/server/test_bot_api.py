@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -290,3 +291,37 @@ def test_the_example_bot_plays_a_match(server: LiveServer) -> None:
     )
     assert result["rating_after"] is None
     ada.close()
+
+
+def test_the_example_bots_action_ids_differ_between_processes() -> None:
+    """A restarted bot (a new process on the same seat) must not reuse the
+    ids its previous run sent (the server keeps a seat's ids for the whole
+    match): two runs answering the same turn send different ids, each run
+    its own numbered from 1."""
+    import asyncio
+    import importlib.util
+    import re
+
+    spec = importlib.util.spec_from_file_location("example_bot", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    class Sink:
+        def __init__(self) -> None:
+            self.sent: list[Any] = []
+
+        async def send(self, text: str) -> None:
+            self.sent.append(json.loads(text))
+
+    turn = {"legal": ["JS"], "auto": False, "waiting": "action", "seat": "S", "belote_choice": []}
+    ids = []
+    for _run in range(2):  # two processes, one after the other
+        bot = module.Bot("http://127.0.0.1:1", "rbb_x", "t1", random.Random(1))
+        bot.seat, bot.turn, bot.turn_v = "S", dict(turn), 41
+        sink = Sink()
+        asyncio.run(bot.answer(sink))
+        assert [m["d"]["action"] for m in sink.sent] == ["JS"]
+        ids.append(sink.sent[0]["d"]["id"])
+    assert all(re.fullmatch(r"bot-[0-9a-f]{8}-1", i) for i in ids), ids
+    assert ids[0] != ids[1]
