@@ -243,3 +243,49 @@ def test_the_results_rows_are_one_line_high_and_standings_numbered_once(
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_the_results_show_what_everyone_got_and_the_turned_card(
+    live: LiveServer, browser: Browser
+) -> None:
+    """A deal's hands are the first distribution (5 cards each) and the
+    turned card, said as such, in the page's language."""
+    import json
+
+    from playwright.sync_api import Route, expect
+
+    deal = dict(FIXED_RESULTS["deals"][0])  # type: ignore[index]
+    deal["hands"] = {
+        "N": ["7S", "8S", "9S", "10S", "JS"],
+        "W": ["7H", "8H", "9H", "10H", "JH"],
+        "S": ["7D", "8D", "9D", "10D", "JD"],
+        "E": ["7C", "8C", "9C", "10C", "JC"],
+    }
+    deal["turned"] = "AS"
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+
+        def fixed(route: Route) -> None:
+            day = route.request.url.rsplit("/", 2)[1]
+            body = {"date": day, **FIXED_RESULTS, "deals": [deal]}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+        page.route("**/api/daily/*/results", fixed)
+        page.goto(live.url + "/daily.html")
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        box = page.locator('#daily-results [data-deal="0"] .dealt')
+        expect(box.locator(".note")).to_have_text(
+            "Donné à tous, quel que soit le preneur (la suite du paquet dépend de qui prend) :"
+        )
+        expect(box.locator("li")).to_have_text(
+            [
+                "Nord : 7S 8S 9S 10S JS",
+                "Ouest : 7H 8H 9H 10H JH",
+                "Sud : 7D 8D 9D 10D JD",
+                "Est : 7C 8C 9C 10C JC",
+                "Retourne : AS",
+            ]
+        )
+    finally:
+        ctx.close()
