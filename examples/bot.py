@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import random
+import secrets
 import sys
 import urllib.error
 import urllib.request
@@ -78,6 +79,10 @@ class Bot:
         self.turn_v = 0  # the version of the turn we answer
         self.chosen: dict[int, dict[str, Any]] = {}  # turn version -> the act sent for it
         self.acts = 0
+        # the ids of our actions: unique for the seat across processes (the
+        # server remembers a seat's ids for the whole match, whichever
+        # connection sent them), so a restarted bot never reuses one
+        self.id_prefix = f"bot-{secrets.token_hex(4)}-"
         self.messages = 0
         self.reconnections = 0
         self.dropped = False  # the connection was cut once (--drop-after)
@@ -154,7 +159,7 @@ class Bot:
         if sent is None:  # the same turn again after a reconnection: the same act, same id
             action = "next" if turn["waiting"] == "next" else self.rng.choice(turn["legal"])
             self.acts += 1
-            sent = {"action": action, "id": f"bot-{self.acts}"}
+            sent = {"action": action, "id": f"{self.id_prefix}{self.acts}"}
             if action in turn["belote_choice"]:
                 sent["belote"] = True
             self.chosen[self.turn_v] = sent

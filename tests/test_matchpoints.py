@@ -49,6 +49,13 @@ def test_day_standings_exact_with_ties() -> None:
     assert got[1] == Standing(1, 100 * 7 / 24, 2)
 
 
+def test_a_player_who_finished_no_deal_is_listed_at_zero() -> None:
+    """Started the set, finished nothing: every deal counts 0 % for him
+    (docs/daily.md), so he is listed, last."""
+    got = standings({0: {1: 162, 2: 100}}, 8, {1: "Ada", 2: "Bob", 3: "Cy"})
+    assert got == [Standing(1, 12.5, 1), Standing(2, 0.0, 2), Standing(3, 0.0, 2)]
+
+
 def test_standings_refuse_a_deal_out_of_the_day() -> None:
     with pytest.raises(ValueError, match="deal 8 is not one of the day's 8"):
         standings({8: {1: 10}}, 8, {1: "Ada"})

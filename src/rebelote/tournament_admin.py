@@ -105,6 +105,9 @@ def create(
         at = parse_starts_at(starts_at)
     except ValueError:
         _fail("--starts-at: an ISO 8601 date and time, e.g. 2026-12-24T20:00Z")
+    now = time.time()
+    if at <= now:
+        _fail(f"--starts-at: {_iso(at)} is in the past (now {_iso(now)}): give a time to come")
     store = _tournaments(db)
     try:
         number = store.create(
@@ -116,7 +119,7 @@ def create(
             rounds=rounds,
             minutes=minutes,
             starts_at=at,
-            now=time.time(),
+            now=now,
         )
     finally:
         store.store.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -59,6 +60,20 @@ def test_bot_tokens_are_made_listed_and_revoked(server: LiveServer) -> None:
     assert (r.status_code, r.json()["detail"]["code"]) == (403, "account_required")
     ada = Player(server).signup("Ada")
     assert ada.post("/api/me/bot-tokens", {"name": "x"}, csrf=False).status_code == 403
+    # a wrong CSRF token is refused before the body is read (403 csrf, not 422)
+    for content in (b"{not json", b'{"name": 5, "extra": 1}'):
+        r = ada.http.post(
+            "/api/me/bot-tokens",
+            content=content,
+            headers={"X-CSRF-Token": "wrong", "Content-Type": "application/json"},
+        )
+        assert (r.status_code, r.json()["detail"]["code"]) == (403, "csrf"), content
+    # no session at all: 401 not_logged_in, whatever the body
+    with server.http() as anon:
+        r = anon.post(
+            "/api/me/bot-tokens", content=b"{not json", headers={"Content-Type": "application/json"}
+        )
+        assert (r.status_code, r.json()["detail"]["code"]) == (401, "not_logged_in")
     token = _token(ada)
     assert token.startswith("rbb_") and len(token) == 47
     listed = ada.http.get("/api/me/bot-tokens").json()
@@ -276,3 +291,37 @@ def test_the_example_bot_plays_a_match(server: LiveServer) -> None:
     )
     assert result["rating_after"] is None
     ada.close()
+
+
+def test_the_example_bots_action_ids_differ_between_processes() -> None:
+    """A restarted bot (a new process on the same seat) must not reuse the
+    ids its previous run sent (the server keeps a seat's ids for the whole
+    match): two runs answering the same turn send different ids, each run
+    its own numbered from 1."""
+    import asyncio
+    import importlib.util
+    import re
+
+    spec = importlib.util.spec_from_file_location("example_bot", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    class Sink:
+        def __init__(self) -> None:
+            self.sent: list[Any] = []
+
+        async def send(self, text: str) -> None:
+            self.sent.append(json.loads(text))
+
+    turn = {"legal": ["JS"], "auto": False, "waiting": "action", "seat": "S", "belote_choice": []}
+    ids = []
+    for _run in range(2):  # two processes, one after the other
+        bot = module.Bot("http://127.0.0.1:1", "rbb_x", "t1", random.Random(1))
+        bot.seat, bot.turn, bot.turn_v = "S", dict(turn), 41
+        sink = Sink()
+        asyncio.run(bot.answer(sink))
+        assert [m["d"]["action"] for m in sink.sent] == ["JS"]
+        ids.append(sink.sent[0]["d"]["id"])
+    assert all(re.fullmatch(r"bot-[0-9a-f]{8}-1", i) for i in ids), ids
+    assert ids[0] != ids[1]

@@ -150,3 +150,31 @@ def test_a_rated_match_shows_its_challenge_coins_and_trophy_and_buys_a_cloth(
         assert width <= 360, f"{path}: {width} px wide"
     assert errors == []
     ctx.close()
+
+
+def test_signing_up_in_the_lobby_hides_the_account_note_at_once(
+    browser: object, live: LiveServer
+) -> None:
+    """A visitor sees "an account is needed" by the coins; once he signs up
+    from the lobby's form, the panel is drawn again (no reload): the note
+    hidden, his coins shown."""
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page = ctx.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url + "/lobby.html")
+    expect(page.locator("body")).to_have_attribute("data-ready", "lobby")
+    expect(page.locator("#coins-note")).to_be_visible()
+    page.evaluate("window.__sameDocument = true")
+    form = page.locator('form[data-form="signup"]')
+    form.locator('input[name="name"]').fill("Yann")
+    form.locator('input[name="password"]').fill("belote-pass")
+    form.locator('button[type="submit"]').click()
+    expect(page.locator("#coins-note")).to_be_hidden()
+    expect(page.locator("#coins")).to_have_text("0")
+    assert page.evaluate("window.__sameDocument") is True
+    assert errors == []
+    ctx.close()

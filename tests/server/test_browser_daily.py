@@ -135,3 +135,157 @@ def first_contract(live: LiveServer, table_id: str) -> str | None:
     stored = live.manager.store.load(table_id)
     assert stored is not None
     return deal_lines(stored)[0].contract
+
+
+def test_the_owner_opens_his_daily_table_from_a_direct_link(
+    live: LiveServer, browser: Browser
+) -> None:
+    """Logged in on another browser (no seat cookie there), a direct link
+    to his daily table seats him at it, as a lobby table would; someone
+    else is not seated there."""
+    from playwright.sync_api import expect
+
+    first = browser.new_context(viewport={"width": 1280, "height": 800})
+    other = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        r = first.request.post(
+            live.url + "/api/auth/signup", data={"name": "Ada", "password": "belote-pass"}
+        )
+        assert r.ok, r.text()
+        csrf = next(c["value"] for c in first.cookies() if c["name"] == "rebelote_csrf")
+        r = first.request.post(live.url + "/api/daily/start", headers={"X-CSRF-Token": csrf})
+        assert r.ok, r.text()
+        table_id = r.json()["table"]
+        r = other.request.post(
+            live.url + "/api/auth/login", data={"name": "Ada", "password": "belote-pass"}
+        )
+        assert r.ok, r.text()
+        assert not [c for c in other.cookies() if c["name"] == "rebelote_token"]
+        page = other.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{live.url}/#/table/{table_id}")
+        expect(page.locator("#table-page")).to_have_attribute("data-ready", "1", timeout=20000)
+        expect(page.locator("#table-page")).to_have_attribute("data-mode", "play")
+        expect(page.locator("#hand .card")).to_have_count(5)
+        assert page.url == f"{live.url}/#/table/{table_id}"
+        assert errors == []
+    finally:
+        first.close()
+        other.close()
+
+
+FIXED_RESULTS = {
+    "deals": [
+        {
+            "deal": 0,
+            "par": None,
+            "hands": None,
+            "rows": [
+                {
+                    "name": "Bob",
+                    "contract": "H",
+                    "taker": "N",
+                    "score": 162,
+                    "matchpoints": 2,
+                    "percent": 100.0,
+                },
+                {
+                    "name": "Carol",
+                    "contract": "SA",
+                    "taker": "S",
+                    "score": 0,
+                    "matchpoints": 0,
+                    "percent": 0.0,
+                },
+            ],
+        }
+    ],
+    "standings": [
+        {"name": "Bob", "percent": 75.0, "rank": 1},
+        {"name": "Carol", "percent": 25.0, "rank": 2},
+    ],
+}
+
+
+def test_the_results_rows_are_one_line_high_and_standings_numbered_once(
+    live: LiveServer, browser: Browser
+) -> None:
+    """At 1280 x 800, a row with a suit contract stays one line high (the
+    suit drawn at the text's size) and the standings read "1. Bob 75.00 %"
+    (the rank once, no list number)."""
+    import json
+
+    from playwright.sync_api import Route, expect
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        def fixed(route: Route) -> None:
+            day = route.request.url.rsplit("/", 2)[1]
+            body = {"date": day, **FIXED_RESULTS}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+        page.route("**/api/daily/*/results", fixed)
+        page.goto(live.url + "/daily.html")
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        rows = page.locator('#daily-results [data-deal="0"] tbody tr')
+        expect(rows).to_have_count(2)
+        expect(rows.first.locator("td").nth(1)).to_have_text("cœur par Nord")
+        heights = rows.evaluate_all("(rs) => rs.map((r) => r.getBoundingClientRect().height)")
+        assert len(heights) == 2 and max(heights) < 60, heights
+        standings = page.locator("#daily-standings li")
+        expect(standings).to_have_text(["1. Bob 75.00 %", "2. Carol 25.00 %"])
+        assert standings.first.evaluate("(l) => getComputedStyle(l).listStyleType") == "none"
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_results_show_what_everyone_got_and_the_turned_card(
+    live: LiveServer, browser: Browser
+) -> None:
+    """A deal's hands are the first distribution (5 cards each) and the
+    turned card, said as such, in the page's language."""
+    import json
+
+    from playwright.sync_api import Route, expect
+
+    deal = dict(FIXED_RESULTS["deals"][0])  # type: ignore[index]
+    deal["hands"] = {
+        "N": ["7S", "8S", "9S", "10S", "JS"],
+        "W": ["7H", "8H", "9H", "10H", "JH"],
+        "S": ["7D", "8D", "9D", "10D", "JD"],
+        "E": ["7C", "8C", "9C", "10C", "JC"],
+    }
+    deal["turned"] = "AS"
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+
+        def fixed(route: Route) -> None:
+            day = route.request.url.rsplit("/", 2)[1]
+            body = {"date": day, **FIXED_RESULTS, "deals": [deal]}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+        page.route("**/api/daily/*/results", fixed)
+        page.goto(live.url + "/daily.html")
+        expect(page.locator("body")).to_have_attribute("data-ready", "daily")
+        box = page.locator('#daily-results [data-deal="0"] .dealt')
+        expect(box.locator(".note")).to_have_text(
+            "Donné à tous, quel que soit le preneur (la suite du paquet dépend de qui prend) :"
+        )
+        expect(box.locator("li")).to_have_text(
+            [
+                "Nord : 7S 8S 9S 10S JS",
+                "Ouest : 7H 8H 9H 10H JH",
+                "Sud : 7D 8D 9D 10D JD",
+                "Est : 7C 8C 9C 10C JC",
+                "Retourne : AS",
+            ]
+        )
+    finally:
+        ctx.close()

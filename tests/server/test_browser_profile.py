@@ -99,7 +99,12 @@ def test_a_profile_with_its_chart_and_a_last_game_opening_its_replay(
     games = page.locator("#last-games li")
     expect(games).to_have_count(3)
     first = profile["last_games"][0]
-    expect(games.first.locator(".players")).to_have_text("North · West · Ana · East")
+    expect(games.first.locator(".players")).to_have_text(
+        "Nord (ordinateur) · Ouest (ordinateur) · Ana · Est (ordinateur)"
+    )
+    # the match's own target (150), not the preset's
+    assert first["target"] == 150
+    expect(games.first.locator(".rules")).to_have_text("Belote classique (FFB), en 150")
     expect(games.first.locator(".score")).to_have_text(f"{first['score'][0]} à {first['score'][1]}")
     _no_horizontal_scroll(page, PHONE["width"])
     page.screenshot(path=str(shots / "profile-phone.png"), full_page=True)
@@ -130,6 +135,12 @@ def test_a_profile_with_its_chart_and_a_last_game_opening_its_replay(
         f"{first['score'][0]} to {first['score'][1]}"
     )
     expect(en.locator("#rating-chart svg circle.point")).to_have_count(3)
+    expect(en.locator("#last-games li").first.locator(".players")).to_have_text(
+        "North (computer) · West (computer) · Ana · East (computer)"
+    )
+    expect(en.locator("#last-games li").first.locator(".rules")).to_have_text(
+        "Classic belote (FFB), to 150"
+    )
     _no_horizontal_scroll(en, DESKTOP["width"])
     en.screenshot(path=str(shots / "profile-desktop.png"), full_page=True)
     # an unknown name: said in the page's language

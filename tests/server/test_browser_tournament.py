@@ -120,6 +120,11 @@ def test_the_tournament_page_shows_pairings_and_standings_as_they_change(
     )
     assert shown == [[s["name"], s["rank"], s["points"]] for s in final["standings"]]
     assert sorted(s["points"] for s in final["standings"]) == [0, 0, 1, 1]
+    # "1 pt" and "0 pt" in French, never "1 pts"
+    assert ranks.all_inner_texts() == [
+        f"{s['rank']}. {s['name']} : {s['points']} pt, 1 jouées, départage {s['tiebreak']}"
+        for s in final["standings"]
+    ]
     # the finished table: a link to watch it now
     assert link.get_attribute("href") == f"/#/watch/{table['table']}"
     assert page.evaluate("window.__sameDocument") is True  # pushed, never reloaded
@@ -130,5 +135,21 @@ def test_the_tournament_page_shows_pairings_and_standings_as_they_change(
     expect(item.locator("a")).to_have_text("Coupe du jeudi")
     assert item.locator("a").get_attribute("href") == f"/tournament.html?id={tid}"
     expect(page.locator("#running-empty")).to_be_visible()
+    # her profile lists the tournament with her standing, linking to its page
+    ada = next(s for s in final["standings"] if s["name"] == "Ada")
+    page.goto(f"{live.url}/profile.html?name=Ada")
+    row = page.locator("#tournaments li[data-tournament]")
+    expect(row).to_have_count(1)
+    assert row.get_attribute("data-tournament") == str(tid)
+    expect(row.locator("a")).to_have_text("Coupe du jeudi")
+    assert row.locator("a").get_attribute("href") == f"/tournament.html?id={tid}"
+    expect(row.locator(".status")).to_have_text("terminé")
+    expect(row.locator(".score")).to_have_text(
+        f"rang {ada['rank']} sur 4 · {ada['points']} pt · parties jouées : 1"
+    )
+    # its match in her last games: seed002 played to the tournament's target (1)
+    game = page.locator("#last-games li")
+    expect(game).to_have_count(1)
+    expect(game.locator(".rules")).to_have_text("Le donneur entame, en 1")
     ctx.close()
     assert errors == []

@@ -406,6 +406,22 @@ def test_the_shop_spends_only_coins_earned_and_refuses_clearly(server: LiveServe
     # without the CSRF header, or as a guest: refused
     r = ana.post("/api/shop/use", {"item": "back_bordeaux"}, csrf=False)
     assert (r.status_code, r.json()["detail"]["code"]) == (403, "csrf")
+    # a wrong CSRF token is refused before the body is read: malformed JSON
+    # or a body that does not validate, the answer is 403 csrf all the same
+    for content in (b"{not json", b'{"nothing": 1}'):
+        r = ana.http.post(
+            "/api/shop/use",
+            content=content,
+            headers={"X-CSRF-Token": "wrong", "Content-Type": "application/json"},
+        )
+        assert (r.status_code, r.json()["detail"]["code"]) == (403, "csrf"), content
+    # with the right token, the malformed body is what is wrong
+    r = ana.http.post(
+        "/api/shop/use",
+        content=b"{not json",
+        headers={"X-CSRF-Token": ana.csrf or "", "Content-Type": "application/json"},
+    )
+    assert (r.status_code, r.json()["detail"]["code"]) == (422, "invalid")
     guest = Player(server).guest("Gus")
     r = guest.post("/api/shop/buy", {"item": "cloth_blue", "request_id": "req-0008"})
     assert (r.status_code, r.json()["detail"]["code"]) == (403, "shop_account_required")

@@ -17,7 +17,14 @@ from rebelote.server.people.matchpoints import deal_matchpoints
 from rebelote.server.storage.daily import DailyPlay
 from rebelote.server.storage.tables import EventRow
 from rebelote.server.tables import daily
-from rebelote.server.tables.daily import DAILY_DEALS, deal_lines, deal_par, hands_of, utc_day
+from rebelote.server.tables.daily import (
+    DAILY_DEALS,
+    deal_lines,
+    deal_par,
+    dealt_of,
+    hands_of,
+    utc_day,
+)
 
 from .live import Client, LiveServer
 from .net import Player
@@ -139,11 +146,13 @@ def test_two_players_ranked_by_matchpoints(live: LiveServer) -> None:
             assert rows[name]["matchpoints"] == mps[name]
             assert rows[name]["percent"] == 50.0 * mps[name]
             percent[name] += 50.0 * mps[name] / 8
-        if any(r["contract"] is not None for r in d["rows"]):
-            assert sorted(d["hands"]) == ["E", "N", "S", "W"]
-            assert sorted(len(h) for h in d["hands"].values()) == [8, 8, 8, 8]
-        else:  # all passed at both tables: no card play, no hands
-            assert d["hands"] is None
+        # what everyone got, whoever took: 5 cards each and the turned card,
+        # the same at both tables
+        assert sorted(d["hands"]) == ["E", "N", "S", "W"]
+        assert sorted(len(h) for h in d["hands"].values()) == [5, 5, 5, 5]
+        assert d["turned"] is not None
+        dealt = {c for h in d["hands"].values() for c in h} | {d["turned"]}
+        assert len(dealt) == 21
     standings = got["standings"]
     assert [s["name"] for s in standings] == sorted(percent, key=lambda n: (-percent[n], n))
     for s in standings:
@@ -180,15 +189,15 @@ def test_hidden_cards_not_leaked(live: LiveServer, monkeypatch: pytest.MonkeyPat
     assert stored is not None
     # Bob has finished nothing: deal 0's results are not his to see
     got = bob.http.get(f"/api/daily/{utc_day()}/results").json()
-    assert got["deals"][0] == {"deal": 0, "par": None, "rows": [], "hands": None}
+    assert got["deals"][0] == {"deal": 0, "par": None, "rows": [], "hands": None, "turned": None}
     # Ada, who finished deal 0, sees it (and only it)
     mine = ada.http.get(f"/api/daily/{utc_day()}/results").json()
     assert [r["name"] for r in mine["deals"][0]["rows"]] == ["Ada"]
     row = mine["deals"][0]["rows"][0]
     hands = mine["deals"][0]["hands"]
-    assert (hands is None) == (row["contract"] is None)  # all passed: no card play
+    assert sorted(len(h) for h in hands.values()) == [5, 5, 5, 5]  # dealt, even all passed
     assert (row["matchpoints"], row["percent"]) == (0, 50.0)  # alone on the deal
-    assert mine["deals"][1] == {"deal": 1, "par": None, "rows": [], "hands": None}
+    assert mine["deals"][1] == {"deal": 1, "par": None, "rows": [], "hands": None, "turned": None}
     # once the day is over, everyone sees every deal played, with its par
     tomorrow = "9999-12-31"
     monkeypatch.setattr(daily, "utc_day", lambda now=None: tomorrow)
@@ -213,9 +222,11 @@ def test_deals_finished_after_their_day_do_not_count(live: LiveServer) -> None:
     # (its log written) after that day's end, so it counts for nothing
     live.manager.store.add_daily_play(DailyPlay("2000-01-01", ada.user["id"], table_id, "Ada", 0))
     got = Player(live).http.get("/api/daily/2000-01-01/results").json()
-    assert got["standings"] == []
+    # she started that day's set and finished no deal in time: listed at 0 %
+    assert got["standings"] == [{"name": "Ada", "percent": 0.0, "rank": 1}]
     assert all(
-        d == {"deal": d["deal"], "par": None, "rows": [], "hands": None} for d in got["deals"]
+        d == {"deal": d["deal"], "par": None, "rows": [], "hands": None, "turned": None}
+        for d in got["deals"]
     )
     # today's play of the same table counts its deal
     today = Player(live).http.get(f"/api/daily/{utc_day()}/results").json()
@@ -258,8 +269,17 @@ def test_par_once_the_day_is_over(live: LiveServer) -> None:
     # who took what: the trump alone (classic), the taker apart
     assert row["contract"] in ("S", "H", "D", "C")
     assert (row["contract"], row["taker"], row["score"]) == (line.contract, line.taker, line.score)
-    assert deal["hands"] == hands_of(line.state)
-    assert first["deals"][1] == {"deal": 1, "par": None, "rows": [], "hands": None}
+    dealt = dealt_of(line.state)
+    assert dealt is not None
+    assert (deal["hands"], deal["turned"]) == (dealt["hands"], dealt["turned"])
+    # the 5 cards each are in the final hands; the taker's completion
+    # holds the turned card, which is in nobody's 5
+    final = hands_of(line.state)
+    assert final is not None
+    for seat, cards in deal["hands"].items():
+        assert len(cards) == 5 and set(cards) <= set(final[seat])
+    assert deal["turned"] in final[line.taker or ""]
+    assert first["deals"][1] == {"deal": 1, "par": None, "rows": [], "hands": None, "turned": None}
     expected = deal_par([line.state])
     assert expected is not None
     deadline = time.monotonic() + 300

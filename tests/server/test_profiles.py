@@ -182,6 +182,7 @@ def test_a_profile_after_matches_played_and_one_left(server: LiveServer) -> None
         match = int(game["replay"].rsplit("/", 1)[1])
         game["finished_at"] = _iso(at[(game["table"], match)])
         game["preset"] = "ffb"  # the lobby's default rules
+        game["target"] = 400  # the table's own, not the preset's 1000
     assert profile == {
         "name": "Ana",
         "level": me["level"],
@@ -197,7 +198,7 @@ def test_a_profile_after_matches_played_and_one_left(server: LiveServer) -> None
         },
     }
     assert [list(g) for g in profile["last_games"]] == [
-        ["table", "finished_at", "preset", "players", "score", "won", "replay"]
+        ["table", "finished_at", "preset", "target", "players", "score", "won", "replay"]
     ] * 2
     assert [g["players"] for g in profile["last_games"]] == [["North", "West", "Ana", "East"]] * 2
     assert [g["replay"] for g in profile["last_games"]] == [

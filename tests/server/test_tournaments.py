@@ -223,6 +223,32 @@ def test_swiss_tournament_with_people_and_computers_runs_to_standings(live: Live
     ]
 
 
+def test_a_profile_lists_the_tournaments_by_account_name(live: LiveServer) -> None:
+    """``GET /api/profiles/{name}/tournaments``: the account's entries
+    (no standing before the start); 404 for a name no account has."""
+    tid = _create(live, starts_at=1_900_000_000.0)
+    ada = Player(live).signup("Ada")
+    ada.ok(f"/api/tournaments/{tid}/join")
+    with live.http() as http:
+        r = http.get("/api/profiles/ada/tournaments")
+        assert r.status_code == 200, r.text
+        assert r.json() == [
+            {
+                "id": tid,
+                "name": "Coupe d'hiver",
+                "kind": "swiss",
+                "status": "open",
+                "starts_at": "2030-03-17T17:46:40Z",
+                "entrants": 1,
+                "rank": None,
+                "points": None,
+                "played": None,
+            }
+        ]
+        r = http.get("/api/profiles/Nobody/tournaments")
+        assert (r.status_code, r.json()["detail"]["code"]) == (404, "no_such_account")
+
+
 def live_view_list(live: LiveServer) -> Any:
     with live.http() as http:
         return http.get("/api/tournaments").json()

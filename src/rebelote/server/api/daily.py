@@ -12,9 +12,11 @@
   ``not_logged_in``, 403 ``csrf``, 403 ``account_required`` (a guest);
 - ``GET /api/daily/{date}/results`` -> ``{"date", "deals": [{"deal",
   "par", "rows": [{"name", "contract", "taker", "score", "matchpoints",
-  "percent"}], "hands"}], "standings": [{"name", "percent", "rank"}]}``;
-  a deal's ``rows``, ``par`` and ``hands`` only to those who finished it,
-  or once the day is over (else ``[]``, null, null).  404
+  "percent"}], "hands", "turned"}], "standings": [{"name", "percent",
+  "rank"}]}`` (``hands`` and ``turned``: the first distribution, what
+  everyone got whoever takes); a deal's ``rows``, ``par``, ``hands``
+  and ``turned`` only to those who finished it, or once the day is over
+  (else ``[]``, null, null, null).  404
   ``bad_date`` for a date not written ``YYYY-MM-DD`` or after today;
   throttled per address as the replays (``settings.replay_rate``: 429
   ``rate_limited``), as it may read the logs of the tables still

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request, Response
@@ -1114,13 +1115,42 @@ def _problem(error: Any) -> tuple[str, str]:
     return _field(loc), str(error.get("msg", "invalid"))[:200]
 
 
-def validation_error(_request: Request, exc: Exception) -> JSONResponse:
-    """422 ``{"detail": {"code": "invalid", "message", "field"}}`` for a
+def _guard_of(request: Request) -> Callable[..., Any] | None:
+    """The session check a request's route depends on (directly or through
+    another dependency): :func:`player_session` or
+    :func:`session_for_change`, or None for a route that needs neither."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    todo = [dependant] if dependant is not None else []
+    found: Callable[..., Any] | None = None
+    while todo:
+        d = todo.pop()
+        if d.call is player_session:
+            found = player_session
+            break
+        if d.call is session_for_change:
+            found = session_for_change
+        todo.extend(d.dependencies)
+    return found
+
+
+async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """The session and CSRF checks first: for a route that needs them, a
+    request failing them gets their answer (401 ``not_logged_in``, 403
+    ``csrf``) whatever its body, as a request with a valid body would
+    (a body that is not JSON is read before the route's dependencies run).
+    Otherwise 422 ``{"detail": {"code": "invalid", "message", "field"}}`` for a
     request that does not validate: the project's error shape, naming the
     field(s) and what is wrong, never the value sent (pydantic's own answer
     echoes it: a 5 MB password would come back), nor the name of a field
     the model does not know (``unknown field``).  A body that is not JSON:
     ``{"code": "invalid", "message": "the body is not valid JSON"}``."""
+    guard = _guard_of(request)
+    if guard is not None:
+        try:
+            await guard(request, request.headers.get(CSRF_HEADER))
+        except HTTPException as refused:
+            return JSONResponse({"detail": refused.detail}, status_code=refused.status_code)
     errors = exc.errors() if isinstance(exc, RequestValidationError) else []
     if any(e.get("type") == "json_invalid" for e in errors):
         return JSONResponse(

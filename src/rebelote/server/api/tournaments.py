@@ -16,6 +16,8 @@
   token, an account: guests get 403 ``account_required``) -> the view;
   refused 409 ``tournament_started`` once registration is closed, 409
   ``not_entered`` (leave), 404 ``tournament_not_found``;
+- ``GET /api/profiles/{name}/tournaments`` -> the same by account name
+  (for the profile page).
 - ``GET /api/users/{id}/tournaments`` -> the tournaments an account
   entered, newest first, with its line of the standings (``rank``,
   ``points``, ``played``; ``null`` before the start) (for profiles);
@@ -43,6 +45,7 @@ from rebelote.server.api.guard import settle_socket
 from rebelote.server.api.routes import optional_session, session_for_change, user_id_of
 from rebelote.server.broker.base import Broker, BrokerUnavailable, Subscription
 from rebelote.server.people.accounts import Session
+from rebelote.server.storage.people import NAME_KEY_LENGTH
 from rebelote.server.storage.tournaments import TournamentError
 from rebelote.server.tournaments.runner import TournamentRunner, channel, iso
 
@@ -159,6 +162,37 @@ async def leave(tournament_id: str, request: Request, session: Changing) -> Any:
     return await _view(runner, number, session)
 
 
+def _entered(runner: TournamentRunner, number: int) -> list[dict[str, Any]]:
+    """The tournaments account ``number`` entered, newest first, each as
+    ``{"id", "name", "kind", "status", "starts_at", "entrants", "rank",
+    "points", "played"}`` (the last three ``None`` before the start);
+    synchronous (call it in a worker thread)."""
+    user = runner.store.user(number)
+    out: list[dict[str, Any]] = []
+    if user is None:
+        return out
+    for tid in reversed(runner.db.tournaments_of(number)):
+        view = runner.view(tid)
+        if view is None:
+            continue
+        line = next((s for s in view["standings"] if s["name"] == user.name), None)
+        started = view["status"] in ("running", "finished")
+        out.append(
+            {
+                "id": view["id"],
+                "name": view["name"],
+                "kind": view["kind"],
+                "status": view["status"],
+                "starts_at": view["starts_at"],
+                "entrants": len(view["entrants"]),
+                "rank": line["rank"] if line and started else None,
+                "points": line["points"] if line and started else None,
+                "played": line["played"] if line and started else None,
+            }
+        )
+    return out
+
+
 @router.get("/users/{user_id}/tournaments")
 async def user_tournaments(user_id: str, request: Request) -> list[dict[str, Any]]:
     """The tournaments an account entered, newest first, with its standing."""
@@ -166,32 +200,21 @@ async def user_tournaments(user_id: str, request: Request) -> list[dict[str, Any
     if number is None:
         raise _err(404, "user_not_found", "no such user")
     runner = _runner(request)
+    return await asyncio.to_thread(_entered, runner, number)
 
-    def read() -> list[dict[str, Any]]:
-        out = []
-        for tid in reversed(runner.db.tournaments_of(number)):
-            view = runner.view(tid)
-            user = runner.store.user(number)
-            if view is None or user is None:
-                continue
-            line = next((s for s in view["standings"] if s["name"] == user.name), None)
-            started = view["status"] in ("running", "finished")
-            out.append(
-                {
-                    "id": view["id"],
-                    "name": view["name"],
-                    "kind": view["kind"],
-                    "status": view["status"],
-                    "starts_at": view["starts_at"],
-                    "entrants": len(view["entrants"]),
-                    "rank": line["rank"] if line and started else None,
-                    "points": line["points"] if line and started else None,
-                    "played": line["played"] if line and started else None,
-                }
-            )
-        return out
 
-    return await asyncio.to_thread(read)
+@router.get("/profiles/{name}/tournaments")
+async def profile_tournaments(name: str, request: Request) -> list[dict[str, Any]]:
+    """The tournaments of the account named ``name`` (casefolded, as at
+    login), as ``/api/users/{id}/tournaments`` gives them: for its
+    profile page.  404 ``no_such_account`` for a name no account has."""
+    runner = _runner(request)
+    user = None
+    if 0 < len(name) <= NAME_KEY_LENGTH:
+        user = await asyncio.to_thread(runner.store.user_by_name, name)
+    if user is None or user.guest:
+        raise _err(404, "no_such_account", "no account has this name")
+    return await asyncio.to_thread(_entered, runner, user.id)
 
 
 async def serve_tournament_socket(ws: WebSocket, runner: TournamentRunner, text_id: str) -> None:

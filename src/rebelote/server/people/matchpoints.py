@@ -63,14 +63,16 @@ def standings(
     per_deal: Mapping[int, Mapping[K, int]], deals: int, names: Mapping[K, str]
 ) -> list[Standing]:
     """The day's standings from ``per_deal`` (deal index -> player ->
-    score) over ``deals`` deals: each player's average deal percentage (a
-    deal he has no score on counts 0), ranked highest first, equal
+    score) over ``deals`` deals: each player of ``names`` (those who
+    started the day's set, a player with no finished deal included) at
+    his average deal percentage (a deal he has no score on counts 0),
+    ranked highest first, equal
     percentages sharing a rank and ordered by ``names``.  Raises
     ``ValueError`` when ``deals`` is not positive or a deal index is not
     in ``0..deals - 1``."""
     if deals <= 0:
         raise ValueError("a day has at least one deal")
-    totals: dict[K, Fraction] = {}
+    totals: dict[K, Fraction] = dict.fromkeys(names, Fraction(0))
     for deal, scores in per_deal.items():
         if not 0 <= deal < deals:
             raise ValueError(f"deal {deal} is not one of the day's {deals}")

@@ -62,11 +62,14 @@ class LastGame(_Model):
     UTC), the rules' ``preset``, the ``players``' names by seat (the
     table's order: N W S E, or W S E, or W S), the final ``score`` ``[us,
     them]`` (his side's total, the best other side's), ``won``, and the
-    ``replay`` (the main page's route to that match's replay)."""
+    ``replay`` (the main page's route to that match's replay), and the
+    match's ``target`` score (its table's, which may differ from the
+    preset's; ``null`` when unknown)."""
 
     table: str
     finished_at: str
     preset: str
+    target: int | None
     players: list[str]
     score: list[int]
     won: bool
@@ -160,6 +163,7 @@ def build_profile(store: Store, user: User, *, public_only: bool) -> Profile:
                 table=g.table_id,
                 finished_at=iso(g.at),
                 preset=g.preset,
+                target=g.target,
                 players=list(g.players),
                 score=[g.score_us, g.score_them],
                 won=g.won,

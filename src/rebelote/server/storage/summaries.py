@@ -154,6 +154,18 @@ class GameLine:
     players: tuple[str, ...]
     score_us: int
     score_them: int
+    target: int | None = None
+    """The match's target score (the table's rules; ``None`` when its
+    rules cannot be read)."""
+
+
+def _target(rules: object) -> int | None:
+    from rebelote.rules import Rules, RulesError
+
+    try:
+        return Rules.from_record(rules).target
+    except (RulesError, TypeError, ValueError):
+        return None
 
 
 class SummaryStore:
@@ -267,14 +279,14 @@ class SummaryStore:
                 s.players,
                 s.score_us,
                 s.score_them,
+                TableRow.rules,
             )
             .join(s, self._joined(version))
+            .join(TableRow, TableRow.id == ResultRow.table_id)
             .where(self.counted(user_id))
         )
         if public_only:
-            query = query.join(TableRow, TableRow.id == ResultRow.table_id).where(
-                TableRow.visibility == "public"
-            )
+            query = query.where(TableRow.visibility == "public")
         with self._session() as session:
             rows = session.execute(
                 query.order_by(
@@ -292,6 +304,7 @@ class SummaryStore:
                 players=tuple(str(n) for n in r[6]),
                 score_us=r[7],
                 score_them=r[8],
+                target=_target(r[9]),
             )
             for r in rows
         ]

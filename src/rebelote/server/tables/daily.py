@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from rebelote.cards import Card, card_name
+from rebelote.cards import Card, card_name, cards_of
 from rebelote.seats import Seat, seats_of
 from rebelote.server.people.matchpoints import deal_matchpoints, deal_percentages, standings
 from rebelote.server.protocol.messages import BotLevel, CreateTable, ProtocolError, TableOptions
@@ -213,6 +213,24 @@ def hands_of(state: State) -> dict[str, list[str]] | None:
     return {k: [card_name(c) for c in sorted(v)] for k, v in hands.items()}
 
 
+def dealt_of(state: State) -> dict[str, Any] | None:
+    """What everyone got in ``state``'s deal, whoever takes: ``{"hands":
+    {letter: card names}, "turned": card name or None}``: the first
+    distribution (5 cards each in classic belote, and the turned card),
+    dealt again by the core from the deal's deck, dealer and pattern;
+    ``None`` when the state does not say them (no distribution made).
+    The completion after the auction depends on the taker, so it differs
+    between tables: it is not part of this."""
+    if not state.deck or state.pattern is None:
+        return None
+    first = State.from_deck(state.rules, state.dealer, state.deck, state.pattern)
+    hands = {
+        seat.letter: [card_name(c) for c in sorted(cards_of(first.hands[int(seat)]))]
+        for seat in seats_of(state.players)
+    }
+    return {"hands": hands, "turned": None if first.turned is None else card_name(first.turned)}
+
+
 def deal_par(states: Sequence[State]) -> int | None:
     """The par of a deal: the double-dummy value, for South-North, of the
     card play of the contract most of ``states`` (the deal's final states,
@@ -254,7 +272,7 @@ class DailyDeals:
         self.server_seed = server_seed
         self._seeds: dict[str, int] = {}
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
-        self._hands_kept: dict[tuple[str, int], dict[str, list[str]]] = {}
+        self._hands_kept: dict[tuple[str, int], dict[str, Any]] = {}
         """Hands found per ``(day, deal)`` (a deal over never changes)."""
 
     async def seed(self, day: str) -> int:
@@ -386,7 +404,10 @@ class DailyDeals:
                     ]
                     if shown
                     else [],
-                    "hands": await self._hands(deal, plays, cache) if shown and rows else None,
+                    **(
+                        (await self._hands(deal, plays, cache) if shown and rows else None)
+                        or {"hands": None, "turned": None}
+                    ),
                 }
             )
         table = standings(per_deal, DAILY_DEALS, names)
@@ -402,11 +423,10 @@ class DailyDeals:
     async def _hands(
         self, deal: int, plays: Sequence[DailyPlay], cache: dict[str, list[DealLine]]
     ) -> Any:
-        """The hands of ``deal`` as its card play began, from the first
-        table where it was played out (the same for everyone but where
-        the taker differs, who gets the rest of the pack), or ``None``
-        (all passed everywhere).  ``cache``: the tables' deals read in
-        this request, by table id."""
+        """What everyone got in ``deal`` (:func:`dealt_of`: the first
+        distribution and the turned card, the same at every table), read
+        from the first table where it is over, or ``None``.  ``cache``:
+        the tables' deals read in this request, by table id."""
         for play in plays:
             kept = self._hands_kept.get((play.day, deal))
             if kept is not None:
@@ -415,7 +435,7 @@ class DailyDeals:
                 if play.table_id not in cache:
                     cache[play.table_id] = await self._lines(play)
                 for line in cache[play.table_id]:
-                    hands = hands_of(line.state) if line.deal == deal else None
+                    hands = dealt_of(line.state) if line.deal == deal else None
                     if hands is not None:
                         if len(self._hands_kept) >= HANDS_KEPT:
                             self._hands_kept.clear()

@@ -322,6 +322,7 @@ async function openTable(tableId, mode) {
       if (current.current?.table_id === tableId) token = current.current.token;
     }
     if (!token) token = await lobbyToken(tableId);
+    if (!token) token = await dailyToken(tableId);
     if (opening !== app.opening) return;
     if (!token) {
       // no seat here: the table is watched (or said private / missing)
@@ -374,6 +375,21 @@ async function lobbyToken(tableId) {
   if (!seatToken) return null;
   rememberToken(tableId, seatToken.token);
   return seatToken.token;
+}
+
+/** The logged-in player's own daily table reached by a direct link (another
+ * browser, a bookmark): `POST /api/daily/start` resumes it by his session
+ * and sets the seat's cookie, which `GET /api/me/current` then reads.  Null
+ * when the table is not his daily table of today. */
+async function dailyToken(tableId) {
+  const daily = await api('api/daily').catch(() => null);
+  if (!daily?.table || daily.table !== tableId) return null;
+  const started = await api('api/daily/start', { method: 'POST' }).catch(() => null);
+  if (started?.table !== tableId) return null;
+  const current = await api('api/me/current').catch(() => ({ current: null }));
+  if (current.current?.table_id !== tableId) return null;
+  rememberToken(tableId, current.current.token);
+  return current.current.token;
 }
 
 function closeTable() {

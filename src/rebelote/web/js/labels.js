@@ -87,6 +87,16 @@ export function presetName(p) {
   return PRESET_KEYS[title] ? t(PRESET_KEYS[title]) : title;
 }
 
+/** A preset's name for a match played to `target` (its table's own, which
+ * may differ from the preset's): "Le donneur entame, en 100" for seed002
+ * played to 100; the name alone when `target` is null. */
+export function presetNameTo(p, target) {
+  const name = presetName(p);
+  if (target === undefined || target === null) return name;
+  if (/\d+$/.test(name)) return name.replace(/\d+$/, String(target));
+  return t('preset.withTarget', { name, n: target });
+}
+
 export function presetDescription(p, fallback, target) {
   const title = presetTitle(p);
   const text = PRESET_DESC_KEYS[title] ? t(PRESET_DESC_KEYS[title]) : fallback || '';
@@ -331,4 +341,20 @@ export function reasonText(why) {
   const text = keys ? (suit ? t(keys[0], { suit }) : t(keys[1])) : t(key);
   if (!PARTNER_OPTIONS.has(why.option)) return text;
   return why.house_rule ? t('reason.partnerRule', { text }) : t('reason.partner', { text });
+}
+
+/** The seats of a match's players in the order the server lists them
+ * (N W S E, or W S E, or W S). */
+const SEAT_ORDERS = { 4: ['N', 'W', 'S', 'E'], 3: ['W', 'S', 'E'], 2: ['W', 'S'] };
+
+/** The names of a finished match's players (by seat, as a profile's last
+ * games give them) as the page shows them: a computer with its seat's
+ * default name ("North") called "Nord (ordinateur)" in French. */
+export function matchPlayerNames(names) {
+  const seats = SEAT_ORDERS[names.length] || [];
+  return names.map((name, i) => {
+    const seat = seats[i];
+    if (seat && name === DEFAULT_NAMES[seat]) return t('name.computer', { name: t(SEAT_KEYS[seat]) });
+    return name;
+  });
 }

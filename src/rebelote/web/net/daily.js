@@ -7,6 +7,7 @@ import {
   $, api, currentUser, el, initPage, nav, showError, t,
 } from './common.js';
 import { strainLabel } from '../js/labels.js';
+import { suitSprite } from '../js/cards.js';
 
 const TOKENS_KEY = 'rebelote.tables'; // the table page's seat tokens (js/app.js)
 
@@ -70,16 +71,23 @@ function renderDeal(deal, over) {
       cell(t('daily.col.matchpoints'), String(r.matchpoints)),
       cell(t('daily.col.percent'), percentText(r.percent))))));
   const par = el('p', { class: 'par', text: deal.par == null ? t('daily.noPar') : t('daily.par', { par: deal.par }) });
+  // what everyone got, whoever took: the first cards of each seat and the
+  // turned card (the rest of the pack goes by the taker, table by table)
   const hands = deal.hands
-    ? el('ul', { class: 'hands' }, ...Object.entries(deal.hands).map(([seat, cards]) => el('li', {
-      dataset: { seat }, text: t('daily.hand', { seat: t(SEATS[seat]), cards: cards.join(' ') }),
-    })))
+    ? el('div', { class: 'dealt' },
+      el('p', { class: 'note', text: t('daily.dealt') }),
+      el('ul', { class: 'hands' },
+        ...Object.entries(deal.hands).map(([seat, cards]) => el('li', {
+          dataset: { seat }, text: t('daily.hand', { seat: t(SEATS[seat]), cards: cards.join(' ') }),
+        })),
+        deal.turned ? el('li', { dataset: { turned: deal.turned }, text: t('daily.turned', { card: deal.turned }) }) : null))
     : null;
   return el('section', { class: 'daily-deal', dataset: { deal: String(deal.deal) } }, title, table, par, hands);
 }
 
 async function main() {
   await initPage();
+  document.body.append(suitSprite()); // the suits drawn by the contracts' labels
   const user = await currentUser().catch(() => null);
   $('#nav').replaceChildren(nav(user));
   let daily;

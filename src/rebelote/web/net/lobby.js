@@ -11,6 +11,7 @@
 // table (`/#/table/ID`), from the waiting room or from the list. Errors are
 // worded by js/api.js's errorText, in the page's language; never an alert().
 
+import { showChallenges } from './challenges.js';
 import {
   $, api, currentUser, el, errorText, fetchToken, initPage, nav, playerLink, playerName, ratingText, rememberToken,
   replayHref, showError, t, tableHref, tokenOf, watchHref,
@@ -104,6 +105,8 @@ async function sessionChanged() {
   await refreshUser();
   state.conn?.refresh();
   showCurrentGame($('main'), { except: state.room?.id }).catch(() => {});
+  const challenges = $('#challenges-panel');
+  if (challenges) showChallenges(challenges).catch(() => {}); // his coins, or the account note
 }
 
 function form(id, title, fields, submit, onSubmit, hint, wide = false) {

@@ -2,7 +2,8 @@
 // level and experience, the rating with its history drawn as a line chart
 // (hand-written SVG: one point per rated match), what he played (counted as
 // docs/profiles.md says), his trophies and coins when the server has them
-// (GET /api/profiles/{name}/trophies; nothing shown while it has none), and
+// (GET /api/profiles/{name}/trophies; nothing shown while it has none), the
+// tournaments he entered (GET /api/profiles/{name}/tournaments), and
 // his last games, each opening its replay. The page works nothing out: every
 // number is the server's.
 
@@ -11,8 +12,9 @@ import {
 } from './common.js';
 import { lang } from '../js/i18n.js';
 import { h, svg } from '../js/dom.js';
-import { presetName } from '../js/labels.js';
+import { matchPlayerNames, presetNameTo } from '../js/labels.js';
 import { showCurrentGame } from '../js/banners.js';
+import { kindText, pointsText, statusText } from './tournament-labels.js';
 
 /** The statistics shown, in order, each with its label's key. */
 const STATS = [
@@ -87,8 +89,8 @@ function ratingChart(points, width) {
 function gameItem(g) {
   return h('li', { class: 'game', 'data-table': g.table, 'data-won': String(g.won) },
     h('span', { class: 'when', text: when(g.finished_at) }),
-    h('span', { class: 'rules', text: presetName(g.preset) }),
-    h('span', { class: 'players', text: g.players.join(' · ') }),
+    h('span', { class: 'rules', text: presetNameTo(g.preset, g.target) }),
+    h('span', { class: 'players', text: matchPlayerNames(g.players).join(' · ') }),
     h('span', { class: 'score', text: t('profile.score', { us: g.score[0], them: g.score[1] }) }),
     h('span', { class: `badge result ${g.won ? 'won' : 'lost'}`, text: g.won ? t('hist.won') : t('hist.lost') }),
     h('a', { class: 'btn ghost replay', href: g.replay, text: t('hist.replayButton') }));
@@ -112,6 +114,27 @@ async function showTrophies(name) {
         tr.earned_at ? h('span', { class: 'when', text: ` · ${when(tr.earned_at, false)}` }) : null)))
       : h('p', { class: 'note', text: t('profile.noTrophies') }));
   $('#trophies-panel').hidden = false;
+}
+
+/** The tournaments the account entered (GET /api/profiles/{name}/tournaments),
+ * each linking to its page; the section stays hidden while there is none. */
+async function showTournaments(name) {
+  let list;
+  try {
+    list = await api(`/api/profiles/${encodeURIComponent(name)}/tournaments`);
+  } catch {
+    return;
+  }
+  if (!Array.isArray(list) || list.length === 0) return;
+  $('#tournaments').replaceChildren(...list.map((x) => h('li', { class: 'game', 'data-tournament': String(x.id) },
+    h('a', { class: 'name', href: `/tournament.html?id=${x.id}`, text: x.name }),
+    h('span', { class: 'when', text: `${kindText(x.kind)} · ${when(x.starts_at, false)}` }),
+    h('span', { class: 'status', text: statusText(x.status) }),
+    x.rank == null ? null : h('span', {
+      class: 'score',
+      text: t('profile.tourResult', { rank: x.rank, entrants: x.entrants, points: pointsText(x.points), played: x.played }),
+    }))));
+  $('#tournaments-panel').hidden = false;
 }
 
 async function main() {
@@ -145,7 +168,7 @@ async function main() {
   chart.replaceChildren(history.length ? ratingChart(history, chart.clientWidth) : h('p', { class: 'note', text: t('profile.noRating') }));
   $('#last-games').replaceChildren(...p.last_games.map(gameItem));
   $('#no-games').hidden = p.last_games.length > 0;
-  await showTrophies(p.name);
+  await Promise.all([showTrophies(p.name), showTournaments(p.name)]);
 }
 
 main();

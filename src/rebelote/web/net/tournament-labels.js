@@ -19,3 +19,8 @@ export function lengthText(x) {
   if (x.kind === 'arena') return t('tour.minutes', { n: x.minutes });
   return x.rounds === 1 ? t('tour.oneRound') : t('tour.rounds', { n: x.rounds });
 }
+
+/** A number of tournament points: "1 pt", "3 pts" (French: "0 pt" too). */
+export function pointsText(n) {
+  return n === 1 || (n === 0 && t('tour.zeroIsOne') === 'yes') ? t('tour.onePoint', { n }) : t('tour.points', { n });
+}

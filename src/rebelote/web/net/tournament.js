@@ -11,7 +11,7 @@ import {
 import { h } from '../js/dom.js';
 import { Socket } from '../js/net.js';
 import { connectionStatus, showCurrentGame } from '../js/banners.js';
-import { kindText, lengthText, statusText } from './tournament-labels.js';
+import { kindText, lengthText, pointsText, statusText } from './tournament-labels.js';
 
 const params = new URLSearchParams(location.search);
 const id = /^\d{1,9}$/.test(params.get('id') || '') ? params.get('id') : null;
@@ -75,7 +75,7 @@ function render(v) {
   $('#standings').replaceChildren(...v.standings.map((s) => h('li', {
     'data-name': s.name, 'data-rank': String(s.rank), 'data-points': String(s.points),
   }, t('tour.standingLine', {
-    rank: s.rank, name: s.name, points: s.points, played: s.played, tiebreak: s.tiebreak,
+    rank: s.rank, name: s.name, points: pointsText(s.points), played: s.played, tiebreak: s.tiebreak,
   }))));
   const tables = [...v.tables].sort((a, b) => b.round - a.round || a.number - b.number);
   $('#pairings').replaceChildren(...tables.map(pairing));
