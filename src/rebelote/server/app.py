@@ -56,7 +56,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from rebelote.server.api import daily as daily_api
-from rebelote.server.api import progression
+from rebelote.server.api import profiles, progression
 from rebelote.server.api import routes as api
 from rebelote.server.api import tournaments as tournaments_api
 from rebelote.server.api.guard import Guard
@@ -306,6 +306,7 @@ def create_app(
 
     api.install(app)
     tournaments_api.install(app)
+    app.include_router(profiles.router)
     app.include_router(progression.router)
     daily_api.install(app)
     app.add_exception_handler(ThrottleUnavailable, throttle_unavailable)

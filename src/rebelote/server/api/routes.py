@@ -19,7 +19,7 @@ Bot tokens: ``POST /api/me/bot-tokens`` ``{name}``, ``GET
 /api/me/history``, ``GET /api/users/{id}``, ``GET /api/leaderboard``, ``GET
 /api/tables/{id}/replay``, ``GET /api/tables/{id}/record``, ``GET
 /api/tables/{id}/analysis``.  Profiles: ``GET /api/profiles/{name}``
-(:mod:`rebelote.server.api.profiles`).  See
+(:mod:`rebelote.server.api.profiles`, installed by the app).  See
 ``docs/protocol.md``.
 """
 
@@ -39,7 +39,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 from sqlalchemy.exc import SQLAlchemyError
 
 from rebelote.seats import Seat
-from rebelote.server.api import profiles
 from rebelote.server.api.replays import Replays
 from rebelote.server.api.throttle import (
     DEVICE_COOKIE,
@@ -1237,7 +1236,6 @@ def install(app: FastAPI) -> None:
     (:func:`rate_limited`), the 503 of too many passwords waiting
     (:func:`busy`) and the 503 of a storage failure (:func:`unavailable`)."""
     app.include_router(router)
-    app.include_router(profiles.router)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(RateLimited, rate_limited)
     app.add_exception_handler(Busy, busy)
