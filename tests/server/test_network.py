@@ -402,9 +402,13 @@ def test_idle_player_stood_in_for_and_back(server: LiveServer) -> None:
 def test_away_past_the_limit_is_leaving(server: LiveServer) -> None:
     options = {**FAST, "hold": 0.2, "leave_after": 1.0}
     table_id, players = lobby_table(
-        server, ["Lea", "Max"], bots="random", target=500, options=options
+        server, ["Lea", "Max"], bots="random", target=500, options=options, start=False
     )
+    # both connected before the start: a seat nobody connects to within
+    # hold + leave_after of the start is left (on a slow run, Lea's too)
     seated = _seated(server, table_id, players)
+    players[0].ok(f"/api/lobby/tables/{table_id}/start")
+    _wait_room(seated[0], lambda r: r["status"] == "playing")
     seated[1].client.close()
     room = _wait_room(seated[0], lambda r: seat_of(r, "N")["left"], timeout=10)
     assert seat_of(room, "N")["kind"] == "bot"
