@@ -79,6 +79,8 @@ class Watcher:
                 self.known.add(d["card"])
             elif kind == "declared":
                 self.known |= set(d["cards"])
+            elif kind == "shown":  # the scoring side's declarations, shown by the rules
+                self.known |= _cards(d["declarations"])
             elif kind == "turn":
                 if d["legal"] and d["waiting"] == "action":
                     assert d["seat"] == self.seat, f"{d['seat']}'s legal moves reached {self.seat}"
