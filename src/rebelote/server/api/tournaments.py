@@ -47,7 +47,7 @@ from rebelote.server.broker.base import Broker, BrokerUnavailable, Subscription
 from rebelote.server.people.accounts import Session
 from rebelote.server.storage.people import NAME_KEY_LENGTH
 from rebelote.server.storage.tournaments import TournamentError
-from rebelote.server.tournaments.runner import TournamentRunner, channel, iso
+from rebelote.server.tournaments.runner import TournamentRunner, channel, heading
 
 __all__ = ["FINISHED_LISTED", "install", "router", "serve_tournament_socket"]
 
@@ -103,18 +103,7 @@ async def tournaments(request: Request) -> dict[str, list[dict[str, Any]]]:
     every = await asyncio.to_thread(_runner(request).db.all)
     out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
     for t in every:
-        summary = {
-            "id": t.id,
-            "name": t.name,
-            "kind": t.kind,
-            "status": t.status,
-            "starts_at": iso(t.starts_at),
-            "ends_at": iso(t.ends_at),
-            "round": t.round,
-            "rounds": t.rounds,
-            "minutes": t.minutes,
-            "entrants": t.entrants,
-        }
+        summary = {**heading(t), "entrants": t.entrants}
         key = {"open": "upcoming", "running": "running"}.get(t.status, "finished")
         out[key].append(summary)
     out["finished"] = out["finished"][::-1][:FINISHED_LISTED]

@@ -108,6 +108,23 @@ def channel(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
+def heading(t: Any) -> dict[str, Any]:
+    """What every answer about tournament ``t`` starts with: ``id``,
+    ``name``, ``kind``, ``status``, ``starts_at``, ``ends_at`` (ISO 8601 or
+    ``None``), ``round``, ``rounds``, ``minutes``."""
+    return {
+        "id": t.id,
+        "name": t.name,
+        "kind": t.kind,
+        "status": t.status,
+        "starts_at": iso(t.starts_at),
+        "ends_at": iso(t.ends_at),
+        "round": t.round,
+        "rounds": t.rounds,
+        "minutes": t.minutes,
+    }
+
+
 def iso(at: float | None) -> str | None:
     """Unix seconds as an ISO 8601 UTC text (``2026-12-07T20:00:00Z``)."""
     if at is None:
@@ -397,15 +414,7 @@ class TournamentRunner:
         games, byes, _ = results(pairings)
         lines = standings(_kind(t), names, games, byes)
         return {
-            "id": t.id,
-            "name": t.name,
-            "kind": t.kind,
-            "status": t.status,
-            "starts_at": iso(t.starts_at),
-            "ends_at": iso(t.ends_at),
-            "round": t.round,
-            "rounds": t.rounds,
-            "minutes": t.minutes,
+            **heading(t),
             "preset": t.preset,
             "target": t.target,
             "level": t.level,
