@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rebelote.server.api.routes import optional_session, session_for_change
 from rebelote.server.people.accounts import Session
-from rebelote.server.people.catalogue import catalogue
+from rebelote.server.people.catalogue import ShopItem, catalogue
 from rebelote.server.people.challenges import active_challenges, period_bounds, progress_of
 from rebelote.server.storage.tables import Store
 
@@ -261,6 +261,14 @@ def _member(session: Session) -> int:
     return user_id
 
 
+def _item(item_id: str) -> ShopItem:
+    """The shop's item ``item_id``; 404 ``unknown_item`` when it has none."""
+    item = catalogue().item(item_id)
+    if item is None:
+        raise _err(404, "unknown_item", "no such item in the shop")
+    return item
+
+
 @router.post("/shop/buy")
 async def buy(
     body: BuyBody,
@@ -270,9 +278,7 @@ async def buy(
 ) -> ShopInfo:
     """Buy a cosmetic with coins (idempotent per ``request_id``)."""
     user_id = _member(session)
-    item = catalogue().item(body.item)
-    if item is None:
-        raise _err(404, "unknown_item", "no such item in the shop")
+    item = _item(body.item)
     store = _store(request)
     if item.price == 0:
         raise _err(409, "item_owned", "this item is everyone's already")
@@ -295,9 +301,7 @@ async def use(
 ) -> ShopInfo:
     """Use a cosmetic the account owns (a free one, or one bought)."""
     user_id = _member(session)
-    item = catalogue().item(body.item)
-    if item is None:
-        raise _err(404, "unknown_item", "no such item in the shop")
+    item = _item(body.item)
     store = _store(request)
     if item.price > 0 and item.id not in await asyncio.to_thread(store.owned_items, user_id):
         raise _err(403, "not_owned", "buy this item first")
