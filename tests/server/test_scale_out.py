@@ -586,12 +586,6 @@ def test_a_table_nobody_watches_comes_back_after_redis_restarts_empty(
 # --------------------------------------------------------------------------- workers
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open defect: in the whole suite, Ctrl-C to `serve --workers` has twice not "
-    "ended within 90 s since the 2026-12-07 merges (alone it stops in seconds); "
-    "see the closing note of 2026-12-07",
-)
 def test_serve_workers_starts_processes_that_share_the_tables(
     pg_url: str, redis_url: str, tmp_path: Path
 ) -> None:
@@ -600,7 +594,8 @@ def test_serve_workers_starts_processes_that_share_the_tables(
     seen, with the same room, from the second (which relays to its
     driver); the first killed (SIGKILL), the second goes on and drives
     the table, and the first is started again on its port; Ctrl-C
-    (SIGINT) stops both."""
+    (SIGINT) stops both, even though the supervisor was started with
+    SIGINT ignored, as a background job of a script is."""
     import signal
     import subprocess
     import sys
@@ -632,6 +627,7 @@ def test_serve_workers_starts_processes_that_share_the_tables(
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     try:
         urls = [f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"]
@@ -675,6 +671,37 @@ def test_serve_workers_starts_processes_that_share_the_tables(
                 client.delete(*keys)
         finally:
             client.close()
+
+
+def test_serve_workers_stops_on_sigterm(pg_url: str, redis_url: str, tmp_path: Path) -> None:
+    """``SIGTERM`` (``kill``, ``docker stop``) stops the supervisor and both
+    workers, exit status 0."""
+    import signal
+    import subprocess
+    import sys
+
+    port = _free_pair()
+    prefix = f"rbtest{secrets.token_hex(4)}:"
+    log = (tmp_path / "workers.log").open("wb")
+    command = [sys.executable, "-m", "rebelote", "serve", "--port", str(port)]
+    command += ["--workers", "2", "--redis", redis_url, "--redis-prefix", prefix]
+    command += ["--db", pg_url, "--log-level", "warning", "--no-warm-solver"]
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        urls = [f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"]
+        _until(lambda: all(_answers(url) for url in urls), "both processes answer", timeout=60)
+        workers = [_child_on_port(proc.pid, port), _child_on_port(proc.pid, port + 1)]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=90) == 0
+        assert not _answers(urls[0]) and not _answers(urls[1])
+        for pid in workers:
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        log.close()
 
 
 def test_serve_workers_needs_redis() -> None:

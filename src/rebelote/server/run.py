@@ -240,6 +240,45 @@ FAST_CRASHES = 5
 every worker): the process cannot start (a port taken, a bad setting)."""
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop :func:`serve_workers` and its workers: Ctrl-C
+(``SIGINT``) and ``SIGTERM`` (``kill``, ``docker stop``, systemd)."""
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _catch_stop_signals() -> dict[int, Any] | None:
+    """Make each of :data:`STOP_SIGNALS` raise :exc:`KeyboardInterrupt` in
+    the main thread, and return the previous handlers (``None`` off the
+    main thread, where handlers cannot be set: nothing changed).
+
+    Set explicitly because a process started in the background of a
+    non-interactive shell (``rebelote serve --workers 2 &`` in a script, a
+    test run) inherits ``SIGINT`` ignored, and Python then installs no
+    Ctrl-C handler: the supervisor would never stop, only its workers
+    (uvicorn sets its own handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return {signum: signal.signal(signum, _interrupt) for signum in STOP_SIGNALS}
+
+
+def _ignore_stop_signals(previous: dict[int, Any] | None) -> None:
+    """While the workers stop: :data:`STOP_SIGNALS` ignored if they were
+    caught by :func:`_catch_stop_signals` (whose ``previous`` handlers
+    :func:`_restore_signals` puts back afterwards)."""
+    if previous is not None:
+        for signum in previous:
+            signal.signal(signum, signal.SIG_IGN)
+
+
+def _restore_signals(previous: dict[int, Any] | None) -> None:
+    if previous is not None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def serve_workers(
     workers: int,
     args: list[str],
@@ -252,8 +291,9 @@ def serve_workers(
     """Run ``workers`` ``rebelote serve`` processes on consecutive ports
     (``port``, ``port + 1``, ...), each with the command-line ``args``
     (``--redis`` among them: they share their tables), until interrupted
-    (Ctrl-C, ``SIGINT``: every worker is stopped, ``SIGINT`` then
-    ``SIGKILL`` after 20 s; returns 0).  A worker that stops (killed,
+    (Ctrl-C or ``SIGTERM``, even when started with ``SIGINT`` ignored:
+    every worker is stopped, ``SIGINT`` then ``SIGKILL`` after 20 s;
+    returns 0).  A worker that stops (killed,
     crashed) is started again on its port after :data:`RESTART_PAUSE` s
     (doubled after each fast crash in a row, up to
     :data:`RESTART_PAUSE_MAX`); meanwhile the others take its tables over.
@@ -291,6 +331,7 @@ def serve_workers(
     started: list[float] = []
     crashes = [0] * workers
     restart_at: dict[int, float] = {}
+    previous = _catch_stop_signals()
     try:
         for k in range(workers):
             procs.append(start(k))
@@ -326,6 +367,9 @@ def serve_workers(
     except KeyboardInterrupt:
         return 0
     finally:
+        # the workers' own stop is under way: a second signal must not cut
+        # it short and leave them running without their supervisor
+        _ignore_stop_signals(previous)
         running = [proc for proc in procs if proc is not None]
         for proc in running:
             if proc.poll() is None:
@@ -336,3 +380,4 @@ def serve_workers(
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        _restore_signals(previous)
