@@ -23,6 +23,7 @@ from rebelote.server.broker import (
     RedisBroker,
 )
 from rebelote.server.broker.hub import StreamKey
+from rebelote.server.broker.redis import LOOP_STALL_TTLS
 
 from .brokers import Backend, Cluster, OwnRedis, free_port, redis_url, until
 
@@ -195,6 +196,35 @@ def test_a_dead_drivers_lease_is_taken_over(backend: Backend) -> None:
         assert await a.renew(lease_a) is False
         assert lost == ["t"]  # told once
         await asyncio.sleep(2 * ttl)  # B's heartbeat keeps it
+        assert await a.owner_of("t") == b.process_id
+
+    run(backend, scenario)
+
+
+def test_a_busy_event_loop_keeps_its_leases_a_stuck_one_loses_them(backend: Backend) -> None:
+    """The heartbeat runs in a thread: an event loop that does not turn for
+    3 ttl (a process busy with hundreds of tables) keeps its lease; one that
+    does not turn for LOOP_STALL_TTLS ttl (stuck) gets no renewal, its lease
+    expires and another process takes it; when the loop turns again, the
+    lease is dropped and the table's driver told."""
+    ttl = 0.5
+
+    async def scenario(cluster: Cluster) -> None:
+        a = await redis_broker(cluster, lease_ttl=ttl)
+        b = await redis_broker(cluster, lease_ttl=ttl)
+        lost: list[str] = []
+        a.watch_leases(lost.append)
+        lease = await a.acquire("t")
+        assert lease is not None
+        time.sleep(3 * ttl)  # the event loop does not turn (busy)
+        assert a.held("t") == lease
+        assert await b.acquire("t") is None
+        assert lost == []
+        time.sleep((LOOP_STALL_TTLS + 2) * ttl)  # the event loop is stuck
+        assert await b.acquire("t") == Lease("t", b.process_id, lease.fence + 1)
+        await until(lambda: lost == ["t"], "the stuck process drops the lease")
+        assert a.held("t") is None
+        await asyncio.sleep(2 * ttl)  # nobody takes it back from B
         assert await a.owner_of("t") == b.process_id
 
     run(backend, scenario)

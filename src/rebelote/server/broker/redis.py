@@ -34,14 +34,18 @@ import contextlib
 import itertools
 import json
 import logging
-from collections.abc import Iterator, Sequence
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
+import redis as sync_redis
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.retry import Retry as SyncRetry
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
@@ -95,6 +99,13 @@ memory for its commands; past it, it forgets them all and reads them again."""
 
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What redis-py raises when Redis cannot be reached."""
+
+LOOP_STALL_TTLS = 5
+"""The lease heartbeat runs in a thread of its own, so that an event loop
+slowed down by load (hundreds of tables) does not let its leases expire;
+but an event loop that has not turned for this many ``lease_ttl`` (stuck:
+it would never drive its tables again) gets no renewal, and its leases
+expire for another process to take."""
 
 # KEYS[1] the lease, KEYS[2..] each message's stream; ARGV: channel, origin,
 # stream_max, stream time to live (ms), the lease's value ('' for none), then
@@ -369,10 +380,17 @@ class RedisBroker:
         self._last: dict[tuple[str, StreamKey], int] = {}
         self._lobby_listeners: list[LobbySubscription] = []
         # leases
+        # (the heartbeat thread reads _held and writes _renewed under _lease_guard;
+        # the event loop alone adds to and removes from _held)
         self._held: dict[str, Lease] = {}
-        self._renewed: dict[str, float] = {}
+        self._renewed: dict[str, float] = {}  # time.monotonic() of the last renewal
         self._on_lost: LostLease | None = None
-        self._lease_lock = asyncio.Lock()
+        self._lease_guard = threading.Lock()
+        self._loop_beat = time.monotonic()
+        self._heart: threading.Thread | None = None
+        self._heart_stop = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sync_redis: sync_redis.Redis | None = None
         # commands
         self._handler: Handler | None = None
         self._replies: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
@@ -447,13 +465,34 @@ class RedisBroker:
         await self._connect_subscriber(resync=False)
         with _reachable("alive"):
             await self._redis.set(self._alive_key(self._id), "1", px=round(self.lease_ttl * 1000))
+        self._loop = asyncio.get_running_loop()
+        self._loop_beat = time.monotonic()
         self._loops = [
             asyncio.create_task(self._read(), name="broker subscriber"),
-            asyncio.create_task(self._heartbeat(), name="broker heartbeat"),
+            asyncio.create_task(self._watch_renewals(), name="broker lease watch"),
             asyncio.create_task(self._refresh_presence(), name="broker presence"),
         ]
+        self._sync_redis = sync_redis.Redis.from_url(
+            self.url,
+            decode_responses=True,
+            socket_connect_timeout=self.lease_ttl,
+            socket_timeout=self.lease_ttl,
+            retry=SyncRetry(NoBackoff(), 0),
+        )
+        self._heart_stop.clear()
+        self._heart = threading.Thread(
+            target=self._heartbeat, args=(self._sync_redis,), name="lease heartbeat", daemon=True
+        )
+        self._heart.start()
 
     async def _stop_tasks(self) -> None:
+        heart, self._heart = self._heart, None
+        if heart is not None:
+            self._heart_stop.set()
+            await asyncio.to_thread(heart.join)
+        if self._sync_redis is not None:
+            self._sync_redis.close()
+            self._sync_redis = None
         tasks = [*self._loops, *self._tasks]
         self._loops = []
         for task in tasks:
@@ -916,7 +955,7 @@ class RedisBroker:
     async def acquire(self, table_id: str) -> Lease | None:
         """See :meth:`.base.Broker.acquire`."""
         ttl = round(self.lease_ttl * 1000)
-        sent = asyncio.get_running_loop().time()
+        sent = time.monotonic()
         with _reachable("acquire"):
             acquired, value = await self._acquire_script(
                 keys=[self._lease_key(table_id), self._fence_key(table_id)], args=[self._id, ttl]
@@ -938,32 +977,60 @@ class RedisBroker:
         """See :meth:`.base.Broker.renew` (a lease whose key vanished and
         that nobody else took is set again; a lease this process released
         or lost is not renewed)."""
-        async with self._lease_lock:
+        async with self._guarded():
             if self._held.get(lease.table_id) != lease:
                 return False
-            return (await self._renew([lease]))[0]
+            sent = time.monotonic()
+            keys, args = self._renew_request([lease])
+            with _reachable("renew"):
+                flags = await self._renew_script(keys=keys, args=args)
+            lost = self._renewed_as(sent, [lease], flags)
+        for gone in lost:
+            self._lost_if_held(gone)
+        return not lost
 
-    async def _renew(self, leases: list[Lease]) -> list[bool]:
-        """Renew ``leases`` in one script (call under ``_lease_lock``)."""
-        sent = asyncio.get_running_loop().time()
+    @contextlib.asynccontextmanager
+    async def _guarded(self) -> AsyncIterator[None]:
+        """Hold ``_lease_guard`` from the event loop: not while the
+        heartbeat thread renews (it holds the guard through its renewal, a
+        few milliseconds), and without blocking the loop meanwhile."""
+        while not self._lease_guard.acquire(blocking=False):
+            await asyncio.sleep(0.001)
+        try:
+            yield
+        finally:
+            self._lease_guard.release()
+
+    def _renew_request(self, leases: list[Lease]) -> tuple[list[str], list[str | int]]:
+        """The keys and arguments of the renewal script for ``leases``."""
         keys = [self._lease_key(lease.table_id) for lease in leases]
         keys += [self._fence_key(lease.table_id) for lease in leases]
         args: list[str | int] = [round(self.lease_ttl * 1000)]
         for lease in leases:
             args += [self._lease_value(lease), lease.fence]
-        with _reachable("renew"):
-            flags = await self._renew_script(keys=keys, args=args)
-        kept = []
+        return keys, args
+
+    def _renewed_as(self, sent: float, leases: list[Lease], flags: list[int]) -> list[Lease]:
+        """Record the renewal script's answer ``flags`` for ``leases`` (the
+        script sent at ``sent``, ``time.monotonic()``), under
+        ``_lease_guard``; returns the leases found lost (another value),
+        for the event loop to drop."""
+        lost = []
         for lease, flag in zip(leases, flags, strict=True):
             if flag:
                 if self._held.get(lease.table_id) == lease:
                     self._renewed[lease.table_id] = sent
                 if flag == 2:
                     log.warning("broker %s: lease of %s set again", self._id, lease.table_id)
-            elif self._held.get(lease.table_id) == lease:
-                self._lost(lease.table_id)
-            kept.append(bool(flag))
-        return kept
+            else:
+                lost.append(lease)
+        return lost
+
+    def _lost_if_held(self, lease: Lease) -> None:
+        """``lease`` was found lost: drop it if this process still holds it
+        (it may have been released, or acquired again, meanwhile)."""
+        if self._held.get(lease.table_id) == lease:
+            self._lost(lease.table_id)
 
     def _lost(self, table_id: str) -> None:
         """This process lost ``table_id``'s lease: forget it, tell."""
@@ -976,7 +1043,7 @@ class RedisBroker:
 
     async def release(self, lease: Lease) -> None:
         """See :meth:`.base.Broker.release`."""
-        async with self._lease_lock:  # not while the heartbeat renews it
+        async with self._guarded():  # not while the heartbeat renews it
             if self._held.get(lease.table_id) == lease:
                 del self._held[lease.table_id]
                 self._renewed.pop(lease.table_id, None)
@@ -1007,11 +1074,7 @@ class RedisBroker:
         if lease is None:
             return None
         renewed = self._renewed.get(table_id)
-        try:
-            now = asyncio.get_running_loop().time()
-        except RuntimeError:  # no event loop: nothing to compare with
-            return lease
-        if renewed is None or now - renewed >= self.lease_ttl:
+        if renewed is None or time.monotonic() - renewed >= self.lease_ttl:
             return None
         return lease
 
@@ -1019,29 +1082,57 @@ class RedisBroker:
         """See :meth:`.base.Broker.watch_leases`."""
         self._on_lost = on_lost
 
-    async def _heartbeat(self) -> None:
-        """Renew every lease held, every ``lease_ttl / 3`` s.  A lease not
-        renewed for ``lease_ttl`` (Redis out of reach) is lost: it may have
-        expired, and another process may drive the table."""
-        while True:
-            await asyncio.sleep(self.lease_ttl / 3)
-            with contextlib.suppress(*_DOWN):  # before the leases: it expires first
-                await self._redis.set(
-                    self._alive_key(self._id), "1", px=round(self.lease_ttl * 1000)
-                )
+    def _heartbeat(self, client: sync_redis.Redis) -> None:
+        """The heartbeat thread: every ``lease_ttl / 3`` s, set this
+        process's alive key and renew every lease held, in one script, on
+        ``client`` (a blocking connection of its own), while the event loop
+        turns (see :data:`LOOP_STALL_TTLS`).  A lease found taken by
+        another process is dropped on the event loop; one not renewed for
+        ``lease_ttl`` (Redis out of reach) is dropped by
+        :meth:`_watch_renewals`.  Ends when ``_heart_stop`` is set."""
+        renew = client.register_script(_RENEW)
+        ttl_ms = round(self.lease_ttl * 1000)
+        stalled = False
+        while not self._heart_stop.wait(self.lease_ttl / 3):
+            if time.monotonic() - self._loop_beat > LOOP_STALL_TTLS * self.lease_ttl:
+                if not stalled:
+                    log.warning("broker %s: the event loop is stuck; leases not renewed", self._id)
+                stalled = True
+                continue
+            stalled = False
+            lost: list[Lease] = []
             try:
-                async with self._lease_lock:
+                # before the leases: it expires first
+                client.set(self._alive_key(self._id), "1", px=ttl_ms)
+                with self._lease_guard:
                     leases = list(self._held.values())
                     if leases:
-                        await self._renew(leases)
-            except BrokerUnavailable:
-                now = asyncio.get_running_loop().time()
-                for lease in leases:
-                    renewed = self._renewed.get(lease.table_id)
-                    if renewed is not None and now - renewed >= self.lease_ttl:
-                        self._lost(lease.table_id)
+                        sent = time.monotonic()
+                        keys, args = self._renew_request(leases)
+                        lost = self._renewed_as(sent, leases, renew(keys=keys, args=args))
+            except _DOWN:
+                continue
             except Exception:
                 log.exception("broker %s: heartbeat failed", self._id)
+                continue
+            if lost and self._loop is not None:
+                for lease in lost:
+                    with contextlib.suppress(RuntimeError):  # the loop closed
+                        self._loop.call_soon_threadsafe(self._lost_if_held, lease)
+
+    async def _watch_renewals(self) -> None:
+        """On the event loop, every ``lease_ttl / 3`` s: tell the heartbeat
+        thread that the loop turns, and drop every lease not renewed for
+        ``lease_ttl`` (Redis out of reach, or the loop was stuck): it may
+        have expired, and another process may drive the table."""
+        while True:
+            now = time.monotonic()
+            self._loop_beat = now
+            for table_id in list(self._held):
+                renewed = self._renewed.get(table_id)
+                if renewed is None or now - renewed >= self.lease_ttl:
+                    self._lost(table_id)
+            await asyncio.sleep(self.lease_ttl / 3)
 
     # ------------------------------------------------------------ commands
 
