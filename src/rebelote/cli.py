@@ -746,6 +746,13 @@ def bench_server(
             "before the tables start."
         ),
     ] = True,
+    think: Annotated[
+        float,
+        typer.Option(
+            help="The players' mean time to act, in seconds (each action is sent 0.5 to "
+            "1.5 times it after the turn): people's pace; 0, as fast as they can."
+        ),
+    ] = 0.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
     """Load: many tables of four WebSocket clients at once against local
@@ -764,6 +771,7 @@ def bench_server(
             processes=processes,
             redis=redis,
             settle=settle,
+            think=think,
             progress=lambda line: print(f"bench: {line}", file=sys.stderr, flush=True),
         )
     except (ValueError, RuntimeError) as exc:

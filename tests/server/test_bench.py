@@ -22,6 +22,7 @@ from rebelote.server.loadbench import (
 )
 
 REPORT_KEYS = {
+    "think_s",
     "tables",
     "processes",
     "tables_held",
@@ -73,6 +74,19 @@ def test_bench_server_prints_one_json_line_with_every_table_held() -> None:
     assert len(report["server_cpu_percent"]) == 1
 
 
+def test_bench_server_think_paces_the_players() -> None:
+    """``--think 0.2``: each action is sent 0.1 to 0.3 s after its turn, so
+    two tables make at most 2 / 0.1 = 20 actions a second (as fast as they
+    can, hundreds)."""
+    done = _bench("--tables", "2", "--seconds", "3", "--think", "0.2", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["think_s"] == 0.2
+    assert report["tables_held"] == 2 and report["errors"] == 0
+    assert 0 < report["actions_per_s"] <= 20
+    assert report["latency_samples"] > 0
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -81,6 +95,8 @@ def test_bench_server_prints_one_json_line_with_every_table_held() -> None:
         (["--seconds", "0"], "--seconds: more than 0, up to 600"),
         (["--seconds", "601"], "--seconds: more than 0, up to 600"),
         (["--processes", "0"], "--processes: 1 to 16"),
+        (["--think", "-1"], "--think: 0 to 60 seconds"),
+        (["--think", "61"], "--think: 0 to 60 seconds"),
         (["--processes", "17", "--redis", "redis://127.0.0.1:6379/0"], "--processes: 1 to 16"),
         (
             ["--processes", "2"],
@@ -103,7 +119,7 @@ def test_bench_server_refuses_bad_arguments_before_starting(args: list[str], mes
 def test_bench_server_options_are_listed_in_its_help() -> None:
     done = _bench("--help", timeout=60)
     assert done.returncode == 0
-    for option in ("--tables", "--seconds", "--processes", "--redis", "--db", "--json"):
+    for option in ("--tables", "--seconds", "--processes", "--redis", "--db", "--think", "--json"):
         assert option in done.stdout
 
 
@@ -190,7 +206,7 @@ def test_every_seat_asks_for_the_rematch_once() -> None:
         }
         return json.dumps({"t": "event", "d": d, "v": 1})
 
-    rematch = json.dumps({"t": "act", "d": {"action": "rematch"}})
+    rematch = (json.dumps({"t": "act", "d": {"action": "rematch"}}), None)
     assert [bench.on_message(s, turn(s.seat, ["rematch"])) for s in seats] == [rematch] * 4
     assert [bench.on_message(s, turn(s.seat, ["rematch"])) for s in seats] == [None] * 4
     assert bench.on_message(seats[0], turn("N", [])) is None  # it agreed already

@@ -22,6 +22,14 @@ is set up, the hosts start them; each seat plays a random legal action as
 soon as it must decide (a finished match is followed by a rematch).  After
 one second of warm-up the figures are counted for ``seconds``.
 
+By default each seat acts as soon as it must decide: the tables play as
+fast as the server lets them, and the time from an action to its event is
+then mostly queueing (about the tables divided by the actions per second:
+Little's law).  ``think`` (seconds) paces the players as people play: each
+action is sent a time drawn uniformly between half and one and a half
+``think`` after the turn reached the seat (the time is measured from the
+send); the load is then about ``tables / think`` actions per second.
+
 Reported (:meth:`BenchResult.report`): the tables held (four seats still
 connected, each having received an event in the measured time), the
 messages the clients received per second, and the time from an action sent
@@ -213,8 +221,11 @@ class _Bench:
         seconds: float,
         seed: int,
         say: Callable[[str], None],
+        think: float = 0.0,
     ) -> None:
         self.say = say
+        self.think = think
+        self.later: set[asyncio.Task[None]] = set()
         self.bases = bases
         self.pids = pids
         self.n = tables
@@ -313,8 +324,18 @@ class _Bench:
         try:
             async for text in ws:
                 reply = self.on_message(s, text)
-                if reply is not None:
-                    await ws.send(reply)
+                if reply is None:
+                    continue
+                timed = s.table.sent.get(reply[1]) if reply[1] is not None else None
+                if self.think > 0 and reply[1] is not None:
+                    delay = self.think * self.rng.uniform(0.5, 1.5)
+                    task = asyncio.create_task(self._send_later(ws, reply[0], timed, delay))
+                    self.later.add(task)
+                    task.add_done_callback(self.later.discard)
+                    continue
+                if timed is not None:
+                    timed[0] = time.perf_counter()
+                await ws.send(reply[0])
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -326,8 +347,23 @@ class _Bench:
         if not self.stopping:
             self.result.error(f"closed_{ws.close_code}")
 
-    def on_message(self, s: _Seat, text: str | bytes) -> str | None:
-        """Count one message; the ``act`` to send, if the seat must decide."""
+    async def _send_later(
+        self, ws: ClientConnection, text: str, timed: list[float] | None, delay: float
+    ) -> None:
+        """Send an action ``delay`` s from now (a player thinking); its
+        event's clock (``timed``) starts at the send."""
+        await asyncio.sleep(delay)
+        if timed is not None:
+            timed[0] = time.perf_counter()
+        with contextlib.suppress(Exception):  # the socket closed: read() counts it
+            await ws.send(text)
+
+    def on_message(
+        self, s: _Seat, text: str | bytes
+    ) -> tuple[str, tuple[str, str, tuple[int, int], int] | None] | None:
+        """Count one message; the ``act`` to send, if the seat must decide,
+        with the key of its entry in the table's ``sent`` (a bid or a card,
+        whose events are timed; ``None`` for another action)."""
         now = time.perf_counter()
         counting = self.counting
         if counting:
@@ -379,13 +415,16 @@ class _Bench:
             kind = {"bidding": "bid", "playing": "card"}.get(turn["phase"])
             if kind == "card" and not _is_card(action):
                 kind = None
+            mine: tuple[str, str, tuple[int, int], int] | None = None
             if kind is not None:
                 n = s.seen.get((s.seat, kind), 0) if deal == s.deal else 0
-                # the three other seats will each see its event once
-                s.table.sent[(s.seat, kind, deal, n)] = [time.perf_counter(), 3]
+                # the three other seats will each see its event once (the
+                # time is set again when the action is sent)
+                mine = (s.seat, kind, deal, n)
+                s.table.sent[mine] = [time.perf_counter(), 3]
             if counting:
                 self.result.actions += 1
-            return json.dumps({"t": "act", "d": body})
+            return json.dumps({"t": "act", "d": body}), mine
         if (
             turn["waiting"] == "rematch"
             and "rematch" in turn["legal"]
@@ -394,7 +433,7 @@ class _Bench:
             # a rematch needs every human's word: each seat gives it, once
             # (the turns sent meanwhile still offer it)
             s.rematch_after = deal[0]
-            return json.dumps({"t": "act", "d": {"action": "rematch"}})
+            return json.dumps({"t": "act", "d": {"action": "rematch"}}), None
         return None
 
     async def run(self) -> BenchResult:
@@ -438,9 +477,9 @@ class _Bench:
             for t in started
         )
         self.stopping = True
-        for task in readers:
+        for task in [*readers, *self.later]:
             task.cancel()
-        await asyncio.gather(*readers, return_exceptions=True)
+        await asyncio.gather(*readers, *self.later, return_exceptions=True)
         sockets = [s.ws for t in tables for s in t.seats if s.ws is not None]
         for first in range(0, len(sockets), 200):
             await asyncio.gather(
@@ -531,6 +570,7 @@ def run_bench(
     processes: int = 1,
     redis: str | None = None,
     settle: bool = True,
+    think: float = 0.0,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark (see the module docstring) and return its figures:
@@ -541,13 +581,15 @@ def run_bench(
     time, 100 = one core), ``client_cpu_percent`` (this process's) and
     ``settle_s`` (the seconds waited, with ``settle``, for the server
     processes to go idle after they answered, at most
-    :data:`SETTLE_TIMEOUT`).  ``progress``, if given, is called with a
+    :data:`SETTLE_TIMEOUT`), ``think_s`` (``think``: the players' mean
+    time to act, seconds; 0 for as fast as they can).  ``progress``, if given, is called with a
     line at each stage (servers ready, tables set up and started, measuring,
     done).
 
     Raises ``ValueError`` for arguments out of range (``tables`` 1 to
     :data:`MAX_TABLES`, ``seconds`` up to 600, ``processes`` 1 to
-    :data:`MAX_PROCESSES`, several processes without ``redis``, a ``redis``
+    :data:`MAX_PROCESSES`, ``think`` 0 to 60, several processes without
+    ``redis``, a ``redis``
     URL that is not ``redis://``, ``rediss://`` or ``unix://``), and
     ``RuntimeError`` when a server process does not start (with its last
     lines of output, or the flags it refused)."""
@@ -557,6 +599,8 @@ def run_bench(
         raise ValueError("--seconds: more than 0, up to 600")
     if not 1 <= processes <= MAX_PROCESSES:
         raise ValueError(f"--processes: 1 to {MAX_PROCESSES}")
+    if not 0 <= think <= 60:
+        raise ValueError("--think: 0 to 60 seconds")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError("--redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)")
     if processes > 1 and redis is None:
@@ -613,7 +657,7 @@ def run_bench(
                 _wait_idle(procs)
                 say(f"server process(es) idle after {time.monotonic() - settled:.0f} s")
             settled = time.monotonic() - settled
-            bench = _Bench(bases, [p.pid for p in procs], tables, seconds, seed, say)
+            bench = _Bench(bases, [p.pid for p in procs], tables, seconds, seed, say, think)
             result = asyncio.run(bench.run())
             load = os.getloadavg()[0]
             for proc, out, log, port in zip(procs, files, logs, ports, strict=True):
@@ -640,6 +684,7 @@ def run_bench(
     ]
     report["client_cpu_percent"] = round(100 * bench.client_cpu / result.seconds, 1)
     report["settle_s"] = round(settled, 1)
+    report["think_s"] = think
     return report
 
 
