@@ -103,7 +103,8 @@ async def call(label: str, url: str) -> None:
 
 
 def pgwrite(label: str, url: str) -> None:
-    from rebelote.server.storage.tables import LogWrite, Store, StoredEvent
+    from rebelote.server.storage.log_entries import LogWrite, StoredEvent
+    from rebelote.server.storage.tables import Store
 
     store = Store(url)
     store.migrate()

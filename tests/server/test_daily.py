@@ -15,7 +15,7 @@ from sqlalchemy import update
 
 from rebelote.server.people.matchpoints import deal_matchpoints
 from rebelote.server.storage.daily import DailyPlay
-from rebelote.server.storage.tables import EventRow
+from rebelote.server.storage.table_rows import EventRow
 from rebelote.server.tables import daily
 from rebelote.server.tables.daily import (
     DAILY_DEALS,

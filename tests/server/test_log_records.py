@@ -16,7 +16,8 @@ from rebelote.record import deal_summary, replay, replay_deal
 from rebelote.rules import preset
 from rebelote.seats import SEATS_4, Seat, previous_seat
 from rebelote.server.protocol.messages import TableOptions
-from rebelote.server.storage.tables import StoredEvent, StoredSeat, StoredTable
+from rebelote.server.storage.log_entries import StoredEvent
+from rebelote.server.storage.tables import StoredSeat, StoredTable
 from rebelote.server.tables.game import Entry, SeatSpec, TableGame
 from rebelote.server.tables.history import deal_logs, deal_record, match_record, shown_deals
 from rebelote.server.tables.table import game_from_stored, stored_event

@@ -19,14 +19,10 @@ from sqlalchemy.exc import OperationalError
 
 from rebelote.seats import Seat
 from rebelote.server.settings import ServerSettings
-from rebelote.server.storage.tables import (
-    Base,
-    EventRow,
-    LogWrite,
-    SeatRow,
-    Store,
-    StoredEvent,
-)
+from rebelote.server.storage.log_entries import LogWrite, StoredEvent
+from rebelote.server.storage.schema import metadata
+from rebelote.server.storage.table_rows import EventRow, SeatRow
+from rebelote.server.storage.tables import Store
 from rebelote.server.storage.writer import LogWriter
 from rebelote.server.tables.table import game_from_stored
 
@@ -39,7 +35,7 @@ def test_migrations_match_the_models(db_url: str) -> None:
     store.migrate()
     store.migrate()  # idempotent
     with store.engine.connect() as connection:
-        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
         names = set(inspect(connection).get_table_names())
     assert {"tables", "seats", "events", "users", "sessions", "chat", "results"} <= names
     assert "alembic_version" in names

@@ -65,7 +65,7 @@ from rebelote.server.people.bot_tokens import (
     is_bot_token,
     new_bot_token,
 )
-from rebelote.server.people.names import plain_text
+from rebelote.server.people.names import name_key, plain_text
 from rebelote.server.people.passwords import MIN_PASSWORD, Busy, PasswordWork, password_problem
 from rebelote.server.people.ratings import level_of, level_threshold
 from rebelote.server.protocol.messages import (
@@ -76,7 +76,7 @@ from rebelote.server.protocol.messages import (
     TableOptions,
 )
 from rebelote.server.settings import ServerSettings
-from rebelote.server.storage.people import NameTakenError, User, name_key
+from rebelote.server.storage.people import NameTakenError, User
 from rebelote.server.storage.tables import Store, hash_token, storage_failure
 from rebelote.server.tables.analysis import Analyses, NotFinished
 from rebelote.server.tables.daily import check_own_options

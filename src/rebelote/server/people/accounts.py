@@ -25,8 +25,8 @@ import unicodedata
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from rebelote.server.people.names import hidden_characters, loose_marks
-from rebelote.server.storage.people import NAME_KEY_LENGTH, PeopleStore, User, name_key
+from rebelote.server.people.names import hidden_characters, loose_marks, name_key
+from rebelote.server.storage.people import NAME_KEY_LENGTH, PeopleStore, User
 
 __all__ = [
     "CSRF_COOKIE",
@@ -74,7 +74,7 @@ def clean_name(name: str) -> str:
     (:func:`~rebelote.server.people.names.loose_marks`: ``"Ali\u0323\u0301ce"``),
     if it is not a valid player name
     (:data:`NAME_PATTERN`), or if its comparison key
-    (:func:`~rebelote.server.storage.people.name_key`) is longer than
+    (:func:`~rebelote.server.people.names.name_key`) is longer than
     :data:`~rebelote.server.storage.people.NAME_KEY_LENGTH` characters."""
     text = " ".join(unicodedata.normalize("NFC", name).split())
     hidden = hidden_characters(text)

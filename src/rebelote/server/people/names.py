@@ -34,8 +34,10 @@ characters, and no look-alike of an existing account.
   and ``i``, their cases, stay apart: ``"Lan"`` is not ``"Ian"``); a
   character in no class that the data reads as several is those
   (``"B\ua74fker"`` is ``"Booker"``, ``"\u00e6"`` is ``"ae"``).
+- :func:`name_key` is how names compare (stored as ``users.name_key``):
+  NFKC, casefolded, NFKC again, spaces collapsed.
 - :func:`lower_skeleton` is the same key of the name casefolded first (its
-  :func:`~rebelote.server.storage.people.name_key`): it keeps what a capital
+  :func:`name_key`): it keeps what a capital
   hides, ``"\u0406van"`` (a Cyrillic capital I, shaped like ``l``) beside
   the account ``"ivan"``, whose name is ``"Ivan"`` too.  An account name
   whose skeleton is another account's skeleton, or whose lower skeleton
@@ -52,8 +54,6 @@ import hashlib
 import re
 import unicodedata
 
-from rebelote.server.storage.people import name_key
-
 __all__ = [
     "FAINT_MARKS",
     "HIDDEN_CATEGORIES",
@@ -63,6 +63,7 @@ __all__ = [
     "hidden_characters",
     "loose_marks",
     "lower_skeleton",
+    "name_key",
     "plain_text",
     "skeleton",
     "skeletons",
@@ -260,6 +261,18 @@ def _fit(key: str) -> str:
     return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[: SKELETON_LENGTH - 1]
 
 
+def name_key(name: str) -> str:
+    """How names compare (accounts, and guests against accounts): NFKC,
+    casefolded, NFKC again, spaces collapsed, so that look-alikes compare
+    equal: full-width letters (U+FF21...), mathematical letters
+    (U+1D504...) and a letter followed by a combining accent compare as the
+    plain (or precomposed) letter, lower case.  Stored as ``users.name_key``
+    (:mod:`rebelote.server.storage.people`)."""
+    text = unicodedata.normalize("NFKC", name)
+    text = unicodedata.normalize("NFKC", text.casefold())
+    return " ".join(text.split())
+
+
 def skeleton(name: str) -> str:
     """The look-alike key of ``name`` as it is written (see the module
     docstring): NFKC, spaces collapsed; NFD without :data:`FAINT_MARKS`;
@@ -286,7 +299,7 @@ def skeleton(name: str) -> str:
 
 def lower_skeleton(name: str) -> str:
     """The look-alike key of ``name`` in lower case: :func:`skeleton` of
-    its comparison key (:func:`~rebelote.server.storage.people.name_key`:
+    its comparison key (:func:`name_key`:
     casefolded first).  It joins what the shape of the written name hides
     behind a capital: ``"\u0406van"`` (a Cyrillic capital I) reads as
     ``"Ivan"``, the same name as an account's ``"ivan"``."""

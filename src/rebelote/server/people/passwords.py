@@ -25,7 +25,7 @@ from importlib.resources import files
 from typing import TypeVar
 
 from rebelote.server.people.accounts import hash_password, verify_password
-from rebelote.server.storage.people import name_key
+from rebelote.server.people.names import name_key
 
 __all__ = [
     "MIN_PASSWORD",

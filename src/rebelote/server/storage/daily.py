@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from rebelote.server.storage.orm import Base, now
+from rebelote.server.storage.table_rows import EventRow
 
 __all__ = [
     "DailyDayRow",
@@ -204,8 +205,6 @@ class DailyStore:
     def entries_before(self, table_id: str, cutoff: datetime) -> int:
         """How many of ``table_id``'s log entries were stored before
         ``cutoff`` (the log's first ones: entries are stored in order)."""
-        from rebelote.server.storage.tables import EventRow  # it imports this module
-
         with self._session() as session:
             count = session.scalar(
                 select(func.count())

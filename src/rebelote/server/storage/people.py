@@ -4,8 +4,9 @@ results (ratings, experience).
 Five tables beside :mod:`rebelote.server.storage.tables`'s (schema: migrations
 ``r0002``, ``r0003``):
 
-- ``users``: ``id``, ``name`` (NFC), ``name_key`` (:func:`name_key` of an
-  account's name, unique; null for a guest), ``name_skeleton`` and
+- ``users``: ``id``, ``name`` (NFC), ``name_key``
+  (:func:`~rebelote.server.people.names.name_key` of an account's name,
+  unique; null for a guest), ``name_skeleton`` and
   ``name_lower_skeleton`` (:func:`~rebelote.server.people.names.skeleton` and
   :func:`~rebelote.server.people.names.lower_skeleton` of an account's name,
   each unique: no two accounts' names read alike; null for a guest, and for
@@ -30,7 +31,6 @@ every method is synchronous (called in a worker thread).
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,6 +56,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from rebelote.server.people.names import name_key, skeletons
 from rebelote.server.people.ratings import (
     PROVISIONAL_MATCHES,
     PROVISIONAL_SIGMA,
@@ -77,7 +78,6 @@ __all__ = [
     "SessionRow",
     "User",
     "UserRow",
-    "name_key",
     "user_of",
 ]
 
@@ -276,17 +276,6 @@ NAME_KEY_LENGTH = 40
 """The longest name key stored (``users.name_key``)."""
 
 
-def name_key(name: str) -> str:
-    """How names compare (accounts, and guests against accounts): NFKC,
-    casefolded, NFKC again, spaces collapsed, so that look-alikes compare
-    equal: full-width letters (U+FF21...), mathematical letters
-    (U+1D504...) and a letter followed by a combining accent compare as the
-    plain (or precomposed) letter, lower case."""
-    text = unicodedata.normalize("NFKC", name)
-    text = unicodedata.normalize("NFKC", text.casefold())
-    return " ".join(text.split())
-
-
 class PeopleStore:
     """Accounts, sessions, chat and results (mixed into ``Store``)."""
 
@@ -298,8 +287,6 @@ class PeopleStore:
     def create_user(self, name: str, password_hash: str | None, *, guest: bool) -> User:
         """A new account (``guest`` false: the name must be free, else
         :class:`NameTakenError`) or guest."""
-        from rebelote.server.people.names import skeletons
-
         key = None if guest else name_key(name)
         shape, lower = (None, None) if guest else skeletons(name)
         try:
@@ -363,8 +350,6 @@ class PeopleStore:
         whose name reads like it (the same
         :func:`~rebelote.server.people.names.skeleton` or the same
         :func:`~rebelote.server.people.names.lower_skeleton`), or ``None``."""
-        from rebelote.server.people.names import skeletons
-
         found = self.user_by_name(name)
         if found is not None:
             return found
@@ -375,7 +360,8 @@ class PeopleStore:
             return None if row is None else user_of(row)
 
     def accounts_named(self, name: str) -> list[User]:
-        """The account named ``name`` (:func:`name_key`), then any whose
+        """The account named ``name``
+        (:func:`~rebelote.server.people.names.name_key`), then any whose
         stored key is ``name``'s key under the rule before ``r0004``
         (casefolded only): an account that a look-alike older account kept
         from the new key (see that migration)."""

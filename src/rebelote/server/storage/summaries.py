@@ -48,6 +48,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from rebelote.server.storage.orm import Base, now
 from rebelote.server.storage.people import ResultRow
+from rebelote.server.storage.table_rows import TableRow
 
 __all__ = [
     "NOT_COUNTED",
@@ -265,8 +266,6 @@ class SummaryStore:
         """``user_id``'s last ``limit`` counted matches with a summary of
         ``version``, newest first; ``public_only``: at public tables only
         (whose replay anyone may open)."""
-        from rebelote.server.storage.tables import TableRow
-
         s = MatchSummaryRow
         query = (
             select(

@@ -1,6 +1,8 @@
 """Storage: each table, its seats and its event log, through SQLAlchemy.
 
-Three tables (schema managed by Alembic, :mod:`rebelote.server.storage.migrations`):
+Three tables (rows: :mod:`rebelote.server.storage.table_rows`; schema managed
+by Alembic, :mod:`rebelote.server.storage.migrations`, and gathered in
+:mod:`rebelote.server.storage.schema`):
 
 - ``tables``: ``id``, ``rules`` (the rules record, JSON), ``options``
   (:class:`~rebelote.server.protocol.messages.TableOptions`, JSON), ``seed``,
@@ -21,7 +23,8 @@ synchronous (the table actors call them in a worker thread); the log's
 writes of live tables go through the store's
 :class:`~rebelote.server.storage.writer.LogWriter` (:attr:`Store.writer`),
 one thread that writes what every table has pending in one transaction,
-with SQLAlchemy Core statements built once (no ORM on that path).
+with SQLAlchemy Core statements built once (no ORM on that path); the log
+entries it takes are :mod:`rebelote.server.storage.log_entries`'s values.
 """
 
 from __future__ import annotations
@@ -32,18 +35,10 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
     bindparam,
     create_engine,
     event,
@@ -65,37 +60,33 @@ from sqlalchemy.exc import (
     ProgrammingError,
     SQLAlchemyError,
 )
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from rebelote.server.people.names import name_key, skeletons
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.analyses import AnalysisStore
 from rebelote.server.storage.bot_tokens import BotTokenStore
 from rebelote.server.storage.daily import DailyStore
-from rebelote.server.storage.orm import Base, now
+from rebelote.server.storage.log_entries import LogWrite, StoredEvent
+from rebelote.server.storage.orm import now
 from rebelote.server.storage.people import (
     NameTakenError,
     PeopleStore,
     User,
     UserRow,
-    name_key,
     user_of,
 )
 from rebelote.server.storage.progress import ProgressStore
 from rebelote.server.storage.summaries import SummaryStore
+from rebelote.server.storage.table_rows import EventRow, SeatRow, TableRow
 from rebelote.server.storage.writer import LogWriter
 
 __all__ = [
-    "Base",
-    "EventRow",
-    "LogWrite",
-    "SeatRow",
     "Store",
-    "StoredEvent",
     "StoredSeat",
     "StoredTable",
     "TableMeta",
-    "TableRow",
     "alembic_config",
     "default_database_url",
     "engine_url",
@@ -138,60 +129,6 @@ def hash_token(token: str) -> str:
 _now = now
 
 
-class TableRow(Base):
-    """One table: its rules, options, seed and status."""
-
-    __tablename__ = "tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    rules: Mapped[Any] = mapped_column(JSON)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    name: Mapped[str] = mapped_column(String(60), default="", server_default="")
-    visibility: Mapped[str] = mapped_column(String(8), default="solo", server_default="solo")
-    ranked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    host: Mapped[str | None] = mapped_column(String(1), nullable=True)
-    invite: Mapped[str | None] = mapped_column(String(32), nullable=True)
-
-
-class SeatRow(Base):
-    """One seat of a table: who sits there and the hash of its token."""
-
-    __tablename__ = "seats"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    seat: Mapped[str] = mapped_column(String(1), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))
-    name: Mapped[str] = mapped_column(String(40))
-    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
-    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
-    left: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    outside_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-
-
-class EventRow(Base):
-    """One entry of a table's event log."""
-
-    __tablename__ = "events"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    deal: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))
-    seat: Mapped[str | None] = mapped_column(String(1), nullable=True)
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-
-
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
     """A seat as stored: ``kind`` is ``human``, ``bot`` or ``open`` (a free
@@ -222,27 +159,6 @@ class TableMeta:
     ranked: bool = False
     host: str | None = None
     invite: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """A log entry as stored."""
-
-    seq: int
-    deal: int
-    kind: str
-    seat: str | None
-    payload: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class LogWrite:
-    """One table's log entries to append (``events``, in ``seq`` order) and
-    the ``status`` its row takes with them (:meth:`Store.append_many`)."""
-
-    table_id: str
-    events: tuple[StoredEvent, ...]
-    status: str
 
 
 _INSERT_EVENTS = insert(EventRow.__table__)  # type: ignore[arg-type]
@@ -492,8 +408,6 @@ class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressSto
         name.  :class:`~rebelote.server.storage.people.NameTakenError` when an
         account has that name; ``ValueError`` when ``user_id`` is not a
         guest."""
-        from rebelote.server.people.names import skeletons
-
         try:
             with self._session() as session, session.begin():
                 row = session.get(UserRow, user_id)
@@ -773,8 +687,3 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any, busy_ms: int = 5000) ->
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
-
-
-# the tournaments' rows belong to the same schema (Base.metadata): imported
-# last, as their store uses this module's
-from rebelote.server.storage import tournaments as _tournaments  # noqa: E402,F401

@@ -28,13 +28,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, delete, select, update
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from rebelote.server.storage.orm import Base
-from rebelote.server.storage.tables import Store, TableRow
+from rebelote.server.storage.table_rows import TableRow
 
 __all__ = [
     "EntrantRow",
@@ -42,6 +43,7 @@ __all__ = [
     "StoredEntrant",
     "StoredPairing",
     "StoredTournament",
+    "TournamentDatabase",
     "TournamentError",
     "TournamentRow",
     "TournamentStore",
@@ -199,11 +201,22 @@ def _pairing(row: PairingRow) -> StoredPairing:
     )
 
 
+class TournamentDatabase(Protocol):
+    """What :class:`TournamentStore` needs of the server's store
+    (:class:`~rebelote.server.storage.tables.Store`): its engine, whose
+    database and connections the tournaments share."""
+
+    @property
+    def engine(self) -> Engine:
+        """The store's SQLAlchemy engine."""
+        ...
+
+
 class TournamentStore:
     """The tournaments of ``store``'s database (its engine; every method is
     synchronous: call it in a thread from the event loop)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: TournamentDatabase) -> None:
         self.store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 

@@ -29,14 +29,13 @@ import threading
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-if TYPE_CHECKING:
-    from rebelote.server.storage.tables import Store, StoredEvent
+from rebelote.server.storage.log_entries import LogWrite, StoredEvent
 
-__all__ = ["MAX_BATCH", "LogWriter"]
+__all__ = ["MAX_BATCH", "LogStore", "LogWriter"]
 
 MAX_BATCH = 256
 """The most writes one transaction takes."""
@@ -109,6 +108,28 @@ class _Shard:
                 _settle(batch, outcomes)
 
 
+class LogStore(Protocol):
+    """What :class:`LogWriter` needs of its store
+    (:class:`~rebelote.server.storage.tables.Store`): its database URL
+    (SQLite gets one writer thread) and its two ways to append log
+    entries."""
+
+    @property
+    def url(self) -> str:
+        """The store's SQLAlchemy URL."""
+        ...
+
+    def append(self, table_id: str, events: Sequence[StoredEvent], status: str) -> None:
+        """Append one table's ``events`` and set its ``status``, in one
+        transaction."""
+        ...
+
+    def append_many(self, writes: Sequence[LogWrite]) -> None:
+        """Append several tables' entries and set their status, all in one
+        transaction."""
+        ...
+
+
 class LogWriter:
     """Writes the log entries of live tables for their event loop (see the
     module docstring).  ``store``: whose :meth:`append` and
@@ -120,7 +141,7 @@ class LogWriter:
     once per turn, not once per write); those that come while a thread
     writes wait for its next batch."""
 
-    def __init__(self, store: Store, shards: int | None = None) -> None:
+    def __init__(self, store: LogStore, shards: int | None = None) -> None:
         self.store = store
         count = shards if shards is not None else (1 if store.url.startswith("sqlite") else 4)
         self._shards = [_Shard(self, i) for i in range(max(1, count))]
@@ -172,8 +193,6 @@ class LogWriter:
             except Exception as exc:
                 return [exc]
             return [None]
-        from rebelote.server.storage.tables import LogWrite
-
         try:
             store.append_many([LogWrite(j.table_id, j.events, j.status) for j in batch])
         except Exception as exc:

@@ -31,7 +31,8 @@ from rebelote.cards import CardSet, card_name, parse_card
 from rebelote.record import FORMAT, deal_summary, new_deal_record
 from rebelote.rules import Rules
 from rebelote.seats import Seat
-from rebelote.server.storage.tables import StoredEvent, StoredTable
+from rebelote.server.storage.log_entries import StoredEvent
+from rebelote.server.storage.tables import StoredTable
 from rebelote.server.tables.game import Entry, EntryKind
 from rebelote.server.tables.table import game_from_stored
 from rebelote.state import AmbiguousActionError, State

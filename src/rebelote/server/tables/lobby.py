@@ -70,7 +70,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -90,9 +90,10 @@ from rebelote.server.protocol.messages import (
     envelope,
     parse_lobby_message,
 )
+from rebelote.server.settings import ServerSettings
+from rebelote.server.storage.people import User
 
 if TYPE_CHECKING:
-    from rebelote.server.tables.registry import TableManager
     from rebelote.server.tables.room import Room
 
 __all__ = [
@@ -100,6 +101,8 @@ __all__ = [
     "LOBBY_QUEUE_LIMIT",
     "LobbyEntry",
     "LobbyHub",
+    "LobbyServer",
+    "SessionReader",
     "entry_of",
     "serve_lobby",
 ]
@@ -810,11 +813,42 @@ def _without_time(text: str) -> str:
     return text[: text.rindex(',"updated":')]
 
 
+class SessionReader(Protocol):
+    """The sessions of the store
+    (:meth:`~rebelote.server.storage.people.PeopleStore.session_user`)."""
+
+    def session_user(self, session_hash: str) -> tuple[User, str] | None:
+        """The user and CSRF token of a live session, or ``None``."""
+        ...
+
+
+class LobbyServer(Protocol):
+    """What :func:`serve_lobby` needs of the process's table manager
+    (:class:`~rebelote.server.tables.registry.TableManager`): its lobby
+    hub, its settings (the socket's message budget, the lookups' pace) and
+    the store that knows the sessions (who the socket's player is)."""
+
+    @property
+    def lobby_hub(self) -> LobbyHub:
+        """The process's lobby."""
+        ...
+
+    @property
+    def settings(self) -> ServerSettings:
+        """The server's settings."""
+        ...
+
+    @property
+    def store(self) -> SessionReader:
+        """The store, for its sessions."""
+        ...
+
+
 def _error(exc: ProtocolError) -> str:
     return envelope("error", exc.data())
 
 
-async def _user_id(ws: WebSocket, manager: TableManager) -> int | None:
+async def _user_id(ws: WebSocket, manager: LobbyServer) -> int | None:
     cookie = ws.cookies.get(SESSION_COOKIE)
     if not cookie or len(cookie) > 128:
         return None
@@ -860,8 +894,10 @@ async def _handle(raw: str | bytes, socket: LobbySocket, hub: LobbyHub) -> None:
         socket.watch(entry.id, msg.d.invite)
 
 
-async def serve_lobby(ws: WebSocket, manager: TableManager) -> None:
-    """Serve one lobby socket until it closes (see the module docstring)."""
+async def serve_lobby(ws: WebSocket, manager: LobbyServer) -> None:
+    """Serve one lobby socket until it closes (see the module docstring);
+    ``manager``: the process's
+    :class:`~rebelote.server.tables.registry.TableManager`."""
     await ws.accept()
     hub = manager.lobby_hub
     socket: LobbySocket | None = None

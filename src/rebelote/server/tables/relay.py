@@ -15,24 +15,44 @@ from __future__ import annotations
 import asyncio
 import hmac
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Coroutine
+from typing import Any, Literal, Protocol
 
 from rebelote.seats import Seat
+from rebelote.server.broker.base import Broker
 from rebelote.server.broker.hub import StreamKey
 from rebelote.server.protocol.messages import RoomData, TablePublic
 from rebelote.server.storage.tables import StoredSeat, TableMeta, hash_token
 
-if TYPE_CHECKING:
-    from rebelote.server.tables.registry import TableManager
+__all__ = ["DriverLink", "RemoteRoom"]
 
-__all__ = ["RemoteRoom"]
+
+class DriverLink(Protocol):
+    """What a :class:`RemoteRoom` needs of the process's table manager
+    (:class:`~rebelote.server.tables.registry.TableManager`): a way to send
+    a command to a table's driver, the broker (presence), and a way to run
+    a task in the background."""
+
+    @property
+    def broker(self) -> Broker:
+        """The process's broker."""
+        ...
+
+    async def command(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Run command ``op`` on ``table_id``'s driver; its answer
+        (``{"result": ..., "view": ...}``)."""
+        ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in a task of the manager's."""
+        ...
 
 
 class RemoteRoom:
     """The table ``table_id`` driven by another process, seen through
     ``view`` (see the module docstring); ``manager`` sends its changes."""
 
-    def __init__(self, manager: TableManager, table_id: str, view: dict[str, Any]) -> None:
+    def __init__(self, manager: DriverLink, table_id: str, view: dict[str, Any]) -> None:
         self.manager = manager
         self.id = table_id
         self.lock = asyncio.Lock()

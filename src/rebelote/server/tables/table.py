@@ -57,9 +57,9 @@ from rebelote.server.protocol.messages import (
     TablePublic,
     envelope,
 )
+from rebelote.server.storage.log_entries import StoredEvent
 from rebelote.server.storage.tables import (
     Store,
-    StoredEvent,
     StoredSeat,
     StoredTable,
     TableMeta,

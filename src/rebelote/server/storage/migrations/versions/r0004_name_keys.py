@@ -6,7 +6,7 @@ Create Date: 2026-12-01
 
 ``users.name`` is rewritten in Unicode NFC (every user) and
 ``users.name_key`` (accounts) recomputed as
-:func:`rebelote.server.storage.people.name_key` computes it now: NFKC, casefolded,
+:func:`rebelote.server.people.names.name_key` computes it now: NFKC, casefolded,
 NFKC again, spaces collapsed (it was only casefolded), so that look-alike
 names (full-width or mathematical letters, combining accents) compare
 equal.  Accounts are taken in id order; one whose new key is another
