@@ -8,14 +8,18 @@ unset (``.ci/run`` sets both; in CI a missing one fails)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import secrets
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 import redis
@@ -596,9 +600,6 @@ def test_serve_workers_starts_processes_that_share_the_tables(
     the table, and the first is started again on its port; Ctrl-C
     (SIGINT) stops both, even though the supervisor was started with
     SIGINT ignored, as a background job of a script is."""
-    import signal
-    import subprocess
-    import sys
 
     import httpx
 
@@ -673,40 +674,120 @@ def test_serve_workers_starts_processes_that_share_the_tables(
             client.close()
 
 
-def test_serve_workers_stops_on_sigterm(pg_url: str, redis_url: str, tmp_path: Path) -> None:
-    """``SIGTERM`` (``kill``, ``docker stop``) stops the supervisor and both
-    workers, exit status 0."""
-    import signal
-    import subprocess
-    import sys
-
+def _start_workers(
+    pg_url: str, redis_url: str, prefix: str, log: IO[bytes]
+) -> tuple[subprocess.Popen[bytes], list[str]]:
+    """``rebelote serve --workers 2`` in a session (a process group) of its
+    own, and the URLs of its two workers once both answer."""
     port = _free_pair()
-    prefix = f"rbtest{secrets.token_hex(4)}:"
-    log = (tmp_path / "workers.log").open("wb")
     command = [sys.executable, "-m", "rebelote", "serve", "--port", str(port)]
     command += ["--workers", "2", "--redis", redis_url, "--redis-prefix", prefix]
     command += ["--db", pg_url, "--log-level", "warning", "--no-warm-solver"]
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    urls = [f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"]
     try:
-        urls = [f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"]
         _until(lambda: all(_answers(url) for url in urls), "both processes answer", timeout=60)
-        workers = [_child_on_port(proc.pid, port), _child_on_port(proc.pid, port + 1)]
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=90) == 0
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    return proc, urls
+
+
+def _forget(redis_url: str, prefix: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serve_workers_stop_in_order_on_a_signal_to_their_group(
+    pg_url: str, redis_url: str, tmp_path: Path, signum: int
+) -> None:
+    """``SIGTERM`` or ``SIGINT`` to the whole process group (``kill --
+    -PGID``, systemd, Ctrl-C in a terminal): every process gets it, the
+    supervisor forwards ``SIGTERM`` too, and each worker still stops in
+    order: exit status 0, ports closed, and the lease of the live table
+    given back (not left to expire)."""
+    import httpx
+
+    prefix = f"rbtest{secrets.token_hex(4)}:"
+    log = (tmp_path / "workers.log").open("wb")
+    proc, urls = _start_workers(pg_url, redis_url, prefix, log)
+    try:
+        with httpx.Client(base_url=urls[0], timeout=20) as first:
+            csrf = first.post("/api/auth/guest", json={"name": "Ada"}).json()["csrf"]
+            made = first.post(
+                "/api/lobby/tables", json={"seat": "S"}, headers={"X-CSRF-Token": csrf}
+            )
+            assert made.status_code == 201, made.text
+        client = redis.Redis.from_url(redis_url)
+        try:
+            assert len(list(client.scan_iter(match=f"{prefix}lease:*"))) == 1
+            workers = [int(pid) for pid in _children(proc.pid)]
+            assert len(workers) == 2
+            os.killpg(proc.pid, signum)
+            assert proc.wait(timeout=90) == 0
+            # given back: a lease left to expire would live up to 3 s more
+            assert list(client.scan_iter(match=f"{prefix}lease:*")) == []
+        finally:
+            client.close()
         assert not _answers(urls[0]) and not _answers(urls[1])
         for pid in workers:
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)
+        assert b"Traceback" not in (tmp_path / "workers.log").read_bytes()
     finally:
         if proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         log.close()
+        _forget(redis_url, prefix)
+
+
+def test_serve_workers_stop_when_their_supervisor_is_killed(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """The supervisor killed with ``SIGKILL`` (it cannot stop them): its
+    workers get ``SIGTERM`` from the kernel (Linux's parent-death signal),
+    stop, and free their ports for a new ``serve --workers``."""
+    prefix = f"rbtest{secrets.token_hex(4)}:"
+    log = (tmp_path / "workers.log").open("wb")
+    proc, urls = _start_workers(pg_url, redis_url, prefix, log)
+    workers = [int(pid) for pid in _children(proc.pid)]
+    try:
+        assert len(workers) == 2
+        proc.kill()
+        proc.wait()
+        _until(lambda: not any(_answers(url) for url in urls), "the workers stop", timeout=60)
+        _until(lambda: not any(_alive(pid) for pid in workers), "the workers end", timeout=30)
+    finally:
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        log.close()
+        _forget(redis_url, prefix)
+
+
+def _children(parent: int) -> list[str]:
+    return Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (not ended, nor a zombie its new parent did not
+    reap yet)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 def test_serve_workers_needs_redis() -> None:
-    import subprocess
-    import sys
 
     done = subprocess.run(
         [sys.executable, "-m", "rebelote", "serve", "--workers", "2"],

@@ -23,8 +23,13 @@ stops the survivor, and reads every table's stored log:
   answered ``duplicate``) whose id is not in the log;
 - ``duplicate_actions``: ids found more than once in the log;
 - ``log_gaps``: tables whose log entries are not numbered 0, 1, 2, ...;
-- ``max_takeover_s`` / ``mean_takeover_s``: from the kill to the survivor
-  holding the lease, over the moved tables.
+- ``max_takeover_s`` / ``mean_takeover_s``: from the kill to the survivor's
+  log line ``table ID taken over`` (the table rebuilt from its log and
+  driven), over the moved tables; ``max_lease_s``: from the kill to the
+  survivor holding the lease (polled in Redis).
+
+:func:`run_failover` returns every key of the JSON line; they are listed in
+``docs/scale-out.md`` ("Figures").
 
 Loopback only; bounded by ``tables`` (1 to :data:`MAX_TABLES`) and
 ``seconds``; stops by itself.

@@ -273,6 +273,25 @@ def _ignore_stop_signals(previous: dict[int, Any] | None) -> None:
             signal.signal(signum, signal.SIG_IGN)
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent dies."""
+
+
+def _stop_with_parent(parent: int) -> None:
+    """In a worker, between ``fork`` and ``exec``: get ``SIGTERM`` when the
+    supervisor dies (killed with ``SIGKILL``, it could not stop its
+    workers, which would keep their ports and leases).  Linux only (elsewhere
+    nothing is done); a supervisor already dead by then: the worker stops."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 def _restore_signals(previous: dict[int, Any] | None) -> None:
     if previous is not None:
         for signum, handler in previous.items():
@@ -292,8 +311,9 @@ def serve_workers(
     (``port``, ``port + 1``, ...), each with the command-line ``args``
     (``--redis`` among them: they share their tables), until interrupted
     (Ctrl-C or ``SIGTERM``, even when started with ``SIGINT`` ignored:
-    every worker is stopped, ``SIGINT`` then ``SIGKILL`` after 20 s;
-    returns 0).  A worker that stops (killed,
+    every worker is stopped, ``SIGTERM`` then ``SIGKILL`` after 20 s;
+    returns 0).  On Linux a worker gets ``SIGTERM`` when the supervisor
+    dies, even by ``SIGKILL``.  A worker that stops (killed,
     crashed) is started again on its port after :data:`RESTART_PAUSE` s
     (doubled after each fast crash in a row, up to
     :data:`RESTART_PAUSE_MAX`); meanwhile the others take its tables over.
@@ -325,7 +345,8 @@ def serve_workers(
             url,
             *args,
         ]
-        return subprocess.Popen(command)
+        supervisor = os.getpid()
+        return subprocess.Popen(command, preexec_fn=lambda: _stop_with_parent(supervisor))
 
     procs: list[subprocess.Popen[bytes] | None] = []
     started: list[float] = []
@@ -373,7 +394,10 @@ def serve_workers(
         running = [proc for proc in procs if proc is not None]
         for proc in running:
             if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
+                # SIGTERM: a worker that got the terminal's SIGINT too (the
+                # same process group) or systemd's SIGTERM still stops in
+                # order (uvicorn cuts its stop short on a second SIGINT)
+                proc.send_signal(signal.SIGTERM)
         for proc in running:
             try:
                 proc.wait(timeout=20)
