@@ -5,8 +5,10 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -18,6 +20,7 @@ from rebelote.server.claim import (
     claim_window,
     redis_location,
     refusal,
+    release_cluster,
 )
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.claims import ClusterClaim
@@ -168,3 +171,87 @@ def test_claim_database_raises_for_another_fresh_cluster(store: Store) -> None:
     )
     with pytest.raises(ClusterClaimed):
         claim_database(store, None, "rb:", settings)
+
+
+def test_a_benchmark_gives_its_stopped_cluster_s_claim_up(store: Store, db_url: str) -> None:
+    """:func:`release_cluster` (the benchmarks, after stopping their
+    processes): the claim of that cluster only is made stale."""
+    assert store.claim_cluster(*A, window=30) is None
+    release_cluster(db_url, "redis://127.0.0.1:6379/0", "blue:")  # not the claimer
+    assert store.claim_cluster(*B, window=30) is not None
+    release_cluster(db_url, "redis://:pw@127.0.0.1:6379/0", "rb:")
+    assert store.claim_cluster(*B, window=30) is None
+    claim = store.cluster_claim()
+    assert claim is not None and (claim.redis, claim.prefix) == B
+
+
+def test_the_app_refuses_to_start_on_another_fresh_claim(store: Store, db_url: str) -> None:
+    from rebelote.server.app import create_app
+
+    assert store.claim_cluster(*A, window=30) is None
+    app = create_app(db_url, bot_delay=0, settings=ServerSettings(sweep_seconds=0))
+
+    async def start() -> None:
+        async with app.router.lifespan_context(app):
+            raise AssertionError("started")
+
+    with pytest.raises(ClusterClaimed):
+        asyncio.run(start())
+    claim = store.cluster_claim()
+    assert claim is not None and (claim.redis, claim.prefix) == A
+
+
+def test_the_app_keeps_its_claim_seen_and_gives_it_up_at_its_stop(
+    store: Store, db_url: str
+) -> None:
+    """A process without Redis: claimed at start, seen again every
+    heartbeat, stale at once after a clean stop."""
+    from rebelote.server.app import create_app
+
+    settings = ServerSettings(sweep_seconds=0, claim_heartbeat_seconds=0.05)
+    app = create_app(db_url, bot_delay=0, settings=settings)
+
+    async def run() -> None:
+        async with app.router.lifespan_context(app):
+            first = store.cluster_claim()
+            assert first is not None and (first.redis, first.prefix) == EMBEDDED
+            deadline = time.monotonic() + 30
+            while (seen := await asyncio.to_thread(store.cluster_claim)) == first:
+                assert time.monotonic() < deadline, "never seen again"
+                await asyncio.sleep(0.02)
+            assert seen is not None and seen.seen_at > first.seen_at
+
+    asyncio.run(run())
+    last = store.cluster_claim()
+    assert last is not None and last.age() > 3600
+    assert store.claim_cluster(*A, window=30) is None
+
+
+@pytest.mark.parametrize("before", ["nobody", "stale"])
+def test_a_claimer_overtaken_between_its_read_and_its_write_is_refused(
+    store: Store, db_url: str, before: str
+) -> None:
+    """The race made certain: cluster B claims (and commits) just before
+    A's write, after A read the row; A's write finds the row changed, A
+    reads it again and is refused."""
+    from sqlalchemy import event
+
+    t0 = now().replace(microsecond=0)
+    if before == "stale":
+        assert store.claim_cluster("10.0.0.9:6379/0", "old:", window=30, at=t0) is None
+    at = t0 + timedelta(seconds=60)
+    other = Store(db_url)
+    overtaken: list[ClusterClaim | None] = []
+
+    def overtake(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if not overtaken and statement.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            overtaken.append(other.claim_cluster(*B, window=30, at=at))
+
+    event.listen(store.engine, "before_cursor_execute", overtake)
+    try:
+        assert store.claim_cluster(*A, window=30, at=at) == ClusterClaim(*B, at)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", overtake)
+        other.close()
+    assert overtaken == [None]
+    assert store.cluster_claim() == ClusterClaim(*B, at)

@@ -36,6 +36,7 @@ __all__ = [
     "redis_location",
     "refusal",
     "release_claim",
+    "release_cluster",
 ]
 
 log = logging.getLogger(__name__)
@@ -136,3 +137,18 @@ def release_claim(store: Store, redis_url: str | None, prefix: str) -> None:
         store.release_cluster_claim("", "")
     except Exception:
         log.exception("the cluster claim could not be given up")
+
+
+def release_cluster(database_url: str, redis_url: str, prefix: str) -> None:
+    """Once every process of the cluster of ``redis_url`` and ``prefix``
+    has stopped (a benchmark's own cluster, on a random prefix): give its
+    claim of the database at ``database_url`` up, so that the next cluster
+    starts without waiting :func:`claim_window`.  Nothing happens when the
+    claim is another's; database errors are logged."""
+    store = Store(database_url)
+    try:
+        store.release_cluster_claim(redis_location(redis_url), prefix)
+    except Exception:
+        log.exception("the cluster claim could not be given up")
+    finally:
+        store.close()
