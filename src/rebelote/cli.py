@@ -607,10 +607,14 @@ def play(
 ) -> None:
     """Play a match in the browser against computer players: start the
     server, print its URL and open the browser."""
+    from .server.claim import ClusterClaimed
     from .server.run import serve
 
     try:
         serve(host=host, port=port, database_url=db, open_browser=not no_browser)
+    except ClusterClaimed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
     except OSError as exc:
         print(f"error: cannot serve on {host}:{port or 0}: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_BAD_INPUT) from None
@@ -668,6 +672,7 @@ def serve(
     chat, spectators, ratings (see the README for a reverse proxy with TLS).
     Logs go to standard error.  Several processes (--redis, --workers):
     see docs/scale-out.md."""
+    from .server.claim import ClusterClaimed
     from .server.logs import LOG_LEVELS
     from .server.run import serve as run_server
     from .server.run import serve_workers
@@ -698,7 +703,20 @@ def serve(
             args.append("--log-json")
         if not warm_solver:
             args.append("--no-warm-solver")
-        raise typer.Exit(serve_workers(workers, args, host=host, port=port, database_url=db))
+        try:
+            status = serve_workers(
+                workers,
+                args,
+                host=host,
+                port=port,
+                database_url=db,
+                redis_url=redis,
+                redis_prefix=redis_prefix,
+            )
+        except ClusterClaimed as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        raise typer.Exit(status)
     try:
         run_server(
             host=host,
@@ -712,6 +730,9 @@ def serve(
             redis_prefix=redis_prefix,
             warm_solver=warm_solver,
         )
+    except ClusterClaimed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
     except OSError as exc:
         print(f"error: cannot serve on {host}:{port}: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_BAD_INPUT) from None

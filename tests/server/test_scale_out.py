@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import secrets
 import signal
 import subprocess
@@ -585,6 +586,60 @@ def test_a_table_nobody_watches_comes_back_after_redis_restarts_empty(
     finally:
         made.close()
         own.kill()
+
+
+# --------------------------------------------------------------------------- one cluster
+
+
+def test_another_cluster_or_a_process_without_redis_is_refused_on_the_database(
+    cluster: Cluster,
+) -> None:
+    """One database, one cluster: while a process of the cluster (Redis,
+    prefix A) runs, ``rebelote serve`` on the same database with prefix B
+    (alone, or ``--workers 2``), or without Redis, exits with status 2 and
+    says who drives the database; it writes nothing in Redis under B, and
+    the claim stays the cluster's."""
+    import subprocess
+    import sys
+
+    from rebelote.server.claim import redis_location
+
+    a = cluster.add()
+    other = f"rbtest{secrets.token_hex(4)}:"
+    where = redis_location(cluster.redis_url)
+    pattern = (
+        "error: this database's tables are driven by the processes sharing Redis "
+        + re.escape(f"{where} with prefix {cluster.prefix} (seen ")
+        + r"\d+"
+        + re.escape(
+            " s ago): start with the same --redis and --redis-prefix, or stop them and wait 30 s\n"
+        )
+    )
+    base = [sys.executable, "-m", "rebelote", "serve", "--port", str(_free_pair())]
+    base += ["--db", cluster.db, "--log-level", "warning", "--no-warm-solver"]
+    for extra in (
+        ["--redis", cluster.redis_url, "--redis-prefix", other],
+        ["--workers", "2", "--redis", cluster.redis_url, "--redis-prefix", other],
+        [],
+    ):
+        done = subprocess.run(
+            base + extra, capture_output=True, text=True, timeout=120, env=os.environ.copy()
+        )
+        assert done.returncode == 2, (extra, done.stdout, done.stderr)
+        assert re.fullmatch(pattern, done.stderr), (extra, done.stderr)
+        assert done.stdout == ""
+    client = cluster.redis()
+    try:
+        assert list(client.scan_iter(match=f"{other}*")) == []
+    finally:
+        client.close()
+    store = cluster.store()
+    try:
+        claim = store.cluster_claim()
+    finally:
+        store.close()
+    assert claim is not None and (claim.redis, claim.prefix) == (where, cluster.prefix)
+    assert _answers(a.url)
 
 
 # --------------------------------------------------------------------------- workers

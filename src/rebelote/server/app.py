@@ -44,6 +44,7 @@ in the same Redis (``docs/scale-out.md``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -72,6 +73,7 @@ from rebelote.server.api.throttle import (
 )
 from rebelote.server.broker import Broker, MemoryBroker, RedisBroker, new_process_id
 from rebelote.server.broker.redis import REDIS_TIMEOUT
+from rebelote.server.claim import claim_database, keep_claim, release_claim
 from rebelote.server.people.chat import RedisRateLimiter
 from rebelote.server.people.passwords import PasswordWork
 from rebelote.server.protocol.messages import (
@@ -150,6 +152,10 @@ def create_app(
     ``broker``: a broker made by the caller (tests; it is started and
     closed with the app).  Neither: one process, a
     :class:`~rebelote.server.broker.MemoryBroker`, everything in memory.
+    One database, one cluster: the app claims the database for its Redis
+    and prefix (or for processes without Redis) at start, and its start
+    fails with :class:`~rebelote.server.claim.ClusterClaimed` when another
+    cluster's claim is fresh (:mod:`rebelote.server.claim`).
 
     The settings, store, broker, tables, throttle, password work and
     replays live in ``app.state`` (``settings``, ``store``, ``broker``,
@@ -173,6 +179,16 @@ def create_app(
         if migrate:
             store.migrate()
         made = broker if broker is not None else new_broker(settings)
+        # one database, one cluster: refused (ClusterClaimed) before any
+        # table is taken when another cluster drives this database
+        claim_url, claim_prefix = (
+            (made.url, made.prefix) if isinstance(made, RedisBroker) else (None, "")
+        )
+        try:
+            claim_database(store, claim_url, claim_prefix, settings)
+        except Exception:
+            store.close()
+            raise
         await made.start()
         manager = TableManager(store, made, bot_delay=bot_delay, seed=seed, settings=settings)
         if shared is not None:
@@ -190,6 +206,9 @@ def create_app(
         bots.warm_solver(warm_solver)
         await manager.restore_unfinished()
         manager.start_sweeping()
+        heartbeat = asyncio.create_task(
+            keep_claim(store, claim_url, claim_prefix, settings), name="cluster claim"
+        )
         app.state.tournaments = tournaments = TournamentRunner(store, manager, made)
         tournaments.start()
         try:
@@ -197,7 +216,11 @@ def create_app(
         finally:
             await tournaments.close()
             await daily.close()
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
             await manager.close()
+            release_claim(store, claim_url, claim_prefix)
             await made.close()
             await sockets.aclose()
             await throttle.close()

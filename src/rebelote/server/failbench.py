@@ -428,6 +428,7 @@ def run_failover(
         raise ValueError("--seconds: 0 to 600")
     if not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError("--redis: a URL redis://HOST:PORT/DB (or rediss://, unix://)")
+    from rebelote.server.claim import release_cluster
     from rebelote.server.storage.tables import Store
 
     say = progress or (lambda line: None)
@@ -484,6 +485,9 @@ def run_failover(
             for f in files:
                 f.close()
             forget_keys(redis, prefix)
+            # its processes stopped: the next benchmark on this database
+            # (another prefix) need not wait for the claim
+            release_cluster(url, redis, prefix)
         checked = _check_logs(url, bench.tables)
         ready = _taken_over(logs[1])
     victims = {t.id for t in figures["victims"]}

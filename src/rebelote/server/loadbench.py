@@ -608,6 +608,7 @@ def run_bench(
             f"--processes {processes} needs --redis URL: several server processes "
             "share their live tables through Redis"
         )
+    from rebelote.server.claim import release_cluster
     from rebelote.server.storage.tables import Store
 
     ports = _free_ports(processes)
@@ -674,6 +675,9 @@ def run_bench(
                 f.close()
             if redis is not None:
                 forget_keys(redis, prefix)
+                # its processes stopped: the next benchmark on this
+                # database (another prefix) need not wait for the claim
+                release_cluster(url, redis, prefix)
     report = result.report()
     report["db"] = url.split(":", 1)[0]
     report["redis"] = redis is not None

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "bind",
     "browser_available",
+    "check_claim",
     "raise_open_files",
     "serve",
     "serve_workers",
@@ -166,7 +167,9 @@ def serve(
     processes on that Redis (``docs/scale-out.md``); ``warm_solver``: compile the
     expert's kernel in the background (see
     :func:`~rebelote.server.app.create_app`; ``False``: never).  Raises ``OSError`` when the
-    port cannot be bound, ``ValueError`` for an unknown log level."""
+    port cannot be bound, ``ValueError`` for an unknown log level,
+    :class:`~rebelote.server.claim.ClusterClaimed` when another cluster
+    drives the database's tables (:func:`check_claim`)."""
     import uvicorn
 
     from rebelote.server.app import create_app
@@ -175,6 +178,9 @@ def serve(
 
     settings = settings or ServerSettings()
     url_db = database_url or default_database_url()
+    # refused before the app is made (a clear error, no server started)
+    # when another cluster drives this database's tables
+    check_claim(url_db, redis_url, redis_prefix, settings)
     # the solver's warm-up (``warm_solver``): ``rebelote serve`` (the lobby)
     # once a table seats an expert; ``play`` at start (its player soon
     # picks opponents)
@@ -213,6 +219,25 @@ def serve(
         server.run(sockets=[sock])
     finally:
         sock.close()
+
+
+def check_claim(
+    database_url: str, redis_url: str | None, redis_prefix: str, settings: ServerSettings
+) -> None:
+    """Upgrade the database and claim it for the cluster of ``redis_url``
+    and ``redis_prefix`` (none: a process without Redis), before any
+    process starts (:func:`rebelote.server.claim.claim_database`).  Raises
+    :class:`~rebelote.server.claim.ClusterClaimed` when another cluster's
+    claim is fresh."""
+    from rebelote.server.claim import claim_database
+    from rebelote.server.storage.tables import Store
+
+    store = Store(database_url, settings=settings)
+    try:
+        store.migrate()
+        claim_database(store, redis_url, redis_prefix, settings)
+    finally:
+        store.close()
 
 
 def _show_db(url: str) -> str:
@@ -305,6 +330,8 @@ def serve_workers(
     host: str,
     port: int,
     database_url: str | None,
+    redis_url: str | None = None,
+    redis_prefix: str = "rb:",
     echo: Callable[[str], None] = print,
 ) -> int:
     """Run ``workers`` ``rebelote serve`` processes on consecutive ports
@@ -320,16 +347,17 @@ def serve_workers(
     After :data:`FAST_CRASHES` crashes in a row each within
     :data:`FAST_CRASH_SECONDS` of its start, it gives up: every worker is
     stopped and the last exit status returned.  The database is upgraded
-    once first, so that the processes do not race to create it.  Put a
-    load balancer in front (any: no sticky sessions needed)."""
-    from rebelote.server.storage.tables import Store, default_database_url
+    once first, so that the processes do not race to create it, and
+    claimed for ``redis_url`` and ``redis_prefix`` (the workers' own, in
+    ``args``; :func:`check_claim`: raises
+    :class:`~rebelote.server.claim.ClusterClaimed` when another cluster
+    drives it, no worker started).  Put a load balancer in front (any: no
+    sticky sessions needed)."""
+    from rebelote.server.settings import ServerSettings
+    from rebelote.server.storage.tables import default_database_url
 
     url = database_url or default_database_url()
-    store = Store(url)
-    try:
-        store.migrate()
-    finally:
-        store.close()
+    check_claim(url, redis_url, redis_prefix, ServerSettings())
 
     def start(k: int) -> subprocess.Popen[bytes]:
         command = [

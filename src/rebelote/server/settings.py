@@ -177,7 +177,10 @@ class ServerSettings:
       no longer listed in the lobby, until one of them is back;
     - ``takeover_seconds``: with several processes (a Redis broker), how
       often each looks for live tables whose driver died (their lease
-      expired) to take them over (``docs/scale-out.md``).
+      expired) to take them over (``docs/scale-out.md``);
+    - ``claim_heartbeat_seconds``: how often each process marks the
+      database's cluster claim as seen (one ``UPDATE``); a claim not seen
+      for three times that is stale (:mod:`rebelote.server.claim`).
 
     Database (:class:`~rebelote.server.storage.tables.Store`):
 
@@ -262,6 +265,7 @@ class ServerSettings:
     presence_interval: float = 1.0
     deserted_table_seconds: float = 300.0
     takeover_seconds: float = 1.0
+    claim_heartbeat_seconds: float = 10.0
 
     db_statement_timeout_ms: int = 10_000
     db_lock_timeout_ms: int = 3_000

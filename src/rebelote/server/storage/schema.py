@@ -10,6 +10,7 @@ from sqlalchemy import MetaData
 from rebelote.server.storage import (
     analyses,
     bot_tokens,
+    claims,
     daily,
     people,
     progress,
@@ -21,7 +22,17 @@ from rebelote.server.storage.orm import Base
 
 __all__ = ["ROW_MODULES", "metadata"]
 
-ROW_MODULES = (analyses, bot_tokens, daily, people, progress, summaries, table_rows, tournaments)
+ROW_MODULES = (
+    analyses,
+    bot_tokens,
+    claims,
+    daily,
+    people,
+    progress,
+    summaries,
+    table_rows,
+    tournaments,
+)
 """The modules whose rows make the schema."""
 
 metadata: MetaData = Base.metadata

@@ -67,6 +67,7 @@ from rebelote.server.people.names import name_key, skeletons
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.analyses import AnalysisStore
 from rebelote.server.storage.bot_tokens import BotTokenStore
+from rebelote.server.storage.claims import ClaimStore
 from rebelote.server.storage.daily import DailyStore
 from rebelote.server.storage.log_entries import LogWrite, StoredEvent
 from rebelote.server.storage.orm import now
@@ -222,13 +223,23 @@ def alembic_config(url: str) -> Any:
     return config
 
 
-class Store(AnalysisStore, PeopleStore, BotTokenStore, SummaryStore, ProgressStore, DailyStore):
+class Store(
+    AnalysisStore,
+    PeopleStore,
+    BotTokenStore,
+    SummaryStore,
+    ProgressStore,
+    DailyStore,
+    ClaimStore,
+):
     """The server's database (tables here; people, chat and results from
     :class:`~rebelote.server.storage.people.PeopleStore`; the analyses of
     finished games from
     :class:`~rebelote.server.storage.analyses.AnalysisStore`; the
     per-match summaries of the profiles from
-    :class:`~rebelote.server.storage.summaries.SummaryStore`).  ``url``:
+    :class:`~rebelote.server.storage.summaries.SummaryStore`; the claim of
+    the cluster driving the live tables from
+    :class:`~rebelote.server.storage.claims.ClaimStore`).  ``url``:
     any SQLAlchemy URL.  Call :meth:`migrate` before use (``rebelote
     play`` does it on start).  ``settings``: the statement, lock and connection timeouts
     (``db_*`` of :class:`~rebelote.server.settings.ServerSettings`).
