@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ import pytest
 
 from rebelote.server.api.throttle import (
     DEVICE_COOKIE,
+    LoginClaim,
     RateLimited,
     Throttle,
     device_token,
@@ -381,6 +383,48 @@ def test_known_devices_pass_the_address_lock_only(throttle_settings: ServerSetti
             assert await throttle.storage.get(f"{address}:fails") == 3  # nothing added
             key = Throttle._device_key(device, "bob")
             assert 0 < await throttle.storage.get_expiry(key) - time.time() <= 90 * 24 * 3600
+        finally:
+            await throttle.close()
+
+    asyncio.run(run())
+
+
+def test_claims_sent_at_once_count_as_if_one_after_the_other(
+    throttle_settings: ServerSettings,
+) -> None:
+    """20 claims of one name from one address at once (in memory, and in
+    Redis, where each would otherwise be several round trips): the 2 free
+    failures and the 3rd, which takes the 60 s lock, pass; the 17 others
+    are refused for 60 s, never a doubling earned by attempts that were
+    then given back, and they count nowhere (3 failures per key).  The
+    storage's steps are slowed, later ones less, so that steps of
+    different claims would overtake each other if a claim were not one
+    step."""
+
+    async def run() -> None:
+        throttle = Throttle(throttle_settings)
+        storage: Any = throttle.storage
+        calls = itertools.count()
+
+        async def overtaken(key: str, expiry: float, amount: int = 1) -> int:
+            await asyncio.sleep(max(0.0, 0.04 - 0.0004 * next(calls)))
+            result: int = await real_incr(key, expiry, amount)
+            return result
+
+        real_incr = storage.incr
+        storage.incr = overtaken
+        try:
+            answers = await asyncio.gather(
+                *(throttle.login_claim("carol", "192.0.2.9") for _ in range(20)),
+                return_exceptions=True,
+            )
+            passed = [a.delay for a in answers if isinstance(a, LoginClaim)]
+            refused = [a.retry_after for a in answers if isinstance(a, RateLimited)]
+            assert sorted(passed) == [0, 0, 60]
+            # what is left of the 60 s lock (the slowed steps take a few seconds)
+            assert len(refused) == 17 and all(50 <= wait <= 60 for wait in refused)
+            keys = throttle._login_keys("carol", "192.0.2.9")
+            assert [await throttle.storage.get(f"{key}:fails") for _, key in keys] == [3, 3, 3]
         finally:
             await throttle.close()
 

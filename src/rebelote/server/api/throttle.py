@@ -62,6 +62,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from limits.storage import storage_from_string
 from redis.asyncio import ConnectionPool, Redis
+from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
@@ -249,6 +250,10 @@ class Throttle:
             )
         self.storage: Storage = storage
         self.window = MovingWindowRateLimiter(storage)
+        self._claim_script: AsyncScript | None = None
+        if self._pool is not None:
+            self._claim_script = Redis(connection_pool=self._pool).register_script(_CLAIM_LUA)
+        self._claims = asyncio.Lock()  # one claim at a time on a memory storage
         self._rates: dict[str, list[RateLimitItem]] = {}
         self._backoffs = (
             _Backoff("pair", settings.login_pair_free, settings.login_pair_cap),
@@ -380,27 +385,62 @@ class Throttle:
         name (:meth:`known_device`): the address's key neither counts nor
         refuses it.
 
-        Each key (pair, address, name) counts the attempt with one atomic
-        increment.  Within a key's free failures the attempt goes on; past
-        them, it goes on only if it is the first to take the key's lock
-        (also one atomic increment, expiring after the delay that failure
-        earns): the lock then refuses every other attempt until it
+        Each key (pair, address, name) counts the attempt.  Within a
+        key's free failures the attempt goes on; past them, it goes on
+        only if the key's lock is free: it takes it, for the delay that
+        failure earns, and the lock refuses every other attempt until it
         expires, however many arrive at once.  A refused attempt raises
         :class:`RateLimited` (with the longest wait of the locked keys)
         and counts nowhere: the claims it made on the other keys are
         given back.
 
-        With a Redis storage, each increment is one Lua script (``INCRBY``,
-        then ``EXPIRE`` when the key is new): atomic across processes, so
-        the rule holds whichever process each attempt reaches.  Raises
-        :class:`ThrottleUnavailable` when the storage is out of reach."""
+        A claim is one step: with a Redis storage one Lua script
+        (:data:`_CLAIM_LUA`), atomic across processes; with the memory
+        storage, under a lock of this process.  Attempts sent at once thus
+        count as if sent one after the other (the first lock past the free
+        failures is ``settings.login_delay``, never a doubling earned by
+        attempts that were then given back), whichever process each
+        reaches.  Raises :class:`ThrottleUnavailable` when the storage is
+        out of reach."""
         async with _reachable():
             return await self._login_claim(name_key, address, known_device)
 
     async def _login_claim(self, name_key: str, address: str, known_device: bool) -> LoginClaim:
+        keys = self._login_keys(name_key, address, known_device=known_device)
+        if self._claim_script is not None:
+            return await self._redis_claim(name_key, address, keys)
+        async with self._claims:
+            return await self._memory_claim(name_key, address, keys)
+
+    async def _redis_claim(
+        self, name_key: str, address: str, keys: list[tuple[_Backoff, str]]
+    ) -> LoginClaim:
+        """:meth:`login_claim` in one Lua script (:data:`_CLAIM_LUA`): no
+        other attempt, in any process, runs between its steps."""
+        assert self._claim_script is not None
+        prefix = f"{self.settings.redis_prefix}limits:"
+        names = [f"{prefix}{key}:{part}" for _, key in keys for part in ("fails", "lock")]
+        args: list[float] = [
+            max(1, math.ceil(self.settings.login_forget_after)),
+            self.settings.login_delay,
+        ]
+        for backoff, _ in keys:
+            args += [backoff.free, backoff.cap]
+        answer = [int(x) for x in await self._claim_script(keys=names, args=args)]
+        if answer[0] < 0:
+            raise RateLimited(answer[1] / 1000, _TOO_MANY_WRONG)
+        claim = LoginClaim(self, name_key, address)
+        claim.taken = [(b, key, delay) for (b, key), delay in zip(keys, answer[1:], strict=True)]
+        return claim
+
+    async def _memory_claim(
+        self, name_key: str, address: str, keys: list[tuple[_Backoff, str]]
+    ) -> LoginClaim:
+        """:meth:`login_claim` on a memory storage, under the throttle's
+        lock (one claim at a time in this process, the storage's only
+        one)."""
         expiry = max(1, math.ceil(self.settings.login_forget_after))
         claim = LoginClaim(self, name_key, address)
-        keys = self._login_keys(name_key, address, known_device=known_device)
         for backoff, key in keys:
             failures = await self.storage.incr(f"{key}:fails", expiry)
             if failures <= backoff.free:
@@ -422,13 +462,59 @@ class Throttle:
                 # whole seconds: the wait must not round up past them)
                 ends = await self.storage.get_expiry(f"{key}:lock")
                 wait = max(wait, ends - time.time())
-        raise RateLimited(wait, "too many wrong passwords: wait before trying again")
+        raise RateLimited(wait, _TOO_MANY_WRONG)
 
     async def _give_back(self, key: str) -> None:
         """Take back one counted failure of ``key`` (never below 0)."""
         if await self.storage.get(f"{key}:fails") > 0:
             expiry = max(1, math.ceil(self.settings.login_forget_after))
             await self.storage.incr(f"{key}:fails", expiry, amount=-1)
+
+
+_TOO_MANY_WRONG = "too many wrong passwords: wait before trying again"
+
+_CLAIM_LUA = """
+-- KEYS: fails, lock of each login key in turn; ARGV: forget-after (s),
+-- login delay (s), then free failures and cap (s) of each key.
+-- Returns {1, lock seconds taken per key (0: a free failure)} or
+-- {-1, milliseconds until the longest lock ends}: refused, nothing counted.
+local forget, base = tonumber(ARGV[1]), tonumber(ARGV[2])
+local n = #KEYS / 2
+local taken = {}
+for i = 1, n do
+  local fails_key, lock_key = KEYS[2 * i - 1], KEYS[2 * i]
+  local free, cap = tonumber(ARGV[1 + 2 * i]), tonumber(ARGV[2 + 2 * i])
+  local failures = redis.call('INCRBY', fails_key, 1)
+  if failures == 1 then redis.call('EXPIRE', fails_key, forget) end
+  if failures <= free then
+    taken[i] = 0
+  else
+    local doubled = base * 2 ^ math.min(failures - free - 1, 40)
+    local delay = math.max(1, math.ceil(math.min(cap, doubled)))
+    if redis.call('SET', lock_key, 1, 'NX', 'EX', delay) then
+      taken[i] = delay
+    else
+      for j = 1, i do
+        local back = KEYS[2 * j - 1]
+        if tonumber(redis.call('GET', back) or '0') > 0 then redis.call('DECRBY', back, 1) end
+        if j < i and taken[j] > 0 then redis.call('DEL', KEYS[2 * j]) end
+      end
+      local wait = 0
+      for j = 1, n do
+        wait = math.max(wait, redis.call('PTTL', KEYS[2 * j]))
+      end
+      return {-1, wait}
+    end
+  end
+end
+local answer = {1}
+for i = 1, n do answer[i + 1] = taken[i] end
+return answer
+"""
+"""The Redis form of :meth:`Throttle.login_claim`, atomic: the steps of
+the memory form (count each key's failure, past the free ones take its
+lock for the delay that failure earns, or give everything back and tell
+the longest wait), run as one script."""
 
 
 class LoginClaim:
