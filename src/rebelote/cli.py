@@ -42,6 +42,8 @@ app.add_typer(bench_app, name="bench")
 app.add_typer(tournament_app, name="tournament")
 
 EXIT_BAD_INPUT = 2
+EXIT_UNAVAILABLE = 3
+"""A service the command needs (Redis) cannot be reached."""
 
 
 def _fail(payload: dict[str, Any], as_json: bool) -> NoReturn:
@@ -672,6 +674,7 @@ def serve(
     chat, spectators, ratings (see the README for a reverse proxy with TLS).
     Logs go to standard error.  Several processes (--redis, --workers):
     see docs/scale-out.md."""
+    from .server.broker import BrokerUnavailable
     from .server.claim import ClusterClaimed
     from .server.logs import LOG_LEVELS
     from .server.run import serve as run_server
@@ -716,6 +719,9 @@ def serve(
         except ClusterClaimed as exc:
             print(f"error: {exc}", file=sys.stderr)
             raise typer.Exit(EXIT_BAD_INPUT) from None
+        except BrokerUnavailable as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise typer.Exit(EXIT_UNAVAILABLE) from None
         raise typer.Exit(status)
     try:
         run_server(
@@ -733,6 +739,9 @@ def serve(
     except ClusterClaimed as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_BAD_INPUT) from None
+    except BrokerUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_UNAVAILABLE) from None
     except OSError as exc:
         print(f"error: cannot serve on {host}:{port}: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_BAD_INPUT) from None

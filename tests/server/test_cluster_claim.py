@@ -6,11 +6,16 @@ SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +23,9 @@ from rebelote.server.claim import (
     ClusterClaimed,
     claim_database,
     claim_window,
+    holder_gone,
+    identity,
+    local_process,
     redis_location,
     refusal,
     release_cluster,
@@ -29,7 +37,8 @@ from rebelote.server.storage.tables import Store
 
 A = ("127.0.0.1:6379/0", "rb:")
 B = ("127.0.0.1:6379/0", "blue:")
-EMBEDDED = ("", "")
+EMBEDDED = identity(None, "")
+"""This process's identity without Redis: ``("", "local:HOST:PID:START")``."""
 
 
 @pytest.fixture
@@ -85,16 +94,56 @@ def test_the_own_claim_is_refreshed(store: Store) -> None:
 
 
 def test_an_embedded_process_restarted_after_a_crash_starts_at_once(store: Store) -> None:
-    """Processes without Redis share one identity: the claim left by a
-    killed one (fresh) is the next one's own."""
+    """A process without Redis is a cluster of its own (machine, process
+    id, start time): its own claim is refreshed; another live process's
+    refuses it; the claim of one that no longer runs on this machine (its
+    id free, or taken by a process started later) is taken at once; one
+    from another machine, or in the old shape without a process, waits
+    for the window."""
+    host, pid, started = local_process().removeprefix("local:").rsplit(":", 2)
+    assert (EMBEDDED[0], pid) == ("", str(os.getpid())) and started.isdigit()
     t0 = now().replace(microsecond=0)
-    assert store.claim_cluster(*EMBEDDED, window=30, at=t0) is None
+    assert store.claim_cluster(*EMBEDDED, window=30, at=t0, gone=holder_gone) is None
     t1 = t0 + timedelta(seconds=1)
-    assert store.claim_cluster(*EMBEDDED, window=30, at=t1) is None
+    assert store.claim_cluster(*EMBEDDED, window=30, at=t1, gone=holder_gone) is None
     assert store.cluster_claim() == ClusterClaim(*EMBEDDED, t1)
-    assert store.claim_cluster(*A, window=30, at=t1 + timedelta(seconds=2)) == ClusterClaim(
-        *EMBEDDED, t1
+    with subprocess.Popen(["sleep", "60"]) as sleeper:
+        try:
+            stat = Path(f"/proc/{sleeper.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            alive = ("", f"local:{host}:{sleeper.pid}:{stat[19]}")
+            reused = ("", f"local:{host}:{sleeper.pid}:{int(stat[19]) - 1}")
+            elsewhere = ("", f"local:other-host:{sleeper.pid}:{stat[19]}")
+            # this process runs: another process without Redis is refused
+            t2 = t1 + timedelta(seconds=1)
+            assert store.claim_cluster(*alive, window=30, at=t2, gone=holder_gone) == (
+                ClusterClaim(*EMBEDDED, t1)
+            )
+            # the sleeper (as if it served) holds it: this one is refused
+            assert store.release_cluster_claim(*EMBEDDED) is True
+            assert store.claim_cluster(*alive, window=30, at=t2, gone=holder_gone) is None
+            assert store.claim_cluster(*EMBEDDED, window=30, at=t2, gone=holder_gone) == (
+                ClusterClaim(*alive, t2)
+            )
+            assert holder_gone(ClusterClaim(*alive, t2)) is False
+            # its process id run by a process started at another time: gone
+            assert holder_gone(ClusterClaim(*reused, t2)) is True
+            assert holder_gone(ClusterClaim(*elsewhere, t2)) is False
+        finally:
+            sleeper.kill()
+    # the sleeper ended: its claim is taken at once (here by a Redis cluster)
+    assert holder_gone(ClusterClaim(*alive, t2)) is True
+    assert store.claim_cluster(*A, window=30, at=t2, gone=holder_gone) is None
+    # another machine's, or the old shape: the window
+    assert store.claim_cluster(*elsewhere, window=30, at=t2, gone=holder_gone) == (
+        ClusterClaim(*A, t2)
     )
+    t3 = t2 + timedelta(seconds=40)
+    assert store.claim_cluster(*elsewhere, window=30, at=t3, gone=holder_gone) is None
+    assert store.claim_cluster(*EMBEDDED, window=30, at=t3, gone=holder_gone) == (
+        ClusterClaim(*elsewhere, t3)
+    )
+    assert holder_gone(ClusterClaim("", "", t3)) is False
+    assert holder_gone(ClusterClaim(*A, t3)) is False
 
 
 def test_a_released_claim_is_stale_at_once(store: Store) -> None:
@@ -150,9 +199,15 @@ def test_the_refusal_says_who_drives_the_database_and_what_to_do() -> None:
         "127.0.0.1:6379/0 with prefix rb: (seen 4 s ago): start with the same --redis "
         "and --redis-prefix, or stop them and wait 30 s"
     )
+    assert refusal(ClusterClaim("", "local:box:4242:1234", seen), 30) == (
+        "this database's tables are driven by another process without Redis "
+        "(process 4242 on box, seen 4 s ago): two would drive each table twice; "
+        "stop it first (on another machine, wait 30 s after it stopped)"
+    )
     assert refusal(ClusterClaim("", "", seen), 30) == (
-        "this database's tables are driven by a process without Redis (seen 4 s ago): "
-        "start without --redis, or stop it and wait 30 s"
+        "this database's tables are driven by another process without Redis "
+        "(seen 4 s ago): two would drive each table twice; "
+        "stop it first (on another machine, wait 30 s after it stopped)"
     )
 
 
@@ -255,3 +310,79 @@ def test_a_claimer_overtaken_between_its_read_and_its_write_is_refused(
         other.close()
     assert overtaken == [None]
     assert store.cluster_claim() == ClusterClaim(*B, at)
+
+
+def _serve(db: str, port: int, *extra: str) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "rebelote", "serve", "--port", str(port), "--db", db]
+    command += ["--log-level", "warning", "--no-warm-solver", *extra]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _answers(port: int) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def _until_answers(proc: subprocess.Popen[str], port: int) -> None:
+    deadline = time.monotonic() + 60
+    while not _answers(port):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the server never answered"
+        time.sleep(0.1)
+
+
+def test_two_processes_without_redis_never_serve_one_database(tmp_path: Path) -> None:
+    """``rebelote serve`` without Redis, twice on one database: the second
+    exits with status 2 and says which process drives it; once the first
+    is killed (``SIGKILL``: no clean stop), a new one starts at once; it
+    stops in order on ``SIGHUP`` (exit 0) and gives its claim up.  With a
+    Redis it cannot reach, a process exits with status 3 and one line,
+    and claims nothing."""
+    from .brokers import free_port
+
+    db = f"sqlite:///{tmp_path / 'one.db'}"
+    first_port, second_port = free_port(), free_port()
+    first = _serve(db, first_port)
+    try:
+        _until_answers(first, first_port)
+        second = _serve(db, second_port)
+        out, err = second.communicate(timeout=120)
+        assert second.returncode == 2 and out == ""
+        assert re.fullmatch(
+            r"error: this database's tables are driven by another process without Redis "
+            rf"\(process {first.pid} on [^,]+, seen \d+ s ago\): two would drive each table "
+            r"twice; stop it first \(on another machine, wait 30 s after it stopped\)\n",
+            err,
+        ), err
+        first.kill()
+        first.communicate()
+        third = _serve(db, second_port)
+        try:
+            _until_answers(third, second_port)  # at once: no 30 s wait
+            third.send_signal(signal.SIGHUP)
+            out, err = third.communicate(timeout=60)
+            assert third.returncode == 0 and "Traceback" not in err, err
+        finally:
+            if third.poll() is None:
+                third.kill()
+                third.communicate()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    store = Store(db)
+    try:
+        claim = store.cluster_claim()
+        assert claim is not None and claim.redis == "" and claim.age() > 3600  # given up
+        unreachable = _serve(db, second_port, "--redis", "redis://:pw@127.0.0.1:1/0")
+        out, err = unreachable.communicate(timeout=120)
+        assert unreachable.returncode == 3 and out == ""
+        assert re.fullmatch(r"error: cannot reach Redis at 127\.0\.0\.1:1/0: [^\n]+\n", err), err
+        assert "pw" not in err
+        assert store.cluster_claim() == claim  # nothing claimed
+    finally:
+        store.close()

@@ -267,6 +267,31 @@ def test_a_websocket_with_hello_in_time_plays(fast: LiveServer) -> None:
         assert client.recv_until(lambda m: m["t"] == "snapshot")["d"]["table"]["you"] == "S"
 
 
+def test_a_second_hello_with_another_token_is_refused_and_closed(fast: LiveServer) -> None:
+    """A socket bound to the seat S: ``hello`` with its own token again
+    resumes (a snapshot); with any other token, ``bad_token`` and the
+    socket is closed 4403 (it was left open, still S's)."""
+    created = fast.create()
+    for other in ("made up token", "x" * 40):
+        with fast.connect(created["table_id"], None) as client:
+            client.send("hello", {"token": created["token"]})
+            client.recv_until(lambda m: m["t"] == "snapshot")
+            client.send("hello", {"token": created["token"], "last_v": None})
+            assert client.recv_until(lambda m: m["t"] == "snapshot")["d"]["table"]["you"] == "S"
+            client.send("hello", {"token": other})
+            error = client.recv_until(lambda m: m["t"] == "error")
+            assert error["d"] == {
+                "code": "bad_token",
+                "message": "this connection is already bound to another token",
+                "legal": None,
+            }
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    client.recv(timeout=5)
+            rcvd = closed.value.rcvd
+            assert rcvd is not None and (rcvd.code, rcvd.reason) == (4403, "bad_token")
+
+
 # ------------------------------------------------------------------ throttles
 
 

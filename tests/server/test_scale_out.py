@@ -759,12 +759,13 @@ def _forget(redis_url: str, prefix: str) -> None:
         client.close()
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_serve_workers_stop_in_order_on_a_signal_to_their_group(
     pg_url: str, redis_url: str, tmp_path: Path, signum: int
 ) -> None:
-    """``SIGTERM`` or ``SIGINT`` to the whole process group (``kill --
-    -PGID``, systemd, Ctrl-C in a terminal): every process gets it, the
+    """``SIGTERM``, ``SIGINT`` or ``SIGHUP`` to the whole process group
+    (``kill -- -PGID``, systemd, Ctrl-C in a terminal, the terminal or
+    SSH session closed): every process gets it, the
     supervisor forwards ``SIGTERM`` too, and each worker still stops in
     order: exit status 0, ports closed, and the lease of the live table
     given back (not left to expire)."""

@@ -8,18 +8,28 @@ its processes every ``settings.claim_heartbeat_seconds``; a process whose
 identity differs from a claim seen within
 :func:`claim_window` refuses to start (:class:`ClusterClaimed`).
 
-A process without Redis claims too (its identity: an empty Redis and
-prefix), so that neither kind starts over the other; processes of the
-same identity never refuse each other (an embedded server started again
-after a crash starts at once).  An embedded process gives its claim up
-when it stops cleanly; a Redis cluster's claim stays (its other processes
-run on) and grows stale within the window once they are all gone.
+A process without Redis claims too, as a cluster of its own (its
+identity: an empty Redis location and, for prefix, ``local:`` with its
+machine, process id and start time, :func:`local_process`), so that
+neither kind starts over the other and two processes without Redis never
+drive one database together.  Processes of the same identity never refuse
+each other.  A claim left by a process without Redis that no longer runs
+on this machine (killed, crashed: its id is gone, or belongs to a process
+started later) is taken at once (:func:`holder_gone`), so that an
+embedded server started again after a crash starts at once; one from
+another machine waits for the window.  An embedded process gives its
+claim up when it stops cleanly; a Redis cluster's claim stays (its other
+processes run on) and grows stale within the window once they are all
+gone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import os
+import socket
 
 from redis.connection import parse_url
 
@@ -31,8 +41,10 @@ __all__ = [
     "ClusterClaimed",
     "claim_database",
     "claim_window",
+    "holder_gone",
     "identity",
     "keep_claim",
+    "local_process",
     "redis_location",
     "refusal",
     "release_claim",
@@ -66,11 +78,61 @@ def redis_location(url: str) -> str:
     return f"{parts.get('host') or 'localhost'}:{parts.get('port') or 6379}/{db}"
 
 
+_LOCAL = "local:"
+"""How the claim's prefix of a process without Redis starts."""
+
+
+def _started(pid: int) -> str:
+    """When the process ``pid`` started (clock ticks after the boot, from
+    ``/proc``, as text); ``"-"`` when no such process runs; ``""`` when
+    it cannot be known (no ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return "-"
+    except OSError:
+        return ""
+    return fields[19] if len(fields) > 19 else ""
+
+
+@functools.cache
+def local_process() -> str:
+    """The claim's prefix of this process when it runs without Redis:
+    ``local:HOST:PID:START`` (its machine's name, at most 60 characters,
+    its process id, its start time in clock ticks after the boot, empty
+    where ``/proc`` is missing).  The same for the whole life of the
+    process."""
+    host = socket.gethostname()[:60].replace(":", "_")
+    pid = os.getpid()
+    return f"{_LOCAL}{host}:{pid}:{_started(pid)}"
+
+
+def holder_gone(claim: ClusterClaim) -> bool:
+    """Whether ``claim`` is held by a process without Redis known, on this
+    machine, to be no longer running: its process id runs no process, or
+    a process started at another time (the id taken again).  ``False``
+    for a Redis cluster's claim, another machine's, or a process that
+    cannot be checked (no ``/proc``): those wait for the window."""
+    if claim.redis or not claim.prefix.startswith(_LOCAL):
+        return False
+    parts = claim.prefix.removeprefix(_LOCAL).rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit():
+        return False
+    host, pid, started = parts[0], int(parts[1]), parts[2]
+    if host != socket.gethostname()[:60].replace(":", "_") or pid == os.getpid():
+        return False
+    now_started = _started(pid)
+    if now_started == "-":
+        return True
+    return bool(started) and bool(now_started) and now_started != started
+
+
 def identity(redis_url: str | None, prefix: str) -> tuple[str, str]:
     """The claim's identity of a process: its Redis location and prefix,
-    or two empty strings without Redis."""
+    or, without Redis, an empty location and :func:`local_process`."""
     if not redis_url:
-        return "", ""
+        return "", local_process()
     return redis_location(redis_url), prefix
 
 
@@ -79,9 +141,12 @@ def refusal(claim: ClusterClaim, window: float) -> str:
     (``window``: :func:`claim_window`)."""
     seen = f"seen {max(0, round(claim.age()))} s ago"
     if not claim.redis:
+        parts = claim.prefix.removeprefix(_LOCAL).rsplit(":", 2)
+        who = f"process {parts[1]} on {parts[0]}, " if len(parts) == 3 else ""
         return (
-            f"this database's tables are driven by a process without Redis ({seen}): "
-            f"start without --redis, or stop it and wait {window:g} s"
+            f"this database's tables are driven by another process without Redis "
+            f"({who}{seen}): two would drive each table twice; stop it first "
+            f"(on another machine, wait {window:g} s after it stopped)"
         )
     return (
         f"this database's tables are driven by the processes sharing Redis {claim.redis} "
@@ -99,7 +164,7 @@ def claim_database(
     another cluster's claim is fresh."""
     redis, key_prefix = identity(redis_url, prefix)
     window = claim_window(settings)
-    held = store.claim_cluster(redis, key_prefix, window=window)
+    held = store.claim_cluster(redis, key_prefix, window=window, gone=holder_gone)
     if held is not None:
         raise ClusterClaimed(refusal(held, window))
 
@@ -119,7 +184,11 @@ async def keep_claim(
         try:
             if await asyncio.to_thread(store.refresh_cluster_claim, redis, key_prefix):
                 continue
-            held = await asyncio.to_thread(store.claim_cluster, redis, key_prefix, window=window)
+            held = await asyncio.to_thread(
+                functools.partial(store.claim_cluster, window=window, gone=holder_gone),
+                redis,
+                key_prefix,
+            )
         except Exception:
             log.exception("the cluster claim could not be refreshed")
             continue
@@ -134,7 +203,7 @@ def release_claim(store: Store, redis_url: str | None, prefix: str) -> None:
     if redis_url:
         return
     try:
-        store.release_cluster_claim("", "")
+        store.release_cluster_claim(*identity(None, ""))
     except Exception:
         log.exception("the cluster claim could not be given up")
 

@@ -13,6 +13,7 @@ consecutive ports, sharing the tables through Redis (``--workers N``).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -22,7 +23,7 @@ import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -216,7 +217,8 @@ def serve(
 
         threading.Thread(target=opener, daemon=True).start()
     try:
-        server.run(sockets=[sock])
+        with _stop_on_hangup(server):
+            server.run(sockets=[sock])
     finally:
         sock.close()
 
@@ -226,11 +228,17 @@ def check_claim(
 ) -> None:
     """Upgrade the database and claim it for the cluster of ``redis_url``
     and ``redis_prefix`` (none: a process without Redis), before any
-    process starts (:func:`rebelote.server.claim.claim_database`).  Raises
+    process starts (:func:`rebelote.server.claim.claim_database`); with
+    Redis, Redis is reached first (one ``PING``), so that a process that
+    cannot start never claims.  Raises
     :class:`~rebelote.server.claim.ClusterClaimed` when another cluster's
-    claim is fresh."""
+    claim is fresh, :class:`~rebelote.server.broker.BrokerUnavailable`
+    when Redis cannot be reached (nothing claimed)."""
     from rebelote.server.claim import claim_database
     from rebelote.server.storage.tables import Store
+
+    if redis_url:
+        ping_redis(redis_url)
 
     store = Store(database_url, settings=settings)
     try:
@@ -238,6 +246,31 @@ def check_claim(
         claim_database(store, redis_url, redis_prefix, settings)
     finally:
         store.close()
+
+
+def ping_redis(redis_url: str) -> None:
+    """Reach the Redis at ``redis_url`` (one ``PING``, at most
+    ``REDIS_TIMEOUT`` seconds).  Raises
+    :class:`~rebelote.server.broker.BrokerUnavailable` (its message says
+    where, never a password) when it cannot be reached."""
+    import redis as sync_redis
+    from redis.exceptions import RedisError
+
+    from rebelote.server.broker import BrokerUnavailable
+    from rebelote.server.broker.redis import REDIS_TIMEOUT
+    from rebelote.server.claim import redis_location
+
+    client = sync_redis.Redis.from_url(
+        redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT
+    )
+    try:
+        client.ping()
+    except (RedisError, OSError) as exc:
+        raise BrokerUnavailable(
+            f"cannot reach Redis at {redis_location(redis_url)}: {exc}"
+        ) from None
+    finally:
+        client.close()
 
 
 def _show_db(url: str) -> str:
@@ -265,9 +298,32 @@ FAST_CRASHES = 5
 every worker): the process cannot start (a port taken, a bad setting)."""
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()),
+)
 """The signals that stop :func:`serve_workers` and its workers: Ctrl-C
-(``SIGINT``) and ``SIGTERM`` (``kill``, ``docker stop``, systemd)."""
+(``SIGINT``), ``SIGTERM`` (``kill``, ``docker stop``, systemd) and
+``SIGHUP`` (the terminal or SSH session closed)."""
+
+
+@contextlib.contextmanager
+def _stop_on_hangup(server: Any) -> Iterator[None]:
+    """While in the block, ``SIGHUP`` (the terminal or SSH session
+    closed) stops the uvicorn ``server`` in order, as ``SIGTERM`` does
+    (uvicorn handles only ``SIGINT`` and ``SIGTERM``; Python's default
+    would end the process at once, its tables' leases left to expire).
+    Nothing is set off the main thread or without ``SIGHUP``."""
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(hangup, server.handle_exit)
+    try:
+        yield
+    finally:
+        signal.signal(hangup, previous)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -337,7 +393,7 @@ def serve_workers(
     """Run ``workers`` ``rebelote serve`` processes on consecutive ports
     (``port``, ``port + 1``, ...), each with the command-line ``args``
     (``--redis`` among them: they share their tables), until interrupted
-    (Ctrl-C or ``SIGTERM``, even when started with ``SIGINT`` ignored:
+    (Ctrl-C, ``SIGTERM`` or ``SIGHUP``, even when started with ``SIGINT`` ignored:
     every worker is stopped, ``SIGTERM`` then ``SIGKILL`` after 20 s;
     returns 0).  On Linux a worker gets ``SIGTERM`` when the supervisor
     dies, even by ``SIGKILL``.  A worker that stops (killed,

@@ -741,9 +741,16 @@ class _Connection:
                     return
                 elif isinstance(msg, HelloMessage):
                     if not hmac.compare_digest(hash_token(msg.d.token), self.token_hash):
-                        raise ProtocolError(
+                        # another token on a bound socket: refused and closed
+                        # 4403, as a first hello with a wrong token is
+                        error = ProtocolError(
                             "bad_token", "this connection is already bound to another token"
                         )
+                        self.outbox.put("direct", 0, _error(error))
+                        self.outbox.put("close", 4403, "bad_token")
+                        self.outbox.cut_off = True
+                        await asyncio.wait({sender}, timeout=CLOSE_WAIT)
+                        return
                     await self._resume(msg.d.last_v)
             except ProtocolError as exc:
                 self.outbox.put("direct", 0, _error(exc))

@@ -16,6 +16,7 @@ every method is synchronous (called in a worker thread, or at start).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -83,12 +84,19 @@ class ClaimStore:
             return ClusterClaim(row.redis, row.prefix, _utc(row.seen_at))
 
     def claim_cluster(
-        self, redis: str, prefix: str, *, window: float, at: datetime | None = None
+        self,
+        redis: str,
+        prefix: str,
+        *,
+        window: float,
+        at: datetime | None = None,
+        gone: Callable[[ClusterClaim], bool] | None = None,
     ) -> ClusterClaim | None:
         """Claim the database for the cluster (``redis``, ``prefix``) at
         ``at`` (default now): taken when nobody claimed it, or when the
         claim is this cluster's own (refreshed), or another's not seen for
-        ``window`` seconds (stale).  Returns ``None`` when claimed, else
+        ``window`` seconds (stale), or whose holder ``gone`` says no longer
+        runs (a process without Redis killed on this machine).  Returns ``None`` when claimed, else
         the other cluster's fresh claim (nothing written).  Atomic: the
         write is conditional on the row read (its ``version``), and a lost
         race reads the row again, so of two clusters claiming at once
@@ -112,7 +120,7 @@ class ClaimStore:
                     return None
                 held = ClusterClaim(row.redis, row.prefix, _utc(row.seen_at))
                 mine = (row.redis, row.prefix) == (redis, prefix)
-                if not mine and held.age(moment) < window:
+                if not mine and held.age(moment) < window and not (gone and gone(held)):
                     return held
                 done = session.execute(
                     update(ClusterClaimRow)
