@@ -71,15 +71,9 @@ from rebelote.server.api.throttle import (
     socket_count,
     throttle_unavailable,
 )
-from rebelote.server.broker import (
-    Broker,
-    BrokerUnavailable,
-    MemoryBroker,
-    RedisBroker,
-    new_process_id,
-)
+from rebelote.server.broker import Broker, MemoryBroker, RedisBroker, new_process_id
 from rebelote.server.broker.redis import REDIS_TIMEOUT
-from rebelote.server.claim import claim_database, keep_claim, redis_location, release_claim
+from rebelote.server.claim import claim_database, keep_claim, redis_unreachable, release_claim
 from rebelote.server.people.chat import RedisRateLimiter
 from rebelote.server.people.passwords import PasswordWork
 from rebelote.server.protocol.messages import (
@@ -197,8 +191,7 @@ def create_app(
                 try:
                     await shared.ping()
                 except (RedisError, OSError) as exc:
-                    where = redis_location(str(settings.redis_url))
-                    raise BrokerUnavailable(f"cannot reach Redis at {where}: {exc}") from None
+                    raise redis_unreachable(str(settings.redis_url), exc) from None
             claim_database(store, claim_url, claim_prefix, settings)
         except Exception:
             store.close()

@@ -33,6 +33,7 @@ import socket
 
 from redis.connection import parse_url
 
+from rebelote.server.broker import BrokerUnavailable
 from rebelote.server.settings import ServerSettings
 from rebelote.server.storage.claims import ClusterClaim
 from rebelote.server.storage.tables import Store
@@ -46,6 +47,7 @@ __all__ = [
     "keep_claim",
     "local_process",
     "redis_location",
+    "redis_unreachable",
     "refusal",
     "release_claim",
     "release_cluster",
@@ -96,6 +98,23 @@ def _started(pid: int) -> str:
     return fields[19] if len(fields) > 19 else ""
 
 
+def _host() -> str:
+    """This machine's name as a claim holds it: at most 60 characters, no
+    ``:``."""
+    return socket.gethostname()[:60].replace(":", "_")
+
+
+def _local_parts(prefix: str) -> tuple[str, str, str] | None:
+    """The machine, process id and start time of a claim's ``prefix``
+    made by :func:`local_process`; ``None`` for any other prefix."""
+    if not prefix.startswith(_LOCAL):
+        return None
+    parts = prefix.removeprefix(_LOCAL).rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    return parts[0], parts[1], parts[2]
+
+
 @functools.cache
 def local_process() -> str:
     """The claim's prefix of this process when it runs without Redis:
@@ -103,9 +122,8 @@ def local_process() -> str:
     its process id, its start time in clock ticks after the boot, empty
     where ``/proc`` is missing).  The same for the whole life of the
     process."""
-    host = socket.gethostname()[:60].replace(":", "_")
     pid = os.getpid()
-    return f"{_LOCAL}{host}:{pid}:{_started(pid)}"
+    return f"{_LOCAL}{_host()}:{pid}:{_started(pid)}"
 
 
 def holder_gone(claim: ClusterClaim) -> bool:
@@ -114,18 +132,23 @@ def holder_gone(claim: ClusterClaim) -> bool:
     a process started at another time (the id taken again).  ``False``
     for a Redis cluster's claim, another machine's, or a process that
     cannot be checked (no ``/proc``): those wait for the window."""
-    if claim.redis or not claim.prefix.startswith(_LOCAL):
+    local = None if claim.redis else _local_parts(claim.prefix)
+    if local is None:
         return False
-    parts = claim.prefix.removeprefix(_LOCAL).rsplit(":", 2)
-    if len(parts) != 3 or not parts[1].isdigit():
-        return False
-    host, pid, started = parts[0], int(parts[1]), parts[2]
-    if host != socket.gethostname()[:60].replace(":", "_") or pid == os.getpid():
+    host, pid, started = local[0], int(local[1]), local[2]
+    if host != _host() or pid == os.getpid():
         return False
     now_started = _started(pid)
     if now_started == "-":
         return True
     return bool(started) and bool(now_started) and now_started != started
+
+
+def redis_unreachable(redis_url: str, exc: BaseException) -> BrokerUnavailable:
+    """The error of a process that cannot reach its Redis at start (it
+    then claims nothing): ``cannot reach Redis at HOST:PORT/DB: why``
+    (:func:`redis_location`: never a password)."""
+    return BrokerUnavailable(f"cannot reach Redis at {redis_location(redis_url)}: {exc}")
 
 
 def identity(redis_url: str | None, prefix: str) -> tuple[str, str]:
@@ -141,8 +164,8 @@ def refusal(claim: ClusterClaim, window: float) -> str:
     (``window``: :func:`claim_window`)."""
     seen = f"seen {max(0, round(claim.age()))} s ago"
     if not claim.redis:
-        parts = claim.prefix.removeprefix(_LOCAL).rsplit(":", 2)
-        who = f"process {parts[1]} on {parts[0]}, " if len(parts) == 3 else ""
+        local = _local_parts(claim.prefix)
+        who = f"process {local[1]} on {local[0]}, " if local is not None else ""
         return (
             f"this database's tables are driven by another process without Redis "
             f"({who}{seen}): two would drive each table twice; stop it first "

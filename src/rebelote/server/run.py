@@ -256,9 +256,8 @@ def ping_redis(redis_url: str) -> None:
     import redis as sync_redis
     from redis.exceptions import RedisError
 
-    from rebelote.server.broker import BrokerUnavailable
     from rebelote.server.broker.redis import REDIS_TIMEOUT
-    from rebelote.server.claim import redis_location
+    from rebelote.server.claim import redis_unreachable
 
     client = sync_redis.Redis.from_url(
         redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT
@@ -266,9 +265,7 @@ def ping_redis(redis_url: str) -> None:
     try:
         client.ping()
     except (RedisError, OSError) as exc:
-        raise BrokerUnavailable(
-            f"cannot reach Redis at {redis_location(redis_url)}: {exc}"
-        ) from None
+        raise redis_unreachable(redis_url, exc) from None
     finally:
         client.close()
 

@@ -157,6 +157,12 @@ class _Outbox:
         direct messages were queued after it: a newer snapshot replaces it
         there (the events between are then skipped as older)."""
 
+    def close_after(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` once what is
+        queued is sent; nothing queued afterwards is sent."""
+        self.put("close", code, reason)
+        self.cut_off = True
+
     def put(self, kind: ItemKind, v: int = 0, text: str = "") -> None:
         if self.cut_off:
             return
@@ -311,8 +317,7 @@ class _Connection:
     def player_left(self) -> None:
         """The seat's player left the table: close with :data:`LEFT_CODE`
         once the messages queued before are sent."""
-        self.outbox.put("close", LEFT_CODE, LEFT_REASON)
-        self.outbox.cut_off = True
+        self.outbox.close_after(LEFT_CODE, LEFT_REASON)
 
     def resync(self, *, snapshot: bool = False) -> None:
         """The broker may have missed messages (or a match started): resume
@@ -330,8 +335,7 @@ class _Connection:
             await self._resume(None if snapshot else self.outbox.last)
         except (ProtocolError, BrokerUnavailable) as exc:
             log.warning("table %s: resync of a socket failed: %s", self.table_id, exc)
-            self.outbox.put("close", AWAY_CODE, "try again")
-            self.outbox.cut_off = True
+            self.outbox.close_after(AWAY_CODE, "try again")
         finally:
             self.outbox.release()
 
@@ -614,8 +618,7 @@ class _Connection:
                 else ProtocolError("unavailable", "the server cannot reach the table; try again")
             )
             self.outbox.put("direct", 0, _error(error))
-            self.outbox.put("close", AWAY_CODE, error.code)
-            self.outbox.cut_off = True
+            self.outbox.close_after(AWAY_CODE, error.code)
             return False
         finally:
             if held:
@@ -654,8 +657,7 @@ class _Connection:
             error = ProtocolError("rate_limited", "too many messages: slow down")
             self.outbox.put("direct", 0, _error(error))
         elif verdict == "close":
-            self.outbox.put("close", FLOOD_CODE, "rate_limited")
-            self.outbox.cut_off = True
+            self.outbox.close_after(FLOOD_CODE, "rate_limited")
         return verdict == "ok"
 
     async def _receive_loop(self, sender: asyncio.Task[None]) -> None:
@@ -747,8 +749,7 @@ class _Connection:
                             "bad_token", "this connection is already bound to another token"
                         )
                         self.outbox.put("direct", 0, _error(error))
-                        self.outbox.put("close", 4403, "bad_token")
-                        self.outbox.cut_off = True
+                        self.outbox.close_after(4403, "bad_token")
                         await asyncio.wait({sender}, timeout=CLOSE_WAIT)
                         return
                     await self._resume(msg.d.last_v)

@@ -95,9 +95,10 @@ class ClaimStore:
         """Claim the database for the cluster (``redis``, ``prefix``) at
         ``at`` (default now): taken when nobody claimed it, or when the
         claim is this cluster's own (refreshed), or another's not seen for
-        ``window`` seconds (stale), or whose holder ``gone`` says no longer
-        runs (a process without Redis killed on this machine).  Returns ``None`` when claimed, else
-        the other cluster's fresh claim (nothing written).  Atomic: the
+        ``window`` seconds (stale), or whose holder ``gone`` says no
+        longer runs (a process without Redis killed on this machine).
+        Returns ``None`` when claimed, else the other cluster's fresh
+        claim (nothing written).  Atomic: the
         write is conditional on the row read (its ``version``), and a lost
         race reads the row again, so of two clusters claiming at once
         exactly one wins.  Raises ``RuntimeError`` when the row keeps
